@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+// Runs every uvu suite under dist/test (built by `npm run build`) and ends with
+// the plain "N passed, N failed" line CI reads. Extra arguments narrow the run:
+// `npm test -- synth` runs the files whose path matches /synth/.
+'use strict';
+const { spawnSync } = require('node:child_process');
+const path = require('node:path');
+
+const root = path.join(__dirname, '..');
+const pattern = process.argv[2] ?? '.';
+const result = spawnSync(
+  process.execPath,
+  [path.join(root, 'node_modules', 'uvu', 'bin.js'), path.join('dist', 'test'), `${pattern}.*\\.test\\.js$`, '--ignore', 'fixtures'],
+  { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, FORCE_COLOR: '0' } },
+);
+process.stdout.write(result.stdout ?? '');
+const total = Number(/Total:\s+(\d+)/.exec(result.stdout ?? '')?.[1] ?? 0);
+const passed = Number(/Passed:\s+(\d+)/.exec(result.stdout ?? '')?.[1] ?? 0);
+const skipped = Number(/Skipped:\s+(\d+)/.exec(result.stdout ?? '')?.[1] ?? 0);
+const failed = total - passed - skipped;
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+if (total === 0) {
+  console.error('no test ran');
+  process.exit(1);
+}
+process.exit(result.status === 0 && failed === 0 ? 0 : 1);

@@ -1,0 +1,58 @@
+/**
+ * Contract between the packaging step and the rest of fw (owned by the packaging work, issue 5).
+ * `buildArtifacts` zips the code into `outDir` and reports each zip's hashes.
+ */
+export interface PackageConfig {
+  patterns?: string[];
+  /** Serverless v2 names, still accepted: treated as patterns / `!`patterns. */
+  include?: string[];
+  exclude?: string[];
+  individually?: boolean;
+  artifact?: string;
+  excludeDevDependencies?: boolean;
+}
+
+export interface FunctionToPackage {
+  /** The function's key under `functions:` (e.g. "hello"). */
+  key: string;
+  handler?: string;
+  runtime: string;
+  /** Container-image functions have no zip. */
+  image?: unknown;
+  package?: PackageConfig;
+}
+
+export interface ArtifactInput {
+  serviceDir: string;
+  serviceName: string;
+  /** Absolute path of the service file (never zipped). */
+  serviceFile: string;
+  /** Folder the zips are written to. */
+  outDir: string;
+  package?: PackageConfig;
+  functions: FunctionToPackage[];
+  layers?: Record<string, { path?: string; package?: PackageConfig }>;
+  build?: Record<string, unknown>;
+}
+
+export interface Artifact {
+  /** File name as uploaded ("app.zip", "hello.zip", or a prebuilt artifact's base name). */
+  name: string;
+  /** Absolute path on disk. */
+  path: string;
+  /** sha256 of the bytes, hex. */
+  sha256: string;
+  /** sha256 of the bytes, base64: what Lambda reports as CodeSha256. */
+  codeSha256: string;
+  size: number;
+}
+
+export interface Artifacts {
+  /** The service-wide zip, when at least one function uses it. */
+  service?: Artifact;
+  /** Every zip-based function's artifact (several functions may share the service one). */
+  functions: Record<string, Artifact>;
+  layers: Record<string, Artifact>;
+}
+
+export { buildArtifacts } from './build';
