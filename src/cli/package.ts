@@ -1,8 +1,9 @@
-import { ServiceCommand } from './base';
+import { relative } from 'node:path';
+import { ServiceCommand, lazy } from './base';
 
 export class PackageCommand extends ServiceCommand {
-  static paths = [['package']];
-  static usage = ServiceCommand.Usage({
+  static override paths = [['package']];
+  static override usage = ServiceCommand.Usage({
     description: 'Synthesize the CloudFormation template and build the code artifacts into .serverless/',
     examples: [
       ['Package the service in this folder for the dev stage', '$0 package'],
@@ -12,9 +13,22 @@ export class PackageCommand extends ServiceCommand {
   });
 
   async run(): Promise<number> {
-    const { packageService } = await import('../package/service');
+    const started = Date.now();
+    const { packageService, UPDATE_TEMPLATE, CREATE_TEMPLATE, STATE_FILE } = lazy<typeof import('../package/service')>('../package/service');
     const result = await packageService({ cwd: process.cwd(), options: this.cliOptions() });
-    this.context.stdout.write(`Packaged ${result.service} for stage ${result.stage} (${result.region}) into ${result.outDir}\n`);
+    const out = this.out;
+    const folder = relative(process.cwd(), result.outDir) || '.';
+    const files = [UPDATE_TEMPLATE, ...(result.createTemplate ? [CREATE_TEMPLATE] : []), STATE_FILE, ...result.state.artifacts.map(a => `${a.name} (${formatSize(a.size)})`)];
+    this.context.stdout.write(
+      `${out.green('✔')} Packaged ${out.bold(result.serviceName)} for stage ${out.bold(result.stage)} (${result.region}) in ${Date.now() - started} ms\n` +
+        files.map(file => `  ${out.dim(`${folder}/`)}${file}\n`).join(''),
+    );
     return 0;
   }
+}
+
+function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} kB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }

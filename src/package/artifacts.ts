@@ -33,6 +33,8 @@ export interface ArtifactInput {
   functions: FunctionToPackage[];
   layers?: Record<string, { path?: string; package?: PackageConfig }>;
   build?: Record<string, unknown>;
+  /** Where warnings go (a symlink skipped, function patterns ignored); stderr when absent. */
+  warn?: (message: string) => void;
 }
 
 export interface Artifact {

@@ -1,0 +1,59 @@
+import * as naming from '../synth/naming';
+import type { Construct } from 'constructs';
+import type { ExecutionRole } from './execution-role';
+import type { FunctionConstruct } from './function';
+import type { Json } from './model';
+import { Resource, getAtt, ref } from './resource';
+
+/** The permission a destination needs, from the service in its ARN. */
+function destinationAction(arn: string): string | undefined {
+  const service = arn.split(':')[2];
+  return { lambda: 'lambda:InvokeFunction', sns: 'sns:Publish', sqs: 'sqs:SendMessage', events: 'events:PutEvents' }[service];
+}
+
+/**
+ * `{Fn}LambdaEvConf`: where asynchronous invocations report (`destinations`)
+ * and how often they are retried. A destination named by function key points
+ * at that function in this service.
+ */
+export class EventInvokeConfig extends Resource {
+  readonly type = 'AWS::Lambda::EventInvokeConfig';
+  private readonly destinations: Record<string, Json> = {};
+
+  constructor(scope: Construct, id: string, private readonly fn: FunctionConstruct, role: ExecutionRole | undefined) {
+    super(scope, id);
+    const { destinations } = fn.config;
+    for (const [key, property] of [['onSuccess', 'OnSuccess'], ['onFailure', 'OnFailure']] as const) {
+      const target = destinations?.[key];
+      if (target === undefined) continue;
+      if (typeof target === 'string' && !target.startsWith('arn:')) {
+        const physical = fn.service.config.functions?.[target]?.name ?? naming.defaultFunctionName(fn.service.name, fn.service.stage, target);
+        this.destinations[property] = { Destination: getAtt(naming.lambdaFunction(target), 'Arn') };
+        role?.addFunctionStatement({
+          Effect: 'Allow',
+          Action: 'lambda:InvokeFunction',
+          Resource: { 'Fn::Sub': `arn:\${AWS::Partition}:lambda:\${AWS::Region}:\${AWS::AccountId}:function:${physical}` },
+        });
+        continue;
+      }
+      this.destinations[property] = { Destination: target };
+      const action = typeof target === 'string' ? destinationAction(target) : undefined;
+      if (action) role?.addFunctionStatement({ Effect: 'Allow', Action: action, Resource: target });
+    }
+  }
+
+  get logicalId() {
+    return naming.lambdaEventConfig(this.fn.key);
+  }
+
+  protected properties() {
+    const properties: Record<string, Json> = {
+      FunctionName: ref(this.fn.lambda.logicalId),
+      DestinationConfig: this.destinations,
+      Qualifier: '$LATEST',
+    };
+    if (this.fn.config.maximumEventAge !== undefined) properties.MaximumEventAgeInSeconds = this.fn.config.maximumEventAge;
+    if (this.fn.config.maximumRetryAttempts !== undefined) properties.MaximumRetryAttempts = this.fn.config.maximumRetryAttempts;
+    return properties;
+  }
+}

@@ -1,0 +1,80 @@
+import { Construct } from 'constructs';
+import * as naming from '../../synth/naming';
+import { ConfigError, invalid } from '../../errors';
+import type { Json } from '../model';
+import { CfnResource, join, ref } from '../resource';
+import type { FunctionConstruct } from '../function';
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'ANY', '*'];
+
+interface Route {
+  method: string;
+  path: string;
+  authorizer?: { name?: string; type?: string; scopes?: Json[]; id?: Json };
+}
+
+/** Parses `"GET /users/{id}"`, `"*"` or `{ method, path, authorizer }`. */
+function parseRoute(config: unknown, path: string): Route {
+  if (config === '*') return { method: '*', path: '*' };
+  if (typeof config === 'string') {
+    const match = /^(\S+)\s+(\/\S*)$/.exec(config.trim());
+    if (!match || !METHODS.includes(match[1].toUpperCase())) throw invalid(path, '"METHOD /path" (or "*")', config);
+    return { method: match[1].toUpperCase(), path: match[2] };
+  }
+  if (config === null || typeof config !== 'object' || Array.isArray(config)) throw invalid(path, '"METHOD /path" or { method, path }', config);
+  const { method, path: routePath, authorizer } = config as Record<string, unknown>;
+  if (typeof method !== 'string' || !METHODS.includes(method.toUpperCase())) throw invalid(`${path}.method`, `one of ${METHODS.join(', ')}`, method);
+  if (routePath === undefined && method === '*') return { method: '*', path: '*', authorizer: authorizer as Route['authorizer'] };
+  if (typeof routePath !== 'string' || !routePath.startsWith('/')) throw invalid(`${path}.path`, 'a path starting with "/"', routePath);
+  return { method: method.toUpperCase(), path: routePath, authorizer: authorizer as Route['authorizer'] };
+}
+
+/**
+ * `httpApi` event: one route on the service's HTTP API, pointing at the function's integration.
+ */
+export class HttpApiEvent extends Construct {
+  static readonly type = 'httpApi';
+
+  constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {
+    super(fn, id);
+    const route = parseRoute(config, path);
+    const api = fn.service.httpApi();
+    const routeKey = route.path === '*' ? '$default' : `${route.method === '*' ? 'ANY' : route.method} ${route.path}`;
+    api.claimRoute(routeKey, path);
+    const functionPayload = (fn.config.httpApi as { payload?: string } | undefined)?.payload;
+    const integration = api.integrationFor(fn, functionPayload ?? api.defaultPayload);
+
+    const properties: Record<string, Json> = {
+      ApiId: api.apiId,
+      RouteKey: routeKey,
+      Target: join(['integrations', ref(integration)], '/'),
+    };
+    const authorizer = route.authorizer;
+    if (authorizer !== undefined) {
+      if (authorizer.type !== undefined && String(authorizer.type).toLowerCase() === 'aws_iam') {
+        properties.AuthorizationType = 'AWS_IAM';
+      } else if (authorizer.id !== undefined) {
+        properties.AuthorizationType = String(authorizer.type ?? 'jwt').toLowerCase() === 'request' ? 'CUSTOM' : 'JWT';
+        properties.AuthorizerId = authorizer.id;
+      } else {
+        const name = authorizer.name;
+        const logicalId = name === undefined ? undefined : api.authorizerLogicalId(name);
+        if (logicalId === undefined) {
+          throw new ConfigError(
+            `Invalid configuration in '${path}.authorizer.name': no authorizer named ${JSON.stringify(name)} under provider.httpApi.authorizers`,
+          );
+        }
+        const authorizerConfig = fn.service.provider.httpApi?.authorizers?.[name as string] ?? {};
+        properties.AuthorizationType = String(authorizerConfig.type ?? 'jwt').toLowerCase() === 'request' ? 'CUSTOM' : 'JWT';
+        properties.AuthorizerId = ref(logicalId);
+      }
+      if (authorizer.scopes !== undefined) properties.AuthorizationScopes = authorizer.scopes;
+    }
+    new CfnResource(this, 'Route', {
+      logicalId: naming.httpApiRoute(route.path === '*' ? '*' : `${route.method} ${route.path}`),
+      type: 'AWS::ApiGatewayV2::Route',
+      properties: () => properties,
+      dependsOn: () => integration,
+    });
+  }
+}

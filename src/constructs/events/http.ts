@@ -1,0 +1,172 @@
+import { Construct } from 'constructs';
+import * as naming from '../../synth/naming';
+import { ConfigError, invalid } from '../../errors';
+import type { Json } from '../model';
+import { CfnResource, lambdaInvocationUri } from '../resource';
+import type { FunctionConstruct } from '../function';
+import type { RestApi } from '../rest-api';
+import { parseCors } from '../rest-api-cors';
+import { lambdaIntegration } from '../rest-api-lambda-integration';
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'ANY'];
+
+interface HttpEventConfig {
+  path: string;
+  method: string;
+  cors?: unknown;
+  private?: boolean;
+  authorizer?: unknown;
+  integration?: string;
+  [key: string]: unknown;
+}
+
+/** `"GET users/{id}"` or `{ path, method, … }` → a normalized config with the path trimmed of slashes. */
+function parseEvent(config: unknown, path: string): HttpEventConfig {
+  let parsed: HttpEventConfig;
+  if (typeof config === 'string') {
+    const match = /^(\S+)\s+(\S+)$/.exec(config.trim());
+    if (!match) throw invalid(path, '"METHOD path" or { path, method }', config);
+    parsed = { method: match[1], path: match[2] };
+  } else if (config !== null && typeof config === 'object' && !Array.isArray(config)) {
+    parsed = { ...(config as HttpEventConfig) };
+    if (typeof parsed.path !== 'string') throw invalid(`${path}.path`, 'a path like "users/{id}"', parsed.path);
+    if (typeof parsed.method !== 'string') throw invalid(`${path}.method`, `one of ${METHODS.join(', ')}`, parsed.method);
+  } else {
+    throw invalid(path, '"METHOD path" or { path, method }', config);
+  }
+  if (!METHODS.includes(parsed.method.toUpperCase())) throw invalid(`${path}.method`, `one of ${METHODS.join(', ')}`, parsed.method);
+  parsed.method = parsed.method.toUpperCase();
+  parsed.path = parsed.path.replace(/^\/+|\/+$/g, '');
+  return parsed;
+}
+
+interface Authorization {
+  type: 'NONE' | 'AWS_IAM' | 'CUSTOM' | 'COGNITO_USER_POOLS';
+  authorizerId?: string;
+  scopes?: Json;
+}
+
+/**
+ * `http` event: one method on the service's REST API, proxying to the function
+ * (`integration: lambda` for the older non-proxy form), with CORS and authorizers.
+ */
+export class HttpEvent extends Construct {
+  static readonly type = 'http';
+
+  constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {
+    super(fn, id);
+    const event = parseEvent(config, path);
+    const api = fn.service.restApi();
+    const resourceId = api.resourceId(event.path);
+    const logicalId = naming.restApiMethod(event.path, event.method);
+    api.addMethod(logicalId, `${event.method} /${event.path}`, path);
+    const cors = parseCors(event.cors);
+    if (cors) api.addCors(event.path, event.method, cors);
+
+    const permission = api.permissionFor(fn);
+    const authorization = authorize(fn, api, event.authorizer, `${path}.authorizer`);
+    const integrationType = String(event.integration ?? 'AWS_PROXY').toUpperCase();
+    const isProxy = integrationType === 'AWS_PROXY' || integrationType === 'LAMBDA_PROXY';
+    if (!isProxy && integrationType !== 'AWS' && integrationType !== 'LAMBDA') {
+      throw invalid(`${path}.integration`, '"lambda-proxy" (the default) or "lambda"', event.integration);
+    }
+
+    new CfnResource(this, 'Method', {
+      logicalId,
+      type: 'AWS::ApiGateway::Method',
+      properties: () => {
+        const properties: Record<string, Json> = {
+          HttpMethod: event.method,
+          RequestParameters: requestParameters(event),
+          ResourceId: resourceId,
+          RestApiId: api.apiId,
+          ApiKeyRequired: Boolean(event.private),
+          AuthorizationType: authorization.type,
+        };
+        if (authorization.authorizerId) properties.AuthorizerId = { Ref: authorization.authorizerId };
+        if (authorization.scopes !== undefined) properties.AuthorizationScopes = authorization.scopes;
+        if (isProxy) {
+          properties.Integration = { IntegrationHttpMethod: 'POST', Type: 'AWS_PROXY', Uri: lambdaInvocationUri(fn.arn) };
+          properties.MethodResponses = [];
+        } else {
+          const { integration, methodResponses } = lambdaIntegration(fn, event, cors);
+          properties.Integration = integration;
+          properties.MethodResponses = methodResponses;
+        }
+        return properties;
+      },
+      dependsOn: () => [authorization.authorizerId ?? permission],
+    });
+  }
+}
+
+function requestParameters(event: HttpEventConfig): Record<string, Json> {
+  const request = event.request as { parameters?: Record<string, Record<string, Json>> } | undefined;
+  const result: Record<string, Json> = {};
+  for (const [location, params] of Object.entries(request?.parameters ?? {})) {
+    const where = location === 'querystrings' ? 'querystring' : location === 'headers' ? 'header' : location === 'paths' ? 'path' : location;
+    for (const [name, required] of Object.entries(params ?? {})) {
+      result[`method.request.${where}.${name}`] = typeof required === 'object' && required !== null ? Boolean((required as { required?: boolean }).required) : required;
+    }
+  }
+  return result;
+}
+
+/** The last `-` separated part of an ARN's name: the reference names ARN-given authorizers after it. */
+function nameFromArn(arn: string): string {
+  return arn.split(':').pop()!.split('-').pop()!;
+}
+
+function authorize(fn: FunctionConstruct, api: RestApi, raw: unknown, path: string): Authorization {
+  if (raw === undefined || raw === null) return { type: 'NONE' };
+  const config: Record<string, Json> = typeof raw === 'string' ? (raw.startsWith('arn:') ? { arn: raw } : { name: raw }) : { ...(raw as Record<string, Json>) };
+  if (typeof raw === 'string' && raw.toLowerCase() === 'aws_iam') return { type: 'AWS_IAM' };
+  const declaredType = typeof config.type === 'string' ? config.type : undefined;
+  if (declaredType?.toLowerCase() === 'aws_iam') return { type: 'AWS_IAM' };
+
+  const arn = config.arn;
+  const isCognito = declaredType?.toUpperCase() === 'COGNITO_USER_POOLS' || (typeof arn === 'string' && arn.includes(':cognito-idp:'));
+  let name = config.name as string | undefined;
+  if (name === undefined) {
+    if (typeof arn !== 'string') throw invalid(path, 'a function name, an ARN, or { name | arn, … }', raw);
+    name = nameFromArn(arn);
+  }
+  const authorizerFunction = arn === undefined ? fn.service.function(name) : undefined;
+  if (arn === undefined && !authorizerFunction) {
+    throw new ConfigError(`Invalid configuration in '${path}': no function named ${JSON.stringify(name)} in this service to use as authorizer`);
+  }
+
+  const definition: Record<string, Json> = {
+    AuthorizerResultTtlInSeconds: config.resultTtlInSeconds ?? 300,
+    IdentitySource: config.identitySource ?? 'method.request.header.Authorization',
+    Name: name,
+    RestApiId: api.apiId,
+  };
+  const logicalId = naming.restApiAuthorizer(name);
+  if (isCognito) {
+    definition.Type = 'COGNITO_USER_POOLS';
+    definition.ProviderARNs = [arn];
+  } else {
+    definition.AuthorizerUri = lambdaInvocationUri(authorizerFunction ? authorizerFunction.arn : arn);
+    definition.Type = declaredType?.toLowerCase() === 'request' ? 'REQUEST' : 'TOKEN';
+  }
+  if (config.identityValidationExpression !== undefined) definition.IdentityValidationExpression = config.identityValidationExpression;
+
+  api.authorizer(logicalId, definition, path, () => {
+    if (authorizerFunction) api.permissionFor(authorizerFunction);
+    else if (!isCognito && !config.managedExternally) {
+      new CfnResource(api, `AuthorizerPermission${logicalId}`, {
+        logicalId: naming.restApiPermission(name!),
+        type: 'AWS::Lambda::Permission',
+        properties: () => ({
+          FunctionName: arn,
+          Action: 'lambda:InvokeFunction',
+          Principal: 'apigateway.amazonaws.com',
+          SourceArn: api.executeApiArn(),
+        }),
+      });
+    }
+  });
+  return { type: isCognito ? 'COGNITO_USER_POOLS' : 'CUSTOM', authorizerId: logicalId, scopes: config.scopes };
+}
+

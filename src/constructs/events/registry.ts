@@ -1,0 +1,43 @@
+import type { Construct } from 'constructs';
+import { ConfigError, invalid } from '../../errors';
+import type { FunctionConstruct } from '../function';
+import { HttpApiEvent } from './http-api';
+import { HttpEvent } from './http';
+
+/** An event type: its key under `events`, and the construct it becomes. */
+export interface EventType {
+  readonly type: string;
+  new (fn: FunctionConstruct, id: string, config: unknown, path: string): Construct;
+}
+
+const registry = new Map<string, EventType>();
+
+/** Adds an event type; a second class for one type is a bug (or a clashing plugin) and fails loudly. */
+export function registerEventType(eventType: EventType): void {
+  const existing = registry.get(eventType.type);
+  if (existing && existing !== eventType) throw new Error(`Event type "${eventType.type}" is registered twice`);
+  registry.set(eventType.type, eventType);
+}
+
+export function eventTypes(): ReadonlyMap<string, EventType> {
+  return registry;
+}
+
+for (const eventType of [HttpApiEvent, HttpEvent]) registerEventType(eventType);
+
+/** Builds one construct per entry of a function's `events` list. */
+export function createEvents(fn: FunctionConstruct, events: unknown, path: string): void {
+  if (!Array.isArray(events)) throw invalid(path, 'a list of events', events);
+  events.forEach((event, index) => {
+    const at = `${path}[${index}]`;
+    if (event === null || typeof event !== 'object' || Array.isArray(event)) throw invalid(at, 'an event like { httpApi: "GET /" }', event);
+    const keys = Object.keys(event);
+    if (keys.length !== 1) throw invalid(at, 'exactly one event type per list entry', keys.join(', ') || event);
+    const [type] = keys;
+    const EventClass = registry.get(type);
+    if (!EventClass) {
+      throw new ConfigError(`Invalid configuration in '${at}': unknown event type "${type}" (known: ${[...registry.keys()].sort().join(', ')})`);
+    }
+    new EventClass(fn, `${type}${index}`, (event as Record<string, unknown>)[type], `${at}.${type}`);
+  });
+}

@@ -1,0 +1,113 @@
+import { Construct } from 'constructs';
+import * as naming from '../synth/naming';
+import type { IamStatement, Json } from './model';
+import { Resource, join, partition, ref, region } from './resource';
+
+export interface ExecutionRoleProps {
+  service: string;
+  stage: string;
+  name?: Json;
+  path?: string;
+  statements: IamStatement[];
+  managedPolicies: Json[];
+  permissionsBoundary?: Json;
+  tags?: Record<string, Json>;
+}
+
+/**
+ * `IamRoleLambdaExecution`: the role every function without its own `role` runs as.
+ * Events add the statements they need (queues, streams) while the tree is built.
+ */
+export class ExecutionRole extends Resource {
+  readonly type = 'AWS::IAM::Role';
+  private readonly logResources: { streams: Json[]; events: Json[] } = { streams: [], events: [] };
+  private readonly customLogResources: { streams: Json[]; events: Json[] } = { streams: [], events: [] };
+  private readonly deniedLogGroups: Json[] = [];
+  private tracing = false;
+  /** Statements functions need (dead-letter topics, destinations), then those events need (queues, streams). */
+  private readonly functionStatements: IamStatement[] = [];
+  private readonly eventStatements: IamStatement[] = [];
+  private readonly extraManagedPolicies: Json[] = [];
+
+  constructor(scope: Construct, id: string, private readonly props: ExecutionRoleProps) {
+    super(scope, id);
+    const prefix = `arn:\${AWS::Partition}:logs:\${AWS::Region}:\${AWS::AccountId}:log-group:/aws/lambda/${props.service}-${props.stage}*`;
+    this.logResources.streams.push({ 'Fn::Sub': `${prefix}:*` });
+    this.logResources.events.push({ 'Fn::Sub': `${prefix}:*:*` });
+  }
+
+  get logicalId() {
+    return naming.roleLambdaExecution();
+  }
+
+  /** A function whose physical name does not start with `{service}-{stage}` needs its own log statement. */
+  addLogGroup(logGroupName: string): void {
+    const arn = logGroupArn(logGroupName);
+    this.customLogResources.streams.push({ 'Fn::Sub': `${arn}:*` });
+    this.customLogResources.events.push({ 'Fn::Sub': `${arn}:*:*` });
+  }
+
+  /** `disableLogs` on a function the service-wide log statement covers: writing is denied explicitly. */
+  denyLogs(logGroupName: string): void {
+    this.deniedLogGroups.push({ 'Fn::Sub': `${logGroupArn(logGroupName)}:*` });
+  }
+
+  enableTracing(): void {
+    this.tracing = true;
+  }
+
+  addFunctionStatement(statement: IamStatement): void {
+    this.functionStatements.push(statement);
+  }
+
+  addStatement(statement: IamStatement): void {
+    this.eventStatements.push(statement);
+  }
+
+  addManagedPolicy(arn: Json): void {
+    const key = JSON.stringify(arn);
+    if (!this.extraManagedPolicies.some(existing => JSON.stringify(existing) === key)) this.extraManagedPolicies.push(arn);
+  }
+
+  protected properties() {
+    const { service, stage } = this.props;
+    const statements: IamStatement[] = [
+      {
+        Effect: 'Allow',
+        Action: ['logs:CreateLogStream', 'logs:CreateLogGroup', 'logs:TagResource'],
+        Resource: [...this.customLogResources.streams, ...this.logResources.streams],
+      },
+      { Effect: 'Allow', Action: ['logs:PutLogEvents'], Resource: [...this.customLogResources.events, ...this.logResources.events] },
+    ];
+    if (this.deniedLogGroups.length > 0) statements.push({ Effect: 'Deny', Action: 'logs:PutLogEvents', Resource: this.deniedLogGroups });
+    statements.push(...this.props.statements);
+    if (this.tracing) statements.push({ Effect: 'Allow', Action: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'], Resource: ['*'] });
+    statements.push(...this.functionStatements, ...this.eventStatements);
+    const managed = [...this.props.managedPolicies, ...this.extraManagedPolicies];
+    const properties: Record<string, Json> = {
+      AssumeRolePolicyDocument: {
+        Version: '2012-10-17',
+        Statement: [{ Effect: 'Allow', Principal: { Service: ['lambda.amazonaws.com'] }, Action: ['sts:AssumeRole'] }],
+      },
+      Policies: [
+        {
+          PolicyName: join([service, stage, 'lambda'], '-'),
+          PolicyDocument: { Version: '2012-10-17', Statement: statements },
+        },
+      ],
+      Path: this.props.path ?? '/',
+      RoleName: this.props.name ?? join([service, stage, region, 'lambdaRole'], '-'),
+    };
+    if (managed.length > 0) properties.ManagedPolicyArns = managed;
+    if (this.props.permissionsBoundary !== undefined) properties.PermissionsBoundary = this.props.permissionsBoundary;
+    if (this.props.tags !== undefined) {
+      properties.Tags = Object.entries(this.props.tags).map(([Key, Value]) => ({ Key, Value }));
+    }
+    return properties;
+  }
+}
+
+const logGroupArn = (logGroupName: string) =>
+  `arn:\${AWS::Partition}:logs:\${AWS::Region}:\${AWS::AccountId}:log-group:${logGroupName}`;
+
+export const vpcAccessPolicyArn = join(['arn:', partition, ':iam::aws:policy/service-role/AWSLambdaVPCAccessExecutionRole']);

@@ -1,0 +1,137 @@
+import type { Json } from './model';
+import type { FunctionConstruct } from './function';
+import { lambdaInvocationUri } from './resource';
+import type { CorsConfig } from './rest-api-cors';
+
+/*
+ * `integration: lambda` (the non-proxy form): API Gateway maps the request into an
+ * event with these VTL templates and maps errors to status codes by message pattern.
+ * The template text is what API Gateway receives, so it is kept byte-for-byte as
+ * Serverless Framework v3 deploys it (documented in its apigateway guide).
+ */
+
+const JSON_BODY = '\n    #set( $body = $input.json("$") )\n\n    ';
+
+const FORM_BODY = [
+  '\n    #define( $body )',
+  '      {',
+  "      #foreach( $token in $input.path('$').split('&') )",
+  "        #set( $keyVal = $token.split('=') )",
+  '        #set( $keyValSize = $keyVal.size() )',
+  '        #if( $keyValSize >= 1 )',
+  '          #set( $key = $util.escapeJavaScript($util.urlDecode($keyVal[0])) )',
+  '          #if( $keyValSize >= 2 )',
+  `            #set($val = $util.escapeJavaScript($util.urlDecode($keyVal[1])).replaceAll("\\\\'","'"))`,
+  '          #else',
+  "            #set( $val = '' )",
+  '          #end',
+  '          "$key": "$val"#if($foreach.hasNext),#end',
+  '        #end',
+  '      #end',
+  '      }',
+  '    #end\n\n    ',
+].join('\n');
+
+function eventTemplate(claims: string[]): string {
+  const claimLines = claims.map(claim => `"${claim}": "$context.authorizer.claims.${claim}",`).join('');
+  return [
+    '\n  #define( $loop )',
+    '    {',
+    '    #foreach($key in $map.keySet())',
+    '        #set( $k = $util.escapeJavaScript($key) )',
+    `        #set( $v = $util.escapeJavaScript($map.get($key)).replaceAll("\\\\'", "'") )`,
+    '        "$k":',
+    '          "$v"',
+    '          #if( $foreach.hasNext ) , #end',
+    '    #end',
+    '    }',
+    '  #end',
+    '',
+    '  {',
+    '    "body": $body,',
+    '    "method": "$context.httpMethod",',
+    '    "principalId": "$context.authorizer.principalId",',
+    '    "stage": "$context.stage",',
+    '',
+    '    "cognitoPoolClaims" : {',
+    `       ${claimLines}`,
+    '       "sub": "$context.authorizer.claims.sub"',
+    '    },',
+    '',
+    '    #set( $map = $context.authorizer )',
+    '    "enhancedAuthContext": $loop,',
+    '',
+    '    #set( $map = $input.params().header )',
+    '    "headers": $loop,',
+    '',
+    '    #set( $map = $input.params().querystring )',
+    '    "query": $loop,',
+    '',
+    '    #set( $map = $input.params().path )',
+    '    "path": $loop,',
+    '',
+    '    #set( $map = $context.identity )',
+    '    "identity": $loop,',
+    '',
+    '    #set( $map = $stageVariables )',
+    '    "stageVariables": $loop,',
+    '',
+    '    "requestPath": "$context.resourcePath"',
+    '  }',
+    '',
+    '  ',
+  ].join('\n');
+}
+
+const STATUS_PATTERNS: Array<[string, string]> = [
+  ['200', ''],
+  ['400', '[\\s\\S]*\\[400\\][\\s\\S]*'],
+  ['401', '[\\s\\S]*\\[401\\][\\s\\S]*'],
+  ['403', '[\\s\\S]*\\[403\\][\\s\\S]*'],
+  ['404', '[\\s\\S]*\\[404\\][\\s\\S]*'],
+  ['422', '[\\s\\S]*\\[422\\][\\s\\S]*'],
+  ['500', '[\\s\\S]*(Process\\s?exited\\s?before\\s?completing\\s?request|\\[500\\])[\\s\\S]*'],
+  ['502', '[\\s\\S]*\\[502\\][\\s\\S]*'],
+  ['504', '([\\s\\S]*\\[504\\][\\s\\S]*)|(.*Task timed out after \\d+\\.\\d+ seconds$)'],
+];
+
+export function lambdaIntegration(
+  fn: FunctionConstruct,
+  event: { authorizer?: unknown },
+  cors: CorsConfig | undefined,
+): { integration: Record<string, Json>; methodResponses: Json[] } {
+  const authorizer = event.authorizer as { claims?: string[] } | undefined;
+  const claims = typeof authorizer === 'object' && authorizer !== null ? authorizer.claims ?? [] : [];
+  const template = eventTemplate(claims);
+  const headers: Array<[string, string]> = [];
+  if (cors) {
+    headers.push(['Access-Control-Allow-Origin', `'${cors.origins.join(',')}'`]);
+    // The reference leaves this one unquoted; API Gateway accepts both.
+    if (cors.allowCredentials) headers.push(['Access-Control-Allow-Credentials', 'true']);
+  }
+  const responseParameters = Object.fromEntries(headers.map(([name, value]) => [`method.response.header.${name}`, value]));
+  const methodParameters = Object.fromEntries(headers.map(([name]) => [`method.response.header.${name}`, true]));
+  return {
+    integration: {
+      IntegrationHttpMethod: 'POST',
+      Type: 'AWS',
+      Uri: lambdaInvocationUri(fn.arn),
+      PassthroughBehavior: 'NEVER',
+      RequestTemplates: {
+        'application/json': `${JSON_BODY}${template}`,
+        'application/x-www-form-urlencoded': `${FORM_BODY}${template}`,
+      },
+      IntegrationResponses: STATUS_PATTERNS.map(([StatusCode, SelectionPattern]) => ({
+        StatusCode,
+        SelectionPattern,
+        ResponseParameters: responseParameters,
+        ResponseTemplates: {},
+      })),
+    },
+    methodResponses: STATUS_PATTERNS.map(([StatusCode]) => ({
+      ResponseParameters: methodParameters,
+      ResponseModels: {},
+      StatusCode,
+    })),
+  };
+}

@@ -1,0 +1,176 @@
+import { Construct } from 'constructs';
+import * as naming from '../synth/naming';
+import { ConfigError } from '../errors';
+import type { ApiGatewayProviderConfig, Json } from './model';
+import { CfnOutput, CfnResource, getAtt, join, partition, ref, region } from './resource';
+import type { Service } from './service';
+import type { FunctionConstruct } from './function';
+import { CorsPreflight, type CorsConfig } from './rest-api-cors';
+import { ApiKeys } from './rest-api-keys';
+
+/**
+ * The service's one REST API (API Gateway v1): `ApiGatewayRestApi`, one resource per
+ * path segment shared by every function, the CORS preflight methods, authorizers,
+ * the deployment (which must follow every method), API keys and usage plans.
+ */
+export class RestApi extends Construct {
+  readonly config: ApiGatewayProviderConfig;
+  private readonly resources = new Map<string, string>();
+  private readonly methods: string[] = [];
+  private readonly methodOwners = new Map<string, string[]>();
+  private readonly preflights = new Map<string, CorsPreflight>();
+  private readonly permissions = new Set<string>();
+  private readonly authorizers = new Map<string, { definition: Record<string, Json>; owner: string }>();
+  readonly deploymentLogicalId: string;
+
+  constructor(readonly service: Service, id: string) {
+    super(service, id);
+    this.config = service.provider.apiGateway ?? {};
+    this.deploymentLogicalId = naming.restApiDeployment(service.instanceId);
+    this.node.addValidation({
+      validate: () =>
+        [...this.methodOwners]
+          .filter(([, owners]) => owners.length > 1)
+          .map(([route, [first, ...others]]) => `Invalid configuration in '${others[0]}': route "${route}" is already used by '${first}'`),
+    });
+    if (this.config.restApiId === undefined) {
+      new CfnResource(this, 'Api', {
+        logicalId: naming.restApi(),
+        type: 'AWS::ApiGateway::RestApi',
+        properties: () => this.apiProperties(),
+      });
+    }
+  }
+
+  /** Parts that must come after every method: created once the whole tree is built. */
+  finish(): void {
+    if (this.node.tryFindChild('Deployment')) return;
+    new CfnResource(this, 'Deployment', {
+      logicalId: this.deploymentLogicalId,
+      type: 'AWS::ApiGateway::Deployment',
+      properties: () => ({ RestApiId: this.apiId, StageName: this.service.stage }),
+      dependsOn: () => [...[...this.preflights.values()].map(p => p.logicalId), ...this.methods],
+    });
+    new ApiKeys(this, 'ApiKeys', this);
+    new CfnOutput(this, 'Endpoint', {
+      key: naming.serviceEndpointOutput(),
+      description: 'URL of the service endpoint',
+      value: join(['https://', this.apiId, '.execute-api.', region, '.', ref('AWS::URLSuffix'), `/${this.service.stage}`]),
+    });
+  }
+
+  get apiId(): Json {
+    return this.config.restApiId ?? ref(naming.restApi());
+  }
+
+  private apiProperties(): Record<string, Json> {
+    const { service, config } = this;
+    const provider = service.provider;
+    const properties: Record<string, Json> = {
+      Name: provider.apiName ?? (config.shouldStartNameWithService ? `${service.name}-${service.stage}` : `${service.stage}-${service.name}`),
+    };
+    if (config.binaryMediaTypes !== undefined) properties.BinaryMediaTypes = config.binaryMediaTypes;
+    if (config.minimumCompressionSize !== undefined) properties.MinimumCompressionSize = config.minimumCompressionSize;
+    if (config.description !== undefined) properties.Description = config.description;
+    const endpointType = String(provider.endpointType ?? 'EDGE').toUpperCase();
+    const endpoint: Record<string, Json> = { Types: [endpointType] };
+    if (provider.vpcEndpointIds !== undefined) endpoint.VpcEndpointIds = provider.vpcEndpointIds;
+    properties.EndpointConfiguration = endpoint;
+    if (config.apiKeySourceType !== undefined) properties.ApiKeySourceType = String(config.apiKeySourceType).toUpperCase();
+    properties.Policy = config.resourcePolicy && config.resourcePolicy.length > 0
+      ? { Version: '2012-10-17', Statement: config.resourcePolicy }
+      : '';
+    if (config.disableDefaultEndpoint) properties.DisableExecuteApiEndpoint = true;
+    return properties;
+  }
+
+  /** The resource id of a path (`users/{id}`), creating one `ApiGatewayResource…` per missing segment. */
+  resourceId(path: string): Json {
+    if (path === '') return this.config.restApiRootResourceId ?? getAtt(naming.restApi(), 'RootResourceId');
+    const existing = this.config.restApiResources?.[`/${path}`] ?? this.config.restApiResources?.[path];
+    if (existing !== undefined) return existing;
+    let logicalId = this.resources.get(path);
+    if (logicalId === undefined) {
+      const slash = path.lastIndexOf('/');
+      const parentPath = slash === -1 ? '' : path.slice(0, slash);
+      const parentId = this.resourceId(parentPath);
+      const id = naming.restApiResource(path);
+      logicalId = id;
+      this.resources.set(path, id);
+      new CfnResource(this, `Resource${id}`, {
+        logicalId: id,
+        type: 'AWS::ApiGateway::Resource',
+        properties: () => ({ ParentId: parentId, PathPart: path.slice(slash + 1), RestApiId: this.apiId }),
+      });
+    }
+    return ref(logicalId);
+  }
+
+  /** Records a method; two events on one method and path are reported together at validation. */
+  addMethod(logicalId: string, route: string, owner: string): void {
+    const owners = this.methodOwners.get(route) ?? [];
+    owners.push(owner);
+    this.methodOwners.set(route, owners);
+    if (!this.methods.includes(logicalId)) this.methods.push(logicalId);
+  }
+
+  addCors(path: string, method: string, cors: CorsConfig): void {
+    let preflight = this.preflights.get(path);
+    if (!preflight) {
+      preflight = new CorsPreflight(this, `Cors${naming.restApiResource(path)}`, this, path);
+      this.preflights.set(path, preflight);
+    }
+    preflight.add(method, cors);
+  }
+
+  /** The invoke permission a function needs once, however many methods point at it. */
+  permissionFor(fn: FunctionConstruct): string {
+    const logicalId = naming.restApiPermission(fn.key);
+    if (!this.permissions.has(logicalId)) {
+      this.permissions.add(logicalId);
+      new CfnResource(fn, 'ApiGatewayPermission', {
+        logicalId,
+        type: 'AWS::Lambda::Permission',
+        properties: () => ({
+          FunctionName: fn.arn,
+          Action: 'lambda:InvokeFunction',
+          Principal: 'apigateway.amazonaws.com',
+          SourceArn: this.executeApiArn(),
+        }),
+      });
+    }
+    return logicalId;
+  }
+
+  executeApiArn(): Json {
+    return join(['arn:', partition, ':execute-api:', region, ':', ref('AWS::AccountId'), ':', this.apiId, '/*/*']);
+  }
+
+  /**
+   * An authorizer by logical id, created on first use. Later uses of the same authorizer
+   * may change its settings (the last one wins, as in the reference); two different
+   * targets under one logical id would silently overwrite each other, so that is an error.
+   */
+  authorizer(logicalId: string, definition: Record<string, Json>, owner: string, extra?: () => void): string {
+    const target = (d: Record<string, Json>) => JSON.stringify(d.AuthorizerUri ?? d.ProviderARNs);
+    const existing = this.authorizers.get(logicalId);
+    if (existing !== undefined) {
+      if (target(existing.definition) !== target(definition)) {
+        throw new ConfigError(
+          `Invalid configuration in '${owner}': this authorizer's logical id "${logicalId}" is already used by a different authorizer at '${existing.owner}'; give one of them a distinct "name"`,
+        );
+      }
+      existing.definition = definition;
+      return logicalId;
+    }
+    const entry = { definition, owner };
+    this.authorizers.set(logicalId, entry);
+    new CfnResource(this, `Authorizer${logicalId}`, {
+      logicalId,
+      type: 'AWS::ApiGateway::Authorizer',
+      properties: () => entry.definition,
+    });
+    extra?.();
+    return logicalId;
+  }
+}

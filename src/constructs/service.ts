@@ -1,0 +1,147 @@
+import { Construct } from 'constructs';
+import * as naming from '../synth/naming';
+import { invalid } from '../errors';
+import type { Artifacts } from '../package/artifacts';
+import type { IamStatement, Json, ProviderConfig, ServiceConfig, StringLike } from './model';
+import { DeploymentBucket } from './deployment-bucket';
+import { ExecutionRole, vpcAccessPolicyArn } from './execution-role';
+import { FunctionConstruct } from './function';
+import { HttpApi } from './http-api';
+import { RestApi } from './rest-api';
+import { CfnOutput, ref } from './resource';
+
+export interface ServiceProps {
+  /** Resolved, validated configuration. */
+  config: ServiceConfig;
+  stage: string;
+  region: string;
+  /** `serverless/{service}/{stage}/{timestamp}-{iso date}`: where this deployment's files go in the bucket. */
+  artifactDirectory: string;
+  /** One id per CLI run; names the REST API deployment. */
+  instanceId: string;
+}
+
+/**
+ * The root of the tree: the deployment bucket, the shared execution role,
+ * one construct per function, and the shared APIs that events create on first use.
+ */
+export class Service extends Construct {
+  readonly name: string;
+  readonly stage: string;
+  readonly region: string;
+  readonly config: ServiceConfig;
+  readonly provider: ProviderConfig;
+  readonly artifactDirectory: string;
+  readonly instanceId: string;
+  /** Filled by the packaging step before synthesis; read lazily by the functions. */
+  readonly artifacts: Artifacts = { functions: {}, layers: {} };
+  readonly role?: ExecutionRole;
+  readonly functions: FunctionConstruct[] = [];
+  private sharedHttpApi?: HttpApi;
+  private sharedRestApi?: RestApi;
+
+  constructor(props: ServiceProps) {
+    super(undefined as unknown as Construct, '');
+    const { config } = props;
+    this.config = config;
+    this.provider = config.provider ?? {};
+    this.name = typeof config.service === 'object' ? config.service.name : config.service;
+    this.stage = props.stage;
+    this.region = props.region;
+    this.artifactDirectory = props.artifactDirectory;
+    this.instanceId = props.instanceId;
+
+    if (this.deploymentBucketName === undefined) new DeploymentBucket(this, 'DeploymentBucket');
+    else new CfnOutput(this, 'DeploymentBucketName', { key: naming.deploymentBucketOutput(), value: this.deploymentBucketName });
+    const functions = Object.entries(config.functions ?? {});
+    if (this.needsExecutionRole(functions.map(([, fn]) => fn ?? {}))) {
+      this.role = this.createExecutionRole(functions.some(([, fn]) => fn?.vpc));
+    }
+    for (const [key, fn] of functions) {
+      if (fn === null || typeof fn !== 'object') throw invalid(`functions.${key}`, 'an object with a handler', fn);
+      this.functions.push(new FunctionConstruct(this, key, fn));
+    }
+  }
+
+  get versionFunctions(): boolean {
+    return this.provider.versionFunctions !== false;
+  }
+
+  get deploymentBucketName(): string | undefined {
+    const bucket = this.provider.deploymentBucket;
+    if (typeof bucket === 'string') return bucket;
+    return bucket?.name;
+  }
+
+  /** Where artifacts are read from: the named bucket, or the one this stack creates. */
+  get deploymentBucketRef(): Json {
+    return this.deploymentBucketName ?? ref(naming.deploymentBucket());
+  }
+
+  /** `provider.iam.role` (or the older `provider.role`) when it names an existing role. */
+  get providerRole(): StringLike | undefined {
+    const role = this.provider.iam?.role;
+    if (typeof role === 'string') return role;
+    if (role !== undefined && isIntrinsic(role)) return role as StringLike;
+    return this.provider.role;
+  }
+
+  /** Adds what can only be built once every function and event exists (the REST API deployment). */
+  finish(): void {
+    this.sharedRestApi?.finish();
+  }
+
+  httpApi(): HttpApi {
+    this.sharedHttpApi ??= new HttpApi(this, 'HttpApi');
+    return this.sharedHttpApi;
+  }
+
+  restApi(): RestApi {
+    this.sharedRestApi ??= new RestApi(this, 'RestApi');
+    return this.sharedRestApi;
+  }
+
+  function(key: string): FunctionConstruct | undefined {
+    return this.functions.find(fn => fn.key === key);
+  }
+
+  private needsExecutionRole(functions: Array<{ role?: unknown }>): boolean {
+    if (this.providerRole !== undefined) return false;
+    if (functions.length === 0) return true;
+    return functions.some(fn => fn.role === undefined);
+  }
+
+  private createExecutionRole(anyFunctionVpc: boolean): ExecutionRole {
+    const role = this.provider.iam?.role;
+    const roleConfig: RoleSettings = typeof role === 'object' && role !== null && !isIntrinsic(role) ? (role as RoleSettings) : {};
+    const statements: IamStatement[] = [...(roleConfig.statements ?? this.provider.iamRoleStatements ?? [])];
+    const managedPolicies: Json[] = [...(roleConfig.managedPolicies ?? this.provider.iamManagedPolicies ?? [])];
+    const executionRole = new ExecutionRole(this, 'Role', {
+      service: this.name,
+      stage: this.stage,
+      name: roleConfig.name,
+      path: roleConfig.path,
+      statements,
+      managedPolicies,
+      permissionsBoundary: roleConfig.permissionsBoundary,
+      tags: roleConfig.tags,
+    });
+    if (this.provider.vpc || anyFunctionVpc) executionRole.addManagedPolicy(vpcAccessPolicyArn);
+    return executionRole;
+  }
+}
+
+interface RoleSettings {
+  name?: string;
+  path?: string;
+  statements?: IamStatement[];
+  managedPolicies?: Json[];
+  permissionsBoundary?: Json;
+  tags?: Record<string, Json>;
+}
+
+function isIntrinsic(value: unknown): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length === 1 && (keys[0] === 'Ref' || keys[0].startsWith('Fn::'));
+}

@@ -1,0 +1,124 @@
+import { join, relative, sep } from 'node:path';
+import { ConfigError, invalid } from '../errors';
+
+/** `build.esbuild` in the service file. */
+export interface EsbuildOptions {
+  /** Module names left out of the bundle (they must then be in node_modules). */
+  external: string[];
+  sourcemap: false | 'linked' | 'inline' | 'external';
+  minify: boolean;
+  /** Overrides the target derived from the runtime (`node18`, …). */
+  target?: string;
+}
+
+/** One bundled handler: the files to put in the zip, at paths relative to the service. */
+export interface Bundle {
+  files: Array<{ path: string; contents: Buffer }>;
+}
+
+export interface BundleRequest {
+  /** Handler module without extension, relative (`src/handler`). */
+  module: string;
+  runtime: string;
+  /** Functions that use it, for error messages. */
+  functions: string[];
+}
+
+/** Reads and checks `build.esbuild`. */
+export function esbuildOptions(build: Record<string, unknown> | undefined): EsbuildOptions {
+  const raw = build?.esbuild;
+  const options: EsbuildOptions = { external: [], sourcemap: false, minify: false };
+  if (raw === undefined || raw === null) return options;
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw invalid('build.esbuild', 'an object', raw);
+  const config = raw as Record<string, unknown>;
+  if (config.external !== undefined) {
+    if (!Array.isArray(config.external) || !config.external.every((name) => typeof name === 'string')) {
+      throw invalid('build.esbuild.external', 'a list of module names', config.external);
+    }
+    options.external = [...config.external];
+  }
+  if (config.sourcemap !== undefined) {
+    const value = config.sourcemap;
+    if (value === true) options.sourcemap = 'linked';
+    else if (value === false) options.sourcemap = false;
+    else if (value === 'linked' || value === 'inline' || value === 'external') options.sourcemap = value;
+    else throw invalid('build.esbuild.sourcemap', 'true, false, "linked", "inline" or "external"', value);
+  }
+  if (config.minify !== undefined) {
+    if (typeof config.minify !== 'boolean') throw invalid('build.esbuild.minify', 'true or false', config.minify);
+    options.minify = config.minify;
+  }
+  if (config.target !== undefined) {
+    if (typeof config.target !== 'string') throw invalid('build.esbuild.target', 'an esbuild target such as "node20"', config.target);
+    options.target = config.target;
+  }
+  return options;
+}
+
+/** `nodejs18.x` → `node18`. */
+export function nodeTarget(runtime: string): string {
+  const match = /^nodejs(\d+)/.exec(runtime);
+  return match ? `node${match[1]}` : 'node20';
+}
+
+/**
+ * Bundles TypeScript handlers with esbuild (CommonJS, platform node), one output per handler
+ * module at `<module>.js`, so the handler string keeps resolving inside the zip. One esbuild
+ * call per target bundles every handler at once.
+ */
+export async function bundleHandlers(
+  serviceDir: string,
+  requests: BundleRequest[],
+  options: EsbuildOptions,
+): Promise<Map<string, Bundle>> {
+  const bundles = new Map<string, Bundle>();
+  if (requests.length === 0) return bundles;
+  const esbuild = await import('esbuild');
+  const byTarget = new Map<string, BundleRequest[]>();
+  for (const request of requests) {
+    const target = options.target ?? nodeTarget(request.runtime);
+    byTarget.set(target, [...(byTarget.get(target) ?? []), request]);
+  }
+  for (const [target, group] of [...byTarget].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    let result;
+    try {
+      result = await esbuild.build({
+        absWorkingDir: serviceDir,
+        entryPoints: group.map((request) => join(serviceDir, `${request.module}.ts`)),
+        outdir: serviceDir,
+        outbase: serviceDir,
+        bundle: true,
+        platform: 'node',
+        format: 'cjs',
+        target,
+        external: options.external,
+        sourcemap: options.sourcemap,
+        minify: options.minify,
+        write: false,
+        logLevel: 'silent',
+        charset: 'utf8',
+        legalComments: 'none',
+      });
+    } catch (error) {
+      const failures = (error as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> }).errors ?? [];
+      const details = failures
+        .slice(0, 5)
+        .map((failure) => (failure.location ? `${failure.location.file}:${failure.location.line}:${failure.location.column}: ${failure.text}` : failure.text))
+        .join('\n  ');
+      const names = group.flatMap((request) => request.functions).join(', ');
+      throw new ConfigError(`Cannot bundle the TypeScript handlers of ${names}:\n  ${details || (error as Error).message}`);
+    }
+    const outputs = new Map<string, Buffer>();
+    for (const file of result.outputFiles) {
+      outputs.set(relative(serviceDir, file.path).split(sep).join('/'), Buffer.from(file.contents));
+    }
+    for (const request of group) {
+      const js = `${request.module}.js`;
+      const files = [js, `${js}.map`]
+        .filter((path) => outputs.has(path))
+        .map((path) => ({ path, contents: outputs.get(path)! }));
+      bundles.set(request.module, { files });
+    }
+  }
+  return bundles;
+}
