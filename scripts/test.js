@@ -11,7 +11,7 @@ const pattern = process.argv[2] ?? '.';
 const result = spawnSync(
   process.execPath,
   [path.join(root, 'node_modules', 'uvu', 'bin.js'), path.join('dist', 'test'), `${pattern}.*\\.test\\.js$`, '--ignore', 'fixtures'],
-  { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, FORCE_COLOR: '0' } },
+  { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' } },
 );
 process.stdout.write(result.stdout ?? '');
 const total = Number(/Total:\s+(\d+)/.exec(result.stdout ?? '')?.[1] ?? 0);

@@ -101,6 +101,14 @@ export class Service extends Construct {
     return this.sharedRestApi;
   }
 
+  /**
+   * A construct several functions share (a bucket, a topic, a user pool, an event bus):
+   * found by its id, or created once with `create`.
+   */
+  shared<T extends Construct>(id: string, create: (scope: Service, id: string) => T): T {
+    return (this.node.tryFindChild(id) as T | undefined) ?? create(this, id);
+  }
+
   function(key: string): FunctionConstruct | undefined {
     return this.functions.find(fn => fn.key === key);
   }

@@ -3,6 +3,9 @@ import { ConfigError, invalid } from '../../errors';
 import type { FunctionConstruct } from '../function';
 import { HttpApiEvent } from './http-api';
 import { HttpEvent } from './http';
+import * as groupA from './group-a';
+import * as groupB from './group-b';
+import * as groupC from './group-c';
 
 /** An event type: its key under `events`, and the construct it becomes. */
 export interface EventType {
@@ -23,7 +26,9 @@ export function eventTypes(): ReadonlyMap<string, EventType> {
   return registry;
 }
 
-for (const eventType of [HttpApiEvent, HttpEvent]) registerEventType(eventType);
+for (const eventType of [HttpApiEvent, HttpEvent, ...groupA.eventTypes, ...groupB.eventTypes, ...groupC.eventTypes]) {
+  registerEventType(eventType);
+}
 
 /** Builds one construct per entry of a function's `events` list. */
 export function createEvents(fn: FunctionConstruct, events: unknown, path: string): void {

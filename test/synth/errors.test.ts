@@ -1,0 +1,98 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+
+const FW = join(__dirname, '..', '..', '..', 'bin', 'fw.js');
+
+/** Runs `fw package` as a user would, in a fresh folder holding `serverless.yml`. */
+function packageWith(yaml: string | undefined, args: string[] = []) {
+  const cwd = mkdtempSync(join(tmpdir(), 'fw-errors-'));
+  if (yaml !== undefined) writeFileSync(join(cwd, 'serverless.yml'), yaml);
+  writeFileSync(join(cwd, 'handler.js'), 'exports.hello = async () => ({ statusCode: 200 });\n');
+  const run = spawnSync(process.execPath, [FW, 'package', ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const wroteOutput = existsSync(join(cwd, '.serverless'));
+  rmSync(cwd, { recursive: true, force: true });
+  return { code: run.status, stderr: run.stderr, stdout: run.stdout, wroteOutput };
+}
+
+const base = (functions: string, extra = '') => `service: app
+provider:
+  name: aws
+  runtime: nodejs18.x
+functions:
+${functions}
+${extra}`;
+
+const errors = suite('fw package on bad input');
+
+const cases: Array<[string, string | undefined, string]> = [
+  [
+    'an extension of the Type attribute',
+    base('  hello:\n    handler: handler.hello', 'resources:\n  extensions:\n    HelloLogGroup:\n      Type: AWS::S3::Bucket'),
+    `Error: Invalid configuration in 'resources.extensions.HelloLogGroup.Type': cannot extend the "Type" attribute; an extension may set Condition, CreationPolicy, DeletionPolicy, DependsOn, Metadata, Properties, UpdatePolicy, UpdateReplacePolicy\n`,
+  ],
+  [
+    'an extension of an unknown logical id',
+    base('  hello:\n    handler: handler.hello', 'resources:\n  extensions:\n    HeloLogGroup:\n      DeletionPolicy: Retain'),
+    `Error: Invalid configuration in 'resources.extensions.HeloLogGroup': the template has no resource "HeloLogGroup" to extend (did you mean "HelloLogGroup"?)\n`,
+  ],
+  [
+    'a handler without a dot',
+    base('  hello:\n    handler: handler'),
+    `Error: Invalid configuration in 'functions.hello.handler': expected a handler like "file.function" (module path, a dot, the exported name), got "handler"\n`,
+  ],
+  [
+    'an httpApi string without a method',
+    base("  hello:\n    handler: handler.hello\n    events:\n      - httpApi: '/users'"),
+    `Error: Invalid configuration in 'functions.hello.events[0].httpApi': expected "METHOD /path" (or "*"), got "/users"\n`,
+  ],
+  [
+    'two functions on the same route',
+    base("  hello:\n    handler: handler.hello\n    events:\n      - httpApi: 'GET /users'\n  other:\n    handler: handler.hello\n    events:\n      - httpApi: 'GET /users'"),
+    `Error: Invalid configuration in 'functions.other.events[0].httpApi': route "GET /users" is already used by 'functions.hello.events[0].httpApi'\n`,
+  ],
+  [
+    'two functions on the same REST method',
+    base('  hello:\n    handler: handler.hello\n    events:\n      - http: GET users\n  other:\n    handler: handler.hello\n    events:\n      - http: get /users/'),
+    `Error: Invalid configuration in 'functions.other.events[0].http': route "GET /users" is already used by 'functions.hello.events[0].http'\n`,
+  ],
+  [
+    'an unknown event type',
+    base('  hello:\n    handler: handler.hello\n    events:\n      - htpApi: GET /'),
+    `Error: Invalid configuration in 'functions.hello.events[0]': unknown event type "htpApi"`,
+  ],
+  [
+    'a YAML syntax error',
+    'service: app\nprovider:\n  name: aws\n functions: [\n',
+    `Error: Cannot parse serverless.yml:`,
+  ],
+];
+
+for (const [name, yaml, message] of cases) {
+  errors(`${name}: one line naming the path, exit 1, nothing written`, () => {
+    const result = packageWith(yaml);
+    assert.is(result.code, 1);
+    assert.ok(result.stderr.startsWith(message), `stderr was: ${result.stderr}`);
+    assert.is(result.stderr.trim().split('\n').length, 1, `one line, got: ${result.stderr}`);
+    assert.not.match(result.stderr, /\n\s+at /);
+    assert.is(result.wroteOutput, false);
+  });
+}
+
+errors('a missing service file is named, exit 1', () => {
+  const result = packageWith(undefined);
+  assert.is(result.code, 1);
+  assert.match(result.stderr, /^Error: No service file in .+: expected one of fw\.yml, fw\.yaml, fw\.json \(or serverless\.yml\); run "fw" to create a service\n$/);
+  assert.is(result.wroteOutput, false);
+});
+
+errors('a --config file that does not exist is named', () => {
+  const result = packageWith(base('  hello:\n    handler: handler.hello'), ['--config', 'missing.yml']);
+  assert.is(result.code, 1);
+  assert.is(result.stderr, 'Error: Service file "missing.yml" (--config) does not exist\n');
+});
+
+errors.run();

@@ -1,0 +1,55 @@
+import { rmSync } from 'node:fs';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ConfigError } from '../../src/errors';
+import { goldenCases, normalize, packageCopy } from '../helpers/golden';
+
+/**
+ * Where the reference is wrong, fw does better; each such case says what fw does instead.
+ * http-authorizers-arn-name-collision: two different authorizer ARNs whose names end in the
+ * same "-" segment get one logical id in the reference, which silently drops one of them.
+ */
+const DEVIATIONS: Record<string, string> = {
+  'http-authorizers-arn-name-collision':
+    `Invalid configuration in 'functions.byArn.events[1].http.authorizer': this authorizer's logical id "AuthorizerApiGatewayAuthorizer" is already used by a different authorizer at 'functions.byArn.events[0].http.authorizer'; give one of them a distinct "name"`,
+};
+
+for (const folder of ['golden', 'events']) {
+  const golden = suite(`golden templates (${folder}) equal serverless@3.40.0 output`);
+  for (const c of goldenCases(folder)) {
+    const deviation = DEVIATIONS[c.name];
+    if (deviation !== undefined) {
+      golden(`${c.name}: fw refuses what the reference gets wrong`, async () => {
+        try {
+          await packageCopy(c.dir, c.options);
+          assert.unreachable('expected a configuration error');
+        } catch (error) {
+          assert.instance(error, ConfigError);
+          assert.is((error as Error).message, deviation);
+        }
+      });
+      continue;
+    }
+    if (c.error !== undefined) {
+      golden(`${c.name}: rejected, as by the reference`, async () => {
+        try {
+          await packageCopy(c.dir, c.options);
+          assert.unreachable('expected a configuration error');
+        } catch (error) {
+          assert.instance(error, ConfigError);
+        }
+      });
+      continue;
+    }
+    golden(`${c.name}: same template`, async () => {
+      const result = await packageCopy(c.dir, c.options);
+      try {
+        assert.equal(normalize(result.template), normalize(c.expected!.update));
+        assert.equal(result.create === undefined ? undefined : normalize(result.create), c.expected!.create && normalize(c.expected!.create));
+      } finally {
+        rmSync(result.cwd, { recursive: true, force: true });
+      }
+    });
+  }
+  golden.run();
+}
