@@ -1,3 +1,3 @@
 #!/usr/bin/env node
 'use strict';
-require('../dist/src/cli/main.js').main(process.argv.slice(2));
+require('../dist/fw.js').main(process.argv.slice(2));

@@ -50,11 +50,3 @@ export abstract class ServiceCommand extends Command {
   }
 }
 
-/**
- * Loads a module when a command runs rather than at startup, so `fw --help` and
- * commands that never talk to AWS do not pay for loading the SDK.
- */
-export function lazy<T>(path: string): T {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require(require.resolve(path, { paths: [__dirname] })) as T;
-}

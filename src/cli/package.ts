@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { ServiceCommand, lazy } from './base';
+import { ServiceCommand } from './base';
 
 export class PackageCommand extends ServiceCommand {
   static override paths = [['package']];
@@ -14,7 +14,8 @@ export class PackageCommand extends ServiceCommand {
 
   async run(): Promise<number> {
     const started = Date.now();
-    const { packageService, UPDATE_TEMPLATE, CREATE_TEMPLATE, STATE_FILE } = lazy<typeof import('../package/service')>('../package/service');
+    // Loaded when the command runs, so `fw --help` stays fast.
+    const { packageService, UPDATE_TEMPLATE, CREATE_TEMPLATE, STATE_FILE } = require('../package/service') as typeof import('../package/service');
     const result = await packageService({ cwd: process.cwd(), options: this.cliOptions() });
     const out = this.out;
     const folder = relative(process.cwd(), result.outDir) || '.';
