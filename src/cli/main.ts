@@ -1,5 +1,11 @@
 import { Builtins, Cli } from 'clipanion';
 import { PackageCommand } from './package';
+import { DeployCommand } from './deploy';
+import { RemoveCommand } from './remove';
+import { InfoCommand } from './info';
+import { InvokeCommand, InvokeLocalCommand } from './invoke';
+import { LogsCommand } from './logs';
+import { LocalResetCommand, LocalStartCommand } from './local';
 import { colorsEnabled } from './output';
 import { version } from '../version';
 
@@ -12,11 +18,15 @@ export function buildCli(): Cli {
   });
   cli.register(Builtins.HelpCommand);
   cli.register(Builtins.VersionCommand);
-  cli.register(PackageCommand);
+  for (const command of [PackageCommand, DeployCommand, RemoveCommand, InfoCommand, InvokeCommand, InvokeLocalCommand, LogsCommand, LocalStartCommand, LocalResetCommand]) {
+    cli.register(command);
+  }
   return cli;
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // fw pins its SDK version; the SDK's notice about its own future Node.js support is noise here.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const cli = buildCli();
   process.exitCode = await cli.run(argv, Cli.defaultContext);
 }

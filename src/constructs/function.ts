@@ -50,7 +50,7 @@ export class FunctionConstruct extends Construct {
       new CfnOutput(this, 'QualifiedArn', {
         key: naming.lambdaQualifiedArnOutput(key),
         description: 'Current Lambda function version',
-        value: ref(this.version.logicalId),
+        value: () => ref(this.version!.logicalId),
       });
     }
     if (config.url) new FunctionUrl(this, 'Url', this, config.url, `${path}.url`);

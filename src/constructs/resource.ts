@@ -75,7 +75,8 @@ export class CfnResource extends Resource {
 
 export interface OutputProps {
   key: string;
-  value: Json;
+  /** A function when the value depends on what is known only at synthesis (a version's hash). */
+  value: Json | (() => Json);
   description?: string;
   /** Exported as `sls-{service}-{stage}-{key}` (the default, as the reference does). */
   exported?: boolean;
@@ -91,7 +92,7 @@ export class CfnOutput extends Element {
   toCloudFormation(): Fragment {
     const output: Record<string, Json> = {};
     if (this.props.description !== undefined) output.Description = this.props.description;
-    output.Value = this.props.value;
+    output.Value = typeof this.props.value === 'function' ? (this.props.value as () => Json)() : this.props.value;
     if (this.props.condition !== undefined) output.Condition = this.props.condition;
     return { Outputs: { [this.props.key]: output } };
   }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { ConfigError } from '../errors';
 import { Service } from '../constructs/service';
 import type { ServiceConfig } from '../constructs/model';
 import { createStackTemplate, synthesize } from '../synth/synthesize';
@@ -33,6 +34,11 @@ export interface PackageState {
   artifactDirectory: string;
   deploymentBucket?: string;
   templateSha256: string;
+  /**
+   * What a deploy compares with the last one: the template without the fields that change
+   * on every run (artifact folder, REST deployment id) plus every artifact's hash.
+   */
+  deploymentHash: string;
   artifacts: Array<{ name: string; sha256: string; size: number }>;
 }
 
@@ -100,8 +106,13 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
       artifactDirectory: service.artifactDirectory,
       deploymentBucket: service.deploymentBucketName,
       templateSha256: sha256(templateText),
+      deploymentHash: '',
       artifacts: uniqueArtifacts(artifacts).map(({ name, sha256: hash, size }) => ({ name, sha256: hash, size })),
     };
+    const stableTemplate = templateText
+      .split(service.artifactDirectory).join('<artifacts>')
+      .split(`ApiGatewayDeployment${service.instanceId}`).join('ApiGatewayDeployment<id>');
+    state.deploymentHash = sha256(JSON.stringify([stableTemplate, state.artifacts]));
     writeFileSync(join(staging, STATE_FILE), JSON.stringify(state, null, 2));
     replaceFolder(staging, outDir);
     return { ...loaded, outDir, template, createTemplate, artifacts: relocate(artifacts, staging, outDir), state };
@@ -141,4 +152,31 @@ function relocate(artifacts: Artifacts, from: string, to: string): Artifacts {
     functions: Object.fromEntries(Object.entries(artifacts.functions).map(([key, artifact]) => [key, move(artifact)])),
     layers: Object.fromEntries(Object.entries(artifacts.layers).map(([key, artifact]) => [key, move(artifact)])),
   };
+}
+
+/** A folder written earlier by `fw package` (for `fw deploy --package DIR`), with the service's configuration. */
+export async function readPackaged(cwd: string, folder: string, options: Record<string, unknown>): Promise<PackagedService> {
+  const loaded = await loadServiceConfig(cwd, options);
+  const outDir = resolve(cwd, folder);
+  const read = (name: string) => {
+    try {
+      return JSON.parse(readFileSync(join(outDir, name), 'utf8'));
+    } catch {
+      return undefined;
+    }
+  };
+  const state = read(STATE_FILE) as PackageState | undefined;
+  const template = read(UPDATE_TEMPLATE) as Template | undefined;
+  if (!state || !template || state.deploymentHash === undefined) {
+    throw new ConfigError(`Invalid --package "${folder}": expected a folder written by "fw package" (with ${UPDATE_TEMPLATE} and ${STATE_FILE})`);
+  }
+  if (state.stage !== loaded.stage || state.region !== loaded.region) {
+    throw new ConfigError(
+      `Invalid --package "${folder}": it was packaged for stage ${state.stage} in ${state.region}, not stage ${loaded.stage} in ${loaded.region}`,
+    );
+  }
+  for (const artifact of state.artifacts) {
+    if (!existsSync(join(outDir, artifact.name))) throw new ConfigError(`Invalid --package "${folder}": ${artifact.name} is missing`);
+  }
+  return { ...loaded, outDir, template, createTemplate: read(CREATE_TEMPLATE), artifacts: { functions: {}, layers: {} }, state };
 }

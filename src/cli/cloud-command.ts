@@ -1,0 +1,56 @@
+import { Option } from 'clipanion';
+import type { StackEvent } from '@aws-sdk/client-cloudformation';
+import { ServiceCommand } from './base';
+import { colorsEnabled } from './output';
+import type { Reporter } from '../deploy/deploy';
+import type { Connection } from '../deploy/connect';
+import type { LoadedService } from '../package/load';
+
+/** Options of every command that talks to CloudFormation, on AWS or elsewhere. */
+export abstract class CloudCommand extends ServiceCommand {
+  awsProfile = Option.String('--aws-profile', { description: 'AWS profile from ~/.aws/config and ~/.aws/credentials' });
+  local = Option.Boolean('--local', false, { description: "Use fw's embedded local cloud instead of AWS" });
+  endpointUrl = Option.String('--endpoint-url', { description: 'Any AWS-compatible endpoint (default: $AWS_ENDPOINT_URL, else AWS)' });
+  verbose = Option.Boolean('--verbose,-v', false, { description: 'Show every stack event' });
+
+  protected async loadService(): Promise<LoadedService> {
+    const { loadServiceConfig } = require('../package/load') as typeof import('../package/load');
+    return loadServiceConfig(process.cwd(), this.cliOptions());
+  }
+
+  protected async connect(loaded: LoadedService): Promise<Connection> {
+    const { connect } = require('../deploy/connect') as typeof import('../deploy/connect');
+    const profile = this.awsProfile ?? (typeof loaded.config.provider.profile === 'string' ? loaded.config.provider.profile : undefined);
+    return connect({ region: loaded.region, profile, local: this.local, endpoint: this.endpointUrl });
+  }
+
+  /** Progress rewritten in place on a terminal; every event with --verbose; never credentials. */
+  protected reporter(): Reporter & { done(): void } {
+    const stream = this.context.stdout;
+    const tty = Boolean((stream as { isTTY?: boolean }).isTTY) && colorsEnabled(stream);
+    let shown = '';
+    const clear = () => {
+      if (tty && shown) stream.write('\r\u001b[2K');
+      shown = '';
+    };
+    return {
+      info: line => {
+        clear();
+        stream.write(`${line}\n`);
+      },
+      progress: line => {
+        if (!tty || line === shown) return;
+        stream.write(`\r\u001b[2K${line}`);
+        shown = line;
+      },
+      event: (event: StackEvent) => {
+        if (!this.verbose) return;
+        clear();
+        const time = event.Timestamp?.toISOString().slice(11, 19) ?? '';
+        const reason = event.ResourceStatusReason ? `  ${event.ResourceStatusReason}` : '';
+        stream.write(`  ${time}  ${event.ResourceStatus}  ${event.LogicalResourceId} (${event.ResourceType})${reason}\n`);
+      },
+      done: clear,
+    };
+  }
+}

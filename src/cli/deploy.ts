@@ -1,0 +1,69 @@
+import { Option } from 'clipanion';
+import { CloudCommand } from './cloud-command';
+
+export class DeployCommand extends CloudCommand {
+  static override paths = [['deploy']];
+  static override usage = CloudCommand.Usage({
+    description: 'Package the service and deploy it as one CloudFormation stack ({service}-{stage})',
+    details: `
+      Creates the stack on the first deploy, skips the update when neither the template nor the code changed
+      (\`--force\` deploys anyway), uploads the artifacts, updates the stack through a change set
+      (\`provider.deploymentMethod: direct\` updates it directly) and prints the endpoints.
+      With \`--local\` the stack goes into fw's embedded local cloud: no AWS account needed.
+    `,
+    examples: [
+      ['Deploy into the local cloud', '$0 deploy --local'],
+      ['Deploy the prod stage to AWS in eu-west-1', '$0 deploy --stage prod --region eu-west-1'],
+      ['Deploy with a named AWS profile, showing every stack event', '$0 deploy --aws-profile work --verbose'],
+      ['Deploy a folder packaged earlier with fw package', '$0 deploy --package .serverless'],
+      ['Deploy to another AWS-compatible endpoint', '$0 deploy --endpoint-url http://localhost:4566'],
+    ],
+  });
+
+  force = Option.Boolean('--force', false, { description: 'Deploy even when nothing changed' });
+  packageDir = Option.String('--package', { description: 'Deploy a folder packaged earlier instead of packaging now' });
+
+  async run(): Promise<number> {
+    const { packageService, readPackaged } = require('../package/service') as typeof import('../package/service');
+    const { deployService } = require('../deploy/deploy') as typeof import('../deploy/deploy');
+    const { describeStack } = require('../deploy/stack') as typeof import('../deploy/stack');
+    const { summarize, formatSummary } = require('../deploy/summary') as typeof import('../deploy/summary');
+    const { describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
+    const started = Date.now();
+    const packaged = this.packageDir
+      ? await readPackaged(process.cwd(), this.packageDir, this.cliOptions())
+      : await packageService({ cwd: process.cwd(), options: this.cliOptions() });
+    const connection = await this.connect(packaged);
+    const reporter = this.reporter();
+    const interrupted = () => {
+      reporter.done();
+      this.context.stderr.write(
+        `\nInterrupted. CloudFormation goes on with the operation on stack ${packaged.stackName} by itself; ` +
+          `run "fw info" to see where it ends, or "fw deploy" again (it waits for the running update).\n`,
+      );
+      process.exit(130);
+    };
+    process.once('SIGINT', interrupted);
+    try {
+      const where = connection.startedLocalCloud ? `the local cloud (${connection.startedLocalCloud})` : connection.clients.target.endpoint ?? `AWS ${packaged.region}`;
+      reporter.info(`Deploying ${packaged.serviceName} to stage ${packaged.stage} in ${where}`);
+      const outcome = await deployService(packaged, connection.clients, { force: this.force, reporter }).catch(error => {
+        throw describeAwsError(error, `deploying ${packaged.stackName}`, connection.clients.target);
+      });
+      const stack = await describeStack(connection.clients, packaged.stackName);
+      reporter.done();
+      if (outcome === 'deployed') this.context.stdout.write(`${this.out.green('✔')} Service deployed to stack ${packaged.stackName} (${((Date.now() - started) / 1000).toFixed(1)} s)\n\n`);
+      this.context.stdout.write(formatSummary(summarize(packaged, stack), this.verbose));
+      if (connection.startedLocalCloud) {
+        this.context.stdout.write(
+          `\nThe local cloud ran inside this command and has stopped; its state is kept. Run "fw local start" to serve these endpoints.\n`,
+        );
+      }
+      return 0;
+    } finally {
+      process.off('SIGINT', interrupted);
+      reporter.done();
+      await connection.close();
+    }
+  }
+}

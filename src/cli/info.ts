@@ -1,0 +1,31 @@
+import { CloudError } from '../errors';
+import { CloudCommand } from './cloud-command';
+
+export class InfoCommand extends CloudCommand {
+  static override paths = [['info']];
+  static override usage = CloudCommand.Usage({
+    description: 'Show the deployed service: stack, region, endpoints and functions (stack outputs with --verbose)',
+    examples: [
+      ['Show the dev stage deployed in the local cloud', '$0 info --local'],
+      ['Show the prod stage with every stack output', '$0 info --stage prod --verbose'],
+    ],
+  });
+
+  async run(): Promise<number> {
+    const { describeStack } = require('../deploy/stack') as typeof import('../deploy/stack');
+    const { summarize, formatSummary } = require('../deploy/summary') as typeof import('../deploy/summary');
+    const { describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
+    const loaded = await this.loadService();
+    const connection = await this.connect(loaded);
+    try {
+      const stack = await describeStack(connection.clients, loaded.stackName).catch(error => {
+        throw describeAwsError(error, `describing ${loaded.stackName}`, connection.clients.target);
+      });
+      if (!stack) throw new CloudError(`Stack ${loaded.stackName} does not exist in ${loaded.region}: the service is not deployed for stage ${loaded.stage}`);
+      this.context.stdout.write(formatSummary(summarize(loaded, stack), this.verbose));
+      return 0;
+    } finally {
+      await connection.close();
+    }
+  }
+}

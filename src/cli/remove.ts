@@ -1,0 +1,31 @@
+import { CloudCommand } from './cloud-command';
+
+export class RemoveCommand extends CloudCommand {
+  static override paths = [['remove']];
+  static override usage = CloudCommand.Usage({
+    description: "Delete the service's stack and its objects in the deployment bucket (the service folder stays)",
+    examples: [
+      ['Remove the dev stage from the local cloud', '$0 remove --local'],
+      ['Remove the prod stage from AWS', '$0 remove --stage prod --region eu-west-1'],
+    ],
+  });
+
+  async run(): Promise<number> {
+    const { removeService } = require('../deploy/remove') as typeof import('../deploy/remove');
+    const { describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
+    const loaded = await this.loadService();
+    const connection = await this.connect(loaded);
+    const reporter = this.reporter();
+    try {
+      await removeService(loaded, connection.clients, reporter).catch(error => {
+        throw describeAwsError(error, `removing ${loaded.stackName}`, connection.clients.target);
+      });
+      reporter.done();
+      this.context.stdout.write(`${this.out.green('✔')} Service ${loaded.serviceName} (stage ${loaded.stage}) removed\n`);
+      return 0;
+    } finally {
+      reporter.done();
+      await connection.close();
+    }
+  }
+}

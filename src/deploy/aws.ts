@@ -1,0 +1,75 @@
+import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
+import { S3Client } from '@aws-sdk/client-s3';
+import { CloudError } from '../errors';
+
+/** Where and as whom fw talks to CloudFormation and S3. */
+export interface AwsTarget {
+  region: string;
+  /** Any AWS-compatible endpoint (the local cloud, another emulator); none for AWS itself. */
+  endpoint?: string;
+  /** A named profile from the shared config/credentials files. */
+  profile?: string;
+  /** Fixed credentials (the local cloud accepts any). */
+  credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+}
+
+export interface AwsClients {
+  target: AwsTarget;
+  cloudFormation: CloudFormationClient;
+  s3: S3Client;
+}
+
+export function createClients(target: AwsTarget): AwsClients {
+  const common = {
+    region: target.region,
+    ...(target.endpoint ? { endpoint: target.endpoint } : {}),
+    ...(target.profile ? { profile: target.profile } : {}),
+    ...(target.credentials ? { credentials: target.credentials } : {}),
+    maxAttempts: 6,
+  };
+  return {
+    target,
+    cloudFormation: new CloudFormationClient(common),
+    // Path-style addressing works with every emulator and with bucket names that contain dots.
+    s3: new S3Client({ ...common, forcePathStyle: Boolean(target.endpoint) }),
+  };
+}
+
+/**
+ * Turns an SDK failure into one line for the user: missing credentials say what was
+ * tried; an AWS error keeps its code and message. Never includes credentials.
+ */
+export function describeAwsError(error: unknown, action: string, target: AwsTarget): Error {
+  const err = error as { name?: string; message?: string; Code?: string; $metadata?: unknown };
+  if (err?.name === 'CredentialsProviderError' || /Could not load credentials/i.test(err?.message ?? '')) {
+    const profile = target.profile ?? process.env.AWS_PROFILE ?? 'default';
+    return new CloudError(
+      `No AWS credentials found for ${action}: tried the environment (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY), ` +
+        `the shared files ~/.aws/credentials and ~/.aws/config (profile "${profile}", including SSO and credential_process), ` +
+        `and the container/instance metadata service. Configure credentials, pick a profile with --aws-profile, or deploy locally with --local.`,
+    );
+  }
+  if (err?.name === 'TimeoutError' || /ECONNREFUSED|ENOTFOUND|EAI_AGAIN/.test(err?.message ?? '') || (err as { code?: string })?.code === 'ECONNREFUSED') {
+    return new CloudError(`Cannot reach ${target.endpoint ?? `AWS in ${target.region}`} for ${action}: ${err.message}`);
+  }
+  if (err?.$metadata !== undefined) return new CloudError(`${action} failed: ${err.name ?? err.Code}: ${err.message}`);
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+const sdkConfig = (target: AwsTarget) => ({
+  region: target.region,
+  ...(target.endpoint ? { endpoint: target.endpoint } : {}),
+  ...(target.profile ? { profile: target.profile } : {}),
+  ...(target.credentials ? { credentials: target.credentials } : {}),
+});
+
+/** Lambda and CloudWatch Logs clients, loaded only by `invoke` and `logs`. */
+export function lambdaClient(target: AwsTarget): import('@aws-sdk/client-lambda').LambdaClient {
+  const { LambdaClient } = require('@aws-sdk/client-lambda') as typeof import('@aws-sdk/client-lambda');
+  return new LambdaClient(sdkConfig(target));
+}
+
+export function logsClient(target: AwsTarget): import('@aws-sdk/client-cloudwatch-logs').CloudWatchLogsClient {
+  const { CloudWatchLogsClient } = require('@aws-sdk/client-cloudwatch-logs') as typeof import('@aws-sdk/client-cloudwatch-logs');
+  return new CloudWatchLogsClient(sdkConfig(target));
+}

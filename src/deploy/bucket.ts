@@ -1,0 +1,114 @@
+import { readFileSync } from 'node:fs';
+import {
+  CopyObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  ListObjectVersionsCommand,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
+import type { AwsClients } from './aws';
+
+/** One deployment's folder in the bucket: `{prefix}/{service}/{stage}/{timestamp}-{iso}/`. */
+export interface DeploymentFolder {
+  folder: string;
+  timestamp: number;
+}
+
+export async function listKeys(clients: AwsClients, bucket: string, prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await clients.s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
+    for (const object of page.Contents ?? []) if (object.Key) keys.push(object.Key);
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token);
+  return keys;
+}
+
+/** Deployment folders under the service's prefix, oldest first. */
+export async function listDeployments(clients: AwsClients, bucket: string, servicePrefix: string): Promise<DeploymentFolder[]> {
+  const folders = new Map<string, number>();
+  for (const key of await listKeys(clients, bucket, `${servicePrefix}/`)) {
+    const name = key.slice(servicePrefix.length + 1).split('/')[0];
+    const timestamp = Number(/^(\d+)-/.exec(name)?.[1]);
+    if (Number.isFinite(timestamp)) folders.set(`${servicePrefix}/${name}`, timestamp);
+  }
+  return [...folders].map(([folder, timestamp]) => ({ folder, timestamp })).sort((a, b) => a.timestamp - b.timestamp);
+}
+
+export async function readJson<T>(clients: AwsClients, bucket: string, key: string): Promise<T | undefined> {
+  try {
+    const object = await clients.s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    return JSON.parse(await object.Body!.transformToString()) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface Upload {
+  key: string;
+  /** A file on disk, or the text itself. */
+  file?: string;
+  body?: string;
+  sha256: string;
+  /** The same bytes already stored at this key (an earlier deployment): copied server-side instead. */
+  copyFrom?: string;
+}
+
+/** Uploads in parallel (a few at a time), each with its sha256 as metadata so later deploys can reuse it. */
+export async function uploadAll(clients: AwsClients, bucket: string, uploads: Upload[], concurrency = 4): Promise<{ uploaded: number; copied: number }> {
+  let uploaded = 0;
+  let copied = 0;
+  const queue = [...uploads];
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const metadata = { filesha256: next.sha256 };
+      if (next.copyFrom) {
+        await clients.s3.send(new CopyObjectCommand({ Bucket: bucket, Key: next.key, CopySource: `${bucket}/${next.copyFrom}`, Metadata: metadata, MetadataDirective: 'REPLACE' }));
+        copied++;
+      } else {
+        const body = next.file ? readFileSync(next.file) : Buffer.from(next.body ?? '');
+        await clients.s3.send(new PutObjectCommand({ Bucket: bucket, Key: next.key, Body: body, Metadata: metadata, ContentType: next.key.endsWith('.json') ? 'application/json' : 'application/zip' }));
+        uploaded++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, uploads.length) }, worker));
+  return { uploaded, copied };
+}
+
+/** Deletes every object (every version, where the bucket keeps versions) under a prefix, a page at a time. */
+export async function deletePrefix(clients: AwsClients, bucket: string, prefix: string): Promise<number> {
+  let deleted = 0;
+  let versioned = true;
+  let keyMarker: string | undefined;
+  let versionMarker: string | undefined;
+  do {
+    let objects: Array<{ Key: string; VersionId?: string }> = [];
+    let more = false;
+    if (versioned) {
+      try {
+        const page = await clients.s3.send(new ListObjectVersionsCommand({ Bucket: bucket, Prefix: prefix, KeyMarker: keyMarker, VersionIdMarker: versionMarker }));
+        objects = [...(page.Versions ?? []), ...(page.DeleteMarkers ?? [])].map(v => ({ Key: v.Key!, VersionId: v.VersionId }));
+        more = Boolean(page.IsTruncated);
+        keyMarker = page.NextKeyMarker;
+        versionMarker = page.NextVersionIdMarker;
+      } catch {
+        versioned = false; // an endpoint without versioning support: plain listing below
+        continue;
+      }
+    } else {
+      const page = await clients.s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
+      objects = (page.Contents ?? []).map(o => ({ Key: o.Key! }));
+      more = Boolean(page.IsTruncated);
+    }
+    for (let i = 0; i < objects.length; i += 1000) {
+      const batch = objects.slice(i, i + 1000);
+      await clients.s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch, Quiet: true } }));
+      deleted += batch.length;
+    }
+    if (!more) break;
+  } while (true);
+  return deleted;
+}

@@ -1,0 +1,67 @@
+import { request } from 'node:http';
+import { createClients, type AwsClients } from './aws';
+
+export interface ConnectOptions {
+  region: string;
+  profile?: string;
+  /** `--local`: the embedded local cloud. */
+  local?: boolean;
+  /** `--endpoint-url` (or AWS_ENDPOINT_URL): any AWS-compatible endpoint. */
+  endpoint?: string;
+  /** Where the local cloud keeps its state (default ~/.fw/local or $FW_LOCAL_DATA). */
+  localDataDir?: string;
+  localPort?: number;
+}
+
+export interface Connection {
+  clients: AwsClients;
+  /** Set when this command started the local cloud itself (it stops with the command). */
+  startedLocalCloud?: string;
+  close(): Promise<void>;
+}
+
+const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+export const DEFAULT_LOCAL_PORT = 4566;
+
+/** Whether fw's local cloud (`fw local start`) answers on this port. */
+export function localCloudAnswers(port: number): Promise<boolean> {
+  return new Promise(resolve => {
+    const req = request({ host: '127.0.0.1', port, path: '/_fw/health', method: 'GET', timeout: 500 }, res => {
+      res.resume();
+      resolve(res.headers['x-fw-local'] !== undefined);
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(false));
+    req.end();
+  });
+}
+
+/**
+ * The clients for a command: AWS itself, an endpoint the user named, or the local
+ * cloud — the running `fw local start` server when one answers, else one started
+ * in this process for the duration of the command (state on disk either way).
+ */
+export async function connect(options: ConnectOptions): Promise<Connection> {
+  const endpoint = options.endpoint ?? (options.local ? undefined : process.env.AWS_ENDPOINT_URL);
+  if (!options.local) {
+    return {
+      clients: createClients({ region: options.region, profile: options.profile, endpoint }),
+      close: async () => undefined,
+    };
+  }
+  const port = options.localPort ?? DEFAULT_LOCAL_PORT;
+  if (await localCloudAnswers(port)) {
+    return {
+      clients: createClients({ region: options.region, endpoint: `http://127.0.0.1:${port}`, credentials: LOCAL_CREDENTIALS }),
+      close: async () => undefined,
+    };
+  }
+  const { startLocalCloud } = require('../local') as typeof import('../local');
+  const { localDataDir } = require('../cli/local') as typeof import('../cli/local');
+  const cloud = await startLocalCloud({ port: 0, dataDir: options.localDataDir ?? localDataDir(undefined), quiet: true });
+  return {
+    clients: createClients({ region: options.region, endpoint: cloud.url, credentials: LOCAL_CREDENTIALS }),
+    startedLocalCloud: cloud.url,
+    close: () => cloud.stop(),
+  };
+}

@@ -1,0 +1,235 @@
+import { join } from 'node:path';
+import {
+  CreateChangeSetCommand,
+  CreateStackCommand,
+  DeleteChangeSetCommand,
+  DescribeChangeSetCommand,
+  ExecuteChangeSetCommand,
+  UpdateStackCommand,
+  type Stack,
+  type StackEvent,
+} from '@aws-sdk/client-cloudformation';
+import { CloudError } from '../errors';
+import type { PackagedService, PackageState } from '../package/service';
+import { STATE_FILE, UPDATE_TEMPLATE } from '../package/service';
+import type { AwsClients } from './aws';
+import { deletePrefix, listDeployments, readJson, uploadAll, type Upload } from './bucket';
+import { describeStack, isInProgress, monitorStack, sleep } from './stack';
+
+export const CAPABILITIES = ['CAPABILITY_IAM', 'CAPABILITY_NAMED_IAM', 'CAPABILITY_AUTO_EXPAND'] as const;
+export const KEEP_DEPLOYMENTS = 5;
+const TEMPLATE_OBJECT = 'compiled-cloudformation-template.json';
+
+export interface Reporter {
+  /** A line for the user. */
+  info(line: string): void;
+  /** The one progress line, rewritten in place on a terminal. */
+  progress(line: string): void;
+  /** A stack event (shown with --verbose). */
+  event(event: StackEvent): void;
+}
+
+export interface DeployOptions {
+  force?: boolean;
+  reporter: Reporter;
+  signal?: AbortSignal;
+}
+
+export type DeployOutcome = 'deployed' | 'unchanged' | 'no-changes';
+
+const stackTags = (packaged: PackagedService) =>
+  Object.entries({ ...(packaged.config.provider.stackTags ?? {}) }).map(([Key, Value]) => ({ Key, Value: String(Value) }));
+
+/** Where CloudFormation reads an object from: the endpoint's path-style URL, or S3's regional one. */
+export function objectUrl(clients: AwsClients, bucket: string, key: string): string {
+  const { endpoint, region } = clients.target;
+  if (endpoint) return `${endpoint.replace(/\/$/, '')}/${bucket}/${key}`;
+  const host = region === 'us-east-1' ? 's3.amazonaws.com' : `s3.${region}.amazonaws.com`;
+  return `https://${host}/${bucket}/${key}`;
+}
+
+/**
+ * Deploys a packaged service as one stack: create the bucket-only stack when new,
+ * skip when nothing changed, upload (copying unchanged artifacts server-side),
+ * update through a change set, follow it, keep the last deployments.
+ */
+export async function deployService(packaged: PackagedService, clients: AwsClients, options: DeployOptions): Promise<DeployOutcome> {
+  const { reporter } = options;
+  const { stackName } = packaged;
+  let stack = await readyStack(clients, stackName, reporter, options.signal);
+
+  if (!stack && packaged.createTemplate) {
+    reporter.info(`Creating stack ${stackName}`);
+    const since = new Date();
+    await clients.cloudFormation.send(
+      new CreateStackCommand({
+        StackName: stackName,
+        TemplateBody: JSON.stringify(packaged.createTemplate),
+        Capabilities: [...CAPABILITIES],
+        Tags: stackTags(packaged),
+        OnFailure: 'DELETE',
+      }),
+    );
+    const created = await monitorStack(clients, stackName, monitorOptions(options, since, 2));
+    if (created.status !== 'CREATE_COMPLETE') throw failure(stackName, 'create', created.status, created.firstFailure);
+    stack = await describeStack(clients, stackName);
+  }
+
+  const bucket = stack?.Outputs?.find(o => o.OutputKey === 'ServerlessDeploymentBucketName')?.OutputValue ?? packaged.state.deploymentBucket;
+  if (!bucket) throw new CloudError(`Stack ${stackName} has no ServerlessDeploymentBucketName output: cannot find where to upload`);
+  const servicePrefix = packaged.state.artifactDirectory.split('/').slice(0, -1).join('/');
+  const previousFolders = await listDeployments(clients, bucket, servicePrefix);
+  const previous = previousFolders.at(-1);
+  const previousState = previous ? await readJson<PackageState>(clients, bucket, `${previous.folder}/${STATE_FILE}`) : undefined;
+
+  if (!options.force && stack && previousState?.deploymentHash === packaged.state.deploymentHash && /_COMPLETE$/.test(stack.StackStatus ?? '') && !/ROLLBACK/.test(stack.StackStatus ?? '')) {
+    reporter.info(`No changes to deploy: the template and code are those of the last deployment (use --force to deploy anyway)`);
+    return 'unchanged';
+  }
+
+  const folder = packaged.state.artifactDirectory;
+  const uploads: Upload[] = packaged.state.artifacts.map(artifact => {
+    const before = previousState?.artifacts.find(a => a.name === artifact.name && a.sha256 === artifact.sha256);
+    return {
+      key: `${folder}/${artifact.name}`,
+      file: join(packaged.outDir, artifact.name),
+      sha256: artifact.sha256,
+      copyFrom: before && previous ? `${previous.folder}/${artifact.name}` : undefined,
+    };
+  });
+  uploads.push({ key: `${folder}/${TEMPLATE_OBJECT}`, file: join(packaged.outDir, UPDATE_TEMPLATE), sha256: packaged.state.templateSha256 });
+  const { uploaded, copied } = await uploadAll(clients, bucket, uploads);
+  reporter.info(`Uploaded ${uploaded} file${uploaded === 1 ? '' : 's'}${copied ? `, reused ${copied} unchanged artifact${copied === 1 ? '' : 's'}` : ''} to s3://${bucket}/${folder}/`);
+
+  const templateUrl = objectUrl(clients, bucket, `${folder}/${TEMPLATE_OBJECT}`);
+  const resourceCount = Object.keys(packaged.template.Resources).length;
+  const since = new Date();
+  const direct = packaged.config.provider.deploymentMethod === 'direct';
+  let changed: boolean;
+  if (!stack) changed = await createFullStack(packaged, clients, templateUrl);
+  else if (direct) changed = await updateDirectly(packaged, clients, templateUrl);
+  else changed = await updateWithChangeSet(packaged, clients, templateUrl, reporter);
+
+  if (changed) {
+    reporter.info(`${stack ? 'Updating' : 'Creating'} stack ${stackName} (${resourceCount} resources)`);
+    const result = await monitorStack(clients, stackName, monitorOptions(options, since, resourceCount));
+    if (!/^(CREATE|UPDATE)_COMPLETE$/.test(result.status)) throw failure(stackName, stack ? 'update' : 'create', result.status, result.firstFailure);
+  } else {
+    reporter.info('No changes to the stack: CloudFormation found nothing to update');
+  }
+
+  // The state goes last: a later deploy compares against it only once this one succeeded.
+  await uploadAll(clients, bucket, [{ key: `${folder}/${STATE_FILE}`, file: join(packaged.outDir, STATE_FILE), sha256: packaged.state.deploymentHash }]);
+  await pruneDeployments(clients, bucket, servicePrefix);
+  return changed ? 'deployed' : 'no-changes';
+}
+
+function monitorOptions(options: DeployOptions, since: Date, expectedResources: number) {
+  return {
+    since,
+    expectedResources,
+    signal: options.signal,
+    onEvent: (event: StackEvent) => options.reporter.event(event),
+    onProgress: (done: number, total: number, status: string) =>
+      options.reporter.progress(`${status.startsWith('CREATE') ? 'Creating' : status.startsWith('DELETE') ? 'Deleting' : 'Updating'} stack (${done}/${total} resources)`),
+  };
+}
+
+/**
+ * The stack as it stands, once it can take a deploy: waits for a running operation,
+ * refuses (saying what to do) in the states CloudFormation cannot update from.
+ */
+async function readyStack(clients: AwsClients, stackName: string, reporter: Reporter, signal?: AbortSignal): Promise<Stack | undefined> {
+  let stack = await describeStack(clients, stackName);
+  if (stack && isInProgress(stack.StackStatus)) {
+    reporter.info(`Stack ${stackName} is busy (${stack.StackStatus}); waiting for that operation to finish`);
+    await monitorStack(clients, stackName, { since: new Date(), signal });
+    stack = await describeStack(clients, stackName);
+  }
+  switch (stack?.StackStatus) {
+    case undefined:
+    case 'DELETE_COMPLETE':
+      return undefined;
+    case 'ROLLBACK_COMPLETE':
+    case 'ROLLBACK_FAILED':
+      throw new CloudError(
+        `Stack ${stackName} is in ${stack.StackStatus}: its first deployment failed and CloudFormation cannot update it. Run "fw remove" (or delete the stack) and deploy again.`,
+      );
+    case 'UPDATE_ROLLBACK_FAILED':
+      throw new CloudError(
+        `Stack ${stackName} is in UPDATE_ROLLBACK_FAILED: fix the resource that blocked the rollback, continue the rollback (aws cloudformation continue-update-rollback --stack-name ${stackName}), then deploy again.`,
+      );
+    case 'DELETE_FAILED':
+      throw new CloudError(`Stack ${stackName} is in DELETE_FAILED: run "fw remove" again (or delete the stack) before deploying.`);
+    default:
+      return stack;
+  }
+}
+
+async function createFullStack(packaged: PackagedService, clients: AwsClients, templateUrl: string): Promise<boolean> {
+  await clients.cloudFormation.send(
+    new CreateStackCommand({ StackName: packaged.stackName, TemplateURL: templateUrl, Capabilities: [...CAPABILITIES], Tags: stackTags(packaged), OnFailure: 'ROLLBACK' }),
+  );
+  return true;
+}
+
+async function updateDirectly(packaged: PackagedService, clients: AwsClients, templateUrl: string): Promise<boolean> {
+  try {
+    await clients.cloudFormation.send(
+      new UpdateStackCommand({ StackName: packaged.stackName, TemplateURL: templateUrl, Capabilities: [...CAPABILITIES], Tags: stackTags(packaged) }),
+    );
+    return true;
+  } catch (error) {
+    if (/No updates are to be performed/.test((error as Error).message)) return false;
+    throw error;
+  }
+}
+
+async function updateWithChangeSet(packaged: PackagedService, clients: AwsClients, templateUrl: string, reporter: Reporter): Promise<boolean> {
+  const changeSetName = `fw-${Date.now()}`;
+  const stackName = packaged.stackName;
+  await clients.cloudFormation.send(
+    new CreateChangeSetCommand({
+      StackName: stackName,
+      ChangeSetName: changeSetName,
+      ChangeSetType: 'UPDATE',
+      TemplateURL: templateUrl,
+      Capabilities: [...CAPABILITIES],
+      Tags: stackTags(packaged),
+    }),
+  );
+  for (let attempt = 0; ; attempt++) {
+    const changeSet = await clients.cloudFormation.send(new DescribeChangeSetCommand({ StackName: stackName, ChangeSetName: changeSetName }));
+    if (changeSet.Status === 'CREATE_COMPLETE') {
+      reporter.info(`Change set: ${changeSet.Changes?.length ?? 0} resource change${changeSet.Changes?.length === 1 ? '' : 's'}`);
+      await clients.cloudFormation.send(new ExecuteChangeSetCommand({ StackName: stackName, ChangeSetName: changeSetName }));
+      return true;
+    }
+    if (changeSet.Status === 'FAILED') {
+      await clients.cloudFormation.send(new DeleteChangeSetCommand({ StackName: stackName, ChangeSetName: changeSetName })).catch(() => undefined);
+      if (/didn't contain changes|No updates are to be performed/.test(changeSet.StatusReason ?? '')) return false;
+      throw new CloudError(`Change set for stack ${stackName} failed: ${changeSet.StatusReason}`);
+    }
+    await sleep(attempt < 10 ? 150 : 1000);
+  }
+}
+
+async function pruneDeployments(clients: AwsClients, bucket: string, servicePrefix: string): Promise<void> {
+  const folders = await listDeployments(clients, bucket, servicePrefix);
+  for (const old of folders.slice(0, Math.max(0, folders.length - KEEP_DEPLOYMENTS))) {
+    await deletePrefix(clients, bucket, `${old.folder}/`);
+  }
+}
+
+/** The root cause first: the first resource that failed and why, then where the stack ended up. */
+function failure(stackName: string, action: string, status: string, first: StackEvent | undefined): CloudError {
+  const cause = first
+    ? `${first.LogicalResourceId} (${first.ResourceType}) failed: ${(first.ResourceStatusReason ?? 'no reason given').replace(/\.$/, '')}`
+    : `the stack ended in ${status}`;
+  const state = /ROLLBACK_COMPLETE$/.test(status)
+    ? status === 'ROLLBACK_COMPLETE'
+      ? 'The new stack was rolled back (ROLLBACK_COMPLETE); run "fw remove" before deploying again.'
+      : `The stack was rolled back to its previous state (${status}).`
+    : `The stack is in ${status}.`;
+  return new CloudError(`Deploying stack ${stackName} failed (${action}): ${cause}. ${state}`);
+}

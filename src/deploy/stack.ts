@@ -1,0 +1,103 @@
+import {
+  DescribeStackEventsCommand,
+  DescribeStacksCommand,
+  type Stack,
+  type StackEvent,
+} from '@aws-sdk/client-cloudformation';
+import type { AwsClients } from './aws';
+
+export async function describeStack(clients: AwsClients, stackName: string): Promise<Stack | undefined> {
+  try {
+    const result = await clients.cloudFormation.send(new DescribeStacksCommand({ StackName: stackName }));
+    return result.Stacks?.[0];
+  } catch (error) {
+    if (/does not exist/.test((error as Error).message ?? '')) return undefined;
+    throw error;
+  }
+}
+
+export const isInProgress = (status: string | undefined) => Boolean(status?.endsWith('_IN_PROGRESS'));
+export const isFailure = (status: string | undefined) => Boolean(status && /(FAILED|ROLLBACK_COMPLETE|ROLLBACK_IN_PROGRESS)$/.test(status));
+
+export interface MonitorOptions {
+  /** Only events after this instant belong to the operation being followed. */
+  since: Date;
+  onEvent?: (event: StackEvent) => void;
+  onProgress?: (done: number, total: number, status: string) => void;
+  /** Resources the operation touches, for the progress line. */
+  expectedResources?: number;
+  pollMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface MonitorResult {
+  status: string;
+  /** The first resource that failed, with CloudFormation's reason. */
+  firstFailure?: StackEvent;
+}
+
+/**
+ * Follows a stack operation until a final state, reporting each new event.
+ * Polls about once a second (backing off when throttled), as fast as the local cloud allows.
+ */
+export async function monitorStack(clients: AwsClients, stackName: string, options: MonitorOptions): Promise<MonitorResult> {
+  const seen = new Set<string>();
+  const finished = new Set<string>();
+  let firstFailure: StackEvent | undefined;
+  let delay = options.pollMs ?? 1000;
+  let fastPolls = 5;
+  for (;;) {
+    if (options.signal?.aborted) throw new Error('interrupted');
+    let events: StackEvent[] = [];
+    let stackStatus: string | undefined;
+    try {
+      events = await newEvents(clients, stackName, options.since, seen);
+      const stack = await describeStack(clients, stackName);
+      stackStatus = stack?.StackStatus ?? 'DELETE_COMPLETE';
+    } catch (error) {
+      if ((error as { name?: string }).name === 'Throttling' || /Rate exceeded/i.test((error as Error).message)) {
+        delay = Math.min(delay * 2, 10000);
+        await sleep(delay);
+        continue;
+      }
+      throw error;
+    }
+    for (const event of events) {
+      options.onEvent?.(event);
+      if (event.LogicalResourceId !== stackName && /_COMPLETE$|_FAILED$|SKIPPED$/.test(event.ResourceStatus ?? '')) {
+        finished.add(event.LogicalResourceId!);
+      }
+      if (!firstFailure && event.ResourceStatus?.endsWith('_FAILED') && event.LogicalResourceId !== stackName) firstFailure = event;
+    }
+    options.onProgress?.(finished.size, Math.max(options.expectedResources ?? 0, finished.size), stackStatus);
+    if (!isInProgress(stackStatus)) return { status: stackStatus, firstFailure };
+    // Short operations (the local cloud, small stacks) finish in well under a second.
+    await sleep(fastPolls-- > 0 ? 150 : delay);
+  }
+}
+
+/** Events since `since` not seen before, oldest first (the API pages newest first). */
+async function newEvents(clients: AwsClients, stackName: string, since: Date, seen: Set<string>): Promise<StackEvent[]> {
+  const fresh: StackEvent[] = [];
+  let nextToken: string | undefined;
+  do {
+    const page = await clients.cloudFormation.send(new DescribeStackEventsCommand({ StackName: stackName, NextToken: nextToken }));
+    let reachedOld = false;
+    for (const event of page.StackEvents ?? []) {
+      if (event.Timestamp && event.Timestamp.getTime() < since.getTime() - 1000) {
+        reachedOld = true;
+        break;
+      }
+      if (seen.has(event.EventId!)) {
+        reachedOld = true;
+        break;
+      }
+      fresh.push(event);
+    }
+    nextToken = reachedOld ? undefined : page.NextToken;
+  } while (nextToken);
+  for (const event of fresh) seen.add(event.EventId!);
+  return fresh.reverse();
+}
+
+export const sleep = (ms: number) => new Promise<void>(resolve => setTimeout(resolve, ms));
