@@ -7,11 +7,12 @@ const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 
 const root = path.join(__dirname, '..');
+const withoutForceColor = env => Object.fromEntries(Object.entries(env).filter(([key]) => key !== 'FORCE_COLOR'));
 const pattern = process.argv[2] ?? '.';
 const result = spawnSync(
   process.execPath,
-  [path.join(root, 'node_modules', 'uvu', 'bin.js'), path.join('dist', 'test'), `${pattern}.*\\.test\\.js$`, '--ignore', 'fixtures'],
-  { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' } },
+  [path.join(root, 'node_modules', 'uvu', 'bin.js'), path.join('dist', 'test'), `(?:${pattern}).*\\.test\\.js$`, '--ignore', 'fixtures'],
+  { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], env: withoutForceColor(process.env) },
 );
 process.stdout.write(result.stdout ?? '');
 const total = Number(/Total:\s+(\d+)/.exec(result.stdout ?? '')?.[1] ?? 0);

@@ -59,7 +59,7 @@ const customTags = cloudFormationTags();
 
 /** Parses a YAML service file; a syntax error names the file, line and column. */
 export function parseYaml(text: string, file: string): unknown {
-  const doc = parseDocument(text, { customTags, merge: true, prettyErrors: false, uniqueKeys: true });
+  const doc = parseDocument(text, { customTags, merge: true, prettyErrors: true, uniqueKeys: true });
   const problem = doc.errors[0];
   if (problem) {
     const where = problem.linePos?.[0];
