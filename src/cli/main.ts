@@ -6,6 +6,7 @@ import { InfoCommand } from './info';
 import { InvokeCommand, InvokeLocalCommand } from './invoke';
 import { LogsCommand } from './logs';
 import { LocalResetCommand, LocalStartCommand } from './local';
+import { CreateCommand, DefaultCommand } from './create';
 import { colorsEnabled } from './output';
 import { version } from '../version';
 
@@ -16,9 +17,11 @@ export function buildCli(): Cli {
     binaryVersion: version,
     enableColors: colorsEnabled(process.stdout),
   });
+  // The bare `fw` comes first: registered after the help command, clipanion's help would show only `$ fw`.
+  cli.register(DefaultCommand);
   cli.register(Builtins.HelpCommand);
   cli.register(Builtins.VersionCommand);
-  for (const command of [PackageCommand, DeployCommand, RemoveCommand, InfoCommand, InvokeCommand, InvokeLocalCommand, LogsCommand, LocalStartCommand, LocalResetCommand]) {
+  for (const command of [CreateCommand, PackageCommand, DeployCommand, RemoveCommand, InfoCommand, InvokeCommand, InvokeLocalCommand, LogsCommand, LocalStartCommand, LocalResetCommand]) {
     cli.register(command);
   }
   return cli;

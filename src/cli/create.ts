@@ -1,0 +1,109 @@
+import { resolve } from 'node:path';
+import type { Writable } from 'node:stream';
+import { Command, Option, type BaseContext } from 'clipanion';
+import { ConfigError, isUserFacing } from '../errors';
+import { guidedCreate, type GuidedContext } from '../create/guided';
+import { nextSteps } from '../create/next-steps';
+import { findTemplate, listTemplates } from '../create/templates';
+import { writeService } from '../create/write';
+import { colorsEnabled, style } from './output';
+
+export { guidedCreate, type GuidedContext };
+/** The name the CLI entry uses for the guided creation. */
+export const runGuidedCreate = guidedCreate;
+
+/** Tests run commands in another folder by passing `cwd` in the context. */
+export type CreateContext = BaseContext & { cwd?: string };
+
+/** `fw create`: the guided creation without prompts, for scripts and CI. */
+export class CreateCommand extends Command<CreateContext> {
+  static override paths = [['create']];
+  static override usage = Command.Usage({
+    description: 'Create a new service from a template',
+    details: `
+      Writes a complete service (service file, handlers, a test, a README) into a new folder.
+      The folder must not exist or must be empty. Run \`fw\` alone in a terminal to be asked
+      for the same answers interactively.
+    `,
+    examples: [
+      ['List the templates', '$0 create --list'],
+      ['Create an HTTP API in ./my-api', '$0 create --template node-http-api --name my-api'],
+      ['Create it in another folder', '$0 create -t python-http-api -n orders -p services/orders'],
+    ],
+  });
+
+  template = Option.String('--template,-t', { description: 'Template to start from (see --list)' });
+  name = Option.String('--name,-n', { description: 'Service name: letters, digits and dashes, starting with a letter' });
+  folder = Option.String('--path,-p', { description: 'Folder to create (default: ./<name>); must not exist or be empty' });
+  list = Option.Boolean('--list', false, { description: 'List the templates and exit' });
+
+  async execute(): Promise<number> {
+    try {
+      return this.run();
+    } catch (error) {
+      reportError(this.context.stderr, this.context.env, error);
+      return 1;
+    }
+  }
+
+  private run(): number {
+    const out = style(colorsEnabled(this.context.stdout, this.context.env));
+    if (this.list) {
+      const templates = listTemplates();
+      const width = Math.max(...templates.map((t) => t.name.length));
+      for (const t of templates) this.context.stdout.write(`${out.bold(t.name.padEnd(width))}  ${t.description}\n`);
+      return 0;
+    }
+    if (this.template === undefined) throw new ConfigError('Missing --template NAME (run "fw create --list" to see them)');
+    if (this.name === undefined) throw new ConfigError('Missing --name NAME: the service name');
+    const template = findTemplate(this.template);
+    const cwd = this.context.cwd ?? process.cwd();
+    const shown = this.folder ?? this.name;
+    const dir = resolve(cwd, shown);
+    const files = writeService({ template, name: this.name, dir, shown });
+    this.context.stdout.write(`Created ${this.name} from ${template.name} in ${shown} (${files.length} files)\n`);
+    this.context.stdout.write(`\nNext:\n${nextSteps(dir, cwd).map((step) => `  ${step}`).join('\n')}\n`);
+    return 0;
+  }
+}
+
+/**
+ * `fw` with no command: the guided creation in a terminal, the help everywhere else
+ * (a pipe or CI must never wait for an answer).
+ */
+export class DefaultCommand extends Command<CreateContext> {
+  static override paths = [Command.Default];
+
+  /** Taken so that a mistyped command gets a one-line answer instead of a syntax error. */
+  words = Option.Rest();
+
+  async execute(): Promise<number> {
+    if (this.words.length > 0) {
+      reportError(this.context.stderr, this.context.env, new ConfigError(`Unknown command "${this.words.join(' ')}": run "fw --help" to see the commands`));
+      return 1;
+    }
+    const stdin = this.context.stdin as { isTTY?: boolean };
+    const stdout = this.context.stdout as { isTTY?: boolean };
+    if (!stdin.isTTY || !stdout.isTTY) {
+      this.context.stdout.write(this.cli.usage());
+      return 0;
+    }
+    try {
+      return await guidedCreate({ ...this.context, cwd: this.context.cwd ?? process.cwd() });
+    } catch (error) {
+      reportError(this.context.stderr, this.context.env, error);
+      return 1;
+    }
+  }
+}
+
+/** Same output as every service command: the message alone for a user mistake, the stack for a bug. */
+function reportError(stderr: Writable, env: NodeJS.ProcessEnv | undefined, error: unknown): void {
+  const err = style(colorsEnabled(stderr, env));
+  if (isUserFacing(error)) {
+    stderr.write(`${err.red('Error:')} ${error.message}\n`);
+  } else {
+    const detail = error instanceof Error ? error.stack ?? error.message : String(error);
+    stderr.write(`${err.red('Internal error (a bug in fw, please report it):')}\n${detail}\n`);
+  }
+}
