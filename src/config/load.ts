@@ -1,28 +1,49 @@
 import { readFileSync } from 'node:fs';
 import { extname, relative } from 'node:path';
 import { ConfigError } from '../errors';
+import { asConfigError, importModule } from './module';
 import { parseYaml } from './yaml';
 import type { ServiceFile } from './find';
 
-/** Reads the service file into its raw (unresolved) configuration object. */
-export async function loadRawConfig(file: ServiceFile): Promise<Record<string, unknown>> {
+export interface LoadOptions {
+  /** CLI options, handed to a service file that exports a function. */
+  options?: Record<string, unknown>;
+}
+
+/**
+ * Reads the service file into its raw (unresolved) configuration object.
+ * A JS/TS file exports the object (default export or `module.exports`), a
+ * promise of it, or a function (sync or async) called with `{ options }`.
+ */
+export async function loadRawConfig(file: ServiceFile, { options = {} }: LoadOptions = {}): Promise<Record<string, unknown>> {
   const shown = relative(process.cwd(), file.path) || file.path;
-  const text = readFileSync(file.path, 'utf8');
   let raw: unknown;
   switch (extname(file.path)) {
     case '.yml':
     case '.yaml':
-      raw = parseYaml(text, shown);
+      raw = parseYaml(readFileSync(file.path, 'utf8'), shown);
       break;
     case '.json':
       try {
-        raw = JSON.parse(text);
+        raw = JSON.parse(readFileSync(file.path, 'utf8'));
       } catch (error) {
         throw new ConfigError(`Cannot parse ${shown}: ${(error as Error).message}`);
       }
       break;
+    case '.js':
+    case '.cjs':
+    case '.mjs':
+    case '.ts':
+      raw = await importModule(file.path);
+      try {
+        if (typeof raw === 'function') raw = await (raw as (api: { options: Record<string, unknown> }) => unknown)({ options: { ...options } });
+        else raw = await raw;
+      } catch (error) {
+        throw asConfigError(error, file.path, shown);
+      }
+      break;
     default:
-      throw new ConfigError(`Cannot load ${shown}: this file type is not supported yet`);
+      throw new ConfigError(`Cannot load ${shown}: expected a .yml, .yaml, .json, .js, .cjs, .mjs or .ts file`);
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new ConfigError(`Invalid configuration in ${shown}: expected an object at the top level, got ${Array.isArray(raw) ? 'a list' : JSON.stringify(raw)}`);

@@ -47,6 +47,11 @@ export interface Artifact {
   /** sha256 of the bytes, base64: what Lambda reports as CodeSha256. */
   codeSha256: string;
   size: number;
+  /**
+   * Set for a `package.artifact` that names an S3 object (`s3://bucket/key`, or an https S3 URL):
+   * the code is used from there, nothing is uploaded; `path` is the URI and the hashes are empty.
+   */
+  s3?: { bucket: string; key: string };
 }
 
 export interface Artifacts {

@@ -1,12 +1,13 @@
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
-import { ConfigError, show } from '../errors';
+import { ConfigError, invalid, show } from '../errors';
 import type { Artifact, ArtifactInput, Artifacts, FunctionToPackage, PackageConfig } from './artifacts';
 import { bundleHandlers, esbuildOptions, type Bundle, type BundleRequest } from './bundle';
 import { findDevDependencies, isDevDependencyFile, type DevDependencies } from './dependencies';
 import { relativeInside, walkFiles, type SourceFile } from './files';
-import { isIncluded, negate, rules, type PatternRule } from './patterns';
-import { hashBytes, renamed, sortEntries, writeZip, zipEntry, type ZipEntry } from './zip';
+import { isIncluded, negate, rules } from './patterns';
+import { DeflatePool } from './deflate';
+import { compressedEntry, hashBytes, renamed, sortEntries, zipEntry, ZipWriter, type ZipEntry } from './zip';
 
 /** Always left out, as with the reference; `.env*` too, since it holds secrets. */
 export const DEFAULT_EXCLUDES = [
@@ -33,7 +34,9 @@ type Packaging =
  */
 export async function buildArtifacts(input: ArtifactInput): Promise<Artifacts> {
   const warn = input.warn ?? ((message: string) => process.stderr.write(`Warning: ${message}\n`));
-  const servicePackage = input.package ?? {};
+  const servicePackage = checkPackage(input.package, 'package');
+  for (const fn of input.functions) checkPackage(fn.package, `functions.${fn.key}.package`);
+  for (const [key, layer] of Object.entries(input.layers ?? {})) checkPackage(layer?.package, `layers.${key}.package`);
   const result: Artifacts = { functions: {}, layers: {} };
 
   const packaging = new Map<string, Packaging>();
@@ -54,8 +57,12 @@ export async function buildArtifacts(input: ArtifactInput): Promise<Artifacts> {
   }
 
   const hashed = new Map<string, Artifact>();
-  const usePrebuilt = (how: Extract<Packaging, { kind: 'prebuilt' }>): Artifact | undefined => {
-    if (/^(s3:\/\/|https?:\/\/)/.test(how.value)) return undefined;
+  const usePrebuilt = (how: Extract<Packaging, { kind: 'prebuilt' }>): Artifact => {
+    const s3 = parseS3Uri(how.value);
+    if (s3) return { name: basename(s3.key), path: how.value, sha256: '', codeSha256: '', size: 0, s3 };
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(how.value)) {
+      throw new ConfigError(`Invalid configuration in '${how.configPath}': ${show(how.value)} is neither a file nor an S3 object (s3://bucket/key)`);
+    }
     let artifact = hashed.get(how.path);
     if (!artifact) {
       if (!existsSync(how.path) || !statSync(how.path).isFile()) {
@@ -74,67 +81,128 @@ export async function buildArtifacts(input: ArtifactInput): Promise<Artifacts> {
   const layers = Object.entries(input.layers ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   if (zipped.length > 0 || layers.some(([, layer]) => !layer.package?.artifact)) mkdirSync(input.outDir, { recursive: true });
 
-  const reader = new EntryReader();
-  if (zipped.length > 0) {
-    const context = new ServiceContext(input, warn);
-    const bundles = await bundleHandlers(input.serviceDir, context.bundleRequests(zipped), esbuildOptions(input.build));
-    const serviceFunctions = zipped.filter((fn) => packaging.get(fn.key)!.kind === 'service');
-    if (serviceFunctions.length > 0) {
-      const entries = context.entries(reader, undefined, serviceFunctions, bundles, 'the service package');
-      const artifact = emit(input.outDir, `${input.serviceName}.zip`, entries);
-      result.service = artifact;
-      for (const fn of serviceFunctions) result.functions[fn.key] = artifact;
+  const pool = new DeflatePool();
+  try {
+    if (zipped.length > 0) {
+      const context = new ServiceContext(input, warn);
+      const bundles = await bundleHandlers(input.serviceDir, context.bundleRequests(zipped), esbuildOptions(input.build));
+      const serviceFunctions = zipped.filter((fn) => packaging.get(fn.key)!.kind === 'service');
+      const individual = zipped.filter((fn) => packaging.get(fn.key)!.kind === 'individual');
+      // Keep compressed files in memory only when more than one zip is built from them.
+      const reader = new EntryReader(pool, individual.length + (serviceFunctions.length > 0 ? 1 : 0) > 1);
+      if (serviceFunctions.length > 0) {
+        const plan = context.plan(undefined, serviceFunctions, bundles, 'the service package');
+        const artifact = await emit(input.outDir, `${input.serviceName}.zip`, plan, reader);
+        result.service = artifact;
+        for (const fn of serviceFunctions) result.functions[fn.key] = artifact;
+      }
+      for (const fn of individual) {
+        const plan = context.plan(fn, [fn], bundles, `function "${fn.key}"`);
+        result.functions[fn.key] = await emit(input.outDir, `${fn.key}.zip`, plan, reader);
+      }
     }
-    for (const fn of zipped) {
-      if (packaging.get(fn.key)!.kind !== 'individual') continue;
-      const entries = context.entries(reader, fn, [fn], bundles, `function "${fn.key}"`);
-      result.functions[fn.key] = emit(input.outDir, `${fn.key}.zip`, entries);
+    for (const fn of input.functions) {
+      const how = packaging.get(fn.key)!;
+      if (how.kind !== 'prebuilt') continue;
+      result.functions[fn.key] = usePrebuilt(how);
     }
-  }
-  for (const fn of input.functions) {
-    const how = packaging.get(fn.key)!;
-    if (how.kind !== 'prebuilt') continue;
-    const artifact = usePrebuilt(how);
-    if (artifact) result.functions[fn.key] = artifact;
-  }
 
-  for (const [key, layer] of layers) {
-    const own = layer.package ?? {};
-    if (own.artifact) {
-      const artifact = usePrebuilt(prebuilt(input.serviceDir, own.artifact, `layers.${key}.package.artifact`));
-      if (artifact) result.layers[key] = artifact;
-      continue;
+    for (const [key, layer] of layers) {
+      const own = layer.package ?? {};
+      if (own.artifact) {
+        result.layers[key] = usePrebuilt(prebuilt(input.serviceDir, own.artifact, `layers.${key}.package.artifact`));
+        continue;
+      }
+      if (typeof layer.path !== 'string' || layer.path === '') {
+        throw new ConfigError(`Invalid configuration in 'layers.${key}.path': expected the folder of the layer's files, got ${show(layer.path)}`);
+      }
+      const root = resolve(input.serviceDir, layer.path);
+      if (!existsSync(root) || !statSync(root).isDirectory()) {
+        throw new ConfigError(`Invalid configuration in 'layers.${key}.path': the folder ${show(layer.path)} does not exist (${root})`);
+      }
+      const outDirInLayer = relativeInside(root, input.outDir);
+      const files = walkFiles(root, { prune: new Set(outDirInLayer ? [outDirInLayer] : []), warn });
+      const ordered = rules([
+        ...DEFAULT_EXCLUDES.map(negate),
+        ...excludesOf(servicePackage).map(negate),
+        ...excludesOf(own).map(negate),
+        ...includesOf(servicePackage),
+        ...includesOf(own),
+      ]);
+      const selected = files.filter((file) => isIncluded(file.path, ordered));
+      if (selected.length === 0) throw noFiles(`layer "${key}"`, `layers.${key}.package.patterns`);
+      result.layers[key] = await emit(input.outDir, `${key}.zip`, { files: selected, extra: [] }, new EntryReader(pool, false));
     }
-    if (typeof layer.path !== 'string' || layer.path === '') {
-      throw new ConfigError(`Invalid configuration in 'layers.${key}.path': expected the folder of the layer's files, got ${show(layer.path)}`);
-    }
-    const root = resolve(input.serviceDir, layer.path);
-    if (!existsSync(root) || !statSync(root).isDirectory()) {
-      throw new ConfigError(`Invalid configuration in 'layers.${key}.path': the folder ${show(layer.path)} does not exist (${root})`);
-    }
-    const outDirInLayer = relativeInside(root, input.outDir);
-    const files = walkFiles(root, { prune: new Set(outDirInLayer ? [outDirInLayer] : []), warn });
-    const ordered = rules([
-      ...DEFAULT_EXCLUDES.map(negate),
-      ...excludesOf(servicePackage).map(negate),
-      ...excludesOf(own).map(negate),
-      ...includesOf(servicePackage),
-      ...includesOf(own),
-    ]);
-    const selected = files.filter((file) => isIncluded(file.path, ordered));
-    if (selected.length === 0) throw noFiles(`layer "${key}"`, `layers.${key}.package.patterns`);
-    result.layers[key] = emit(input.outDir, `${key}.zip`, selected.map((file) => reader.entry(file)));
+  } finally {
+    pool.close();
   }
   return result;
 }
 
-function prebuilt(serviceDir: string, value: string, configPath: string): Extract<Packaging, { kind: 'prebuilt' }> {
-  return { kind: 'prebuilt', path: isAbsolute(value) ? value : resolve(serviceDir, value), configPath, value };
+/** The package settings, checked: they may come from a service file no schema has seen. */
+function checkPackage(config: PackageConfig | undefined, path: string): PackageConfig {
+  if (config === undefined || config === null) return {};
+  if (typeof config !== 'object' || Array.isArray(config)) throw invalid(path, 'an object', config);
+  for (const key of ['patterns', 'include', 'exclude'] as const) {
+    const list = config[key];
+    if (list !== undefined && (!Array.isArray(list) || !list.every((pattern) => typeof pattern === 'string' && pattern !== ''))) {
+      throw invalid(`${path}.${key}`, 'a list of glob patterns', list);
+    }
+  }
+  for (const key of ['individually', 'excludeDevDependencies'] as const) {
+    if (config[key] !== undefined && typeof config[key] !== 'boolean') throw invalid(`${path}.${key}`, 'true or false', config[key]);
+  }
+  if (config.artifact !== undefined && (typeof config.artifact !== 'string' || config.artifact === '')) {
+    throw invalid(`${path}.artifact`, 'the path of a zip file', config.artifact);
+  }
+  return config;
 }
 
-function emit(outDir: string, name: string, entries: ZipEntry[]): Artifact {
+/** `s3://bucket/key`, `https://bucket.s3[.region].amazonaws.com/key`, `https://s3[.region].amazonaws.com/bucket/key`. */
+export function parseS3Uri(value: string): { bucket: string; key: string } | undefined {
+  let match = /^s3:\/\/([^/]+)\/(.+)$/.exec(value);
+  if (match) return { bucket: match[1], key: match[2] };
+  match = /^https?:\/\/([^/]+)\.s3(?:[.-][a-z0-9-]+)?\.amazonaws\.com(?:\.cn)?\/(.+)$/.exec(value);
+  if (match) return { bucket: match[1], key: decodeURIComponent(match[2]) };
+  match = /^https?:\/\/s3(?:[.-][a-z0-9-]+)?\.amazonaws\.com(?:\.cn)?\/([^/]+)\/(.+)$/.exec(value);
+  if (match) return { bucket: match[1], key: decodeURIComponent(match[2]) };
+  return undefined;
+}
+
+function prebuilt(serviceDir: string, value: string, configPath: string): Extract<Packaging, { kind: 'prebuilt' }> {
+  const path = parseS3Uri(value) || /^[a-z][a-z0-9+.-]*:\/\//i.test(value) || isAbsolute(value) ? value : resolve(serviceDir, value);
+  return { kind: 'prebuilt', path, configPath, value };
+}
+
+/** What goes into one zip: files from disk (sorted by path) and generated entries (bundles). */
+interface ZipPlan {
+  files: SourceFile[];
+  extra: ZipEntry[];
+}
+
+/** Writes the zip file by file, in path order, reading and deflating a few files ahead. */
+async function emit(outDir: string, name: string, plan: ZipPlan, reader: EntryReader): Promise<Artifact> {
   const path = join(outDir, name);
-  return { name, path, ...writeZip(path, sortEntries(entries)) };
+  const extra = sortEntries(plan.extra);
+  const writer = new ZipWriter(path);
+  const ahead: Array<Promise<ZipEntry>> = [];
+  try {
+    let i = 0;
+    let j = 0;
+    while (i < plan.files.length || j < extra.length) {
+      const next =
+        j >= extra.length || (i < plan.files.length && plan.files[i].path < extra[j].name) ? reader.entry(plan.files[i++]) : Promise.resolve(extra[j++]);
+      next.catch(() => undefined); // awaited below, in order; a later failure must not go unhandled
+      ahead.push(next);
+      if (ahead.length >= 16) writer.add(await ahead.shift()!);
+    }
+    while (ahead.length > 0) writer.add(await ahead.shift()!);
+  } catch (error) {
+    writer.abort();
+    rmSync(path, { force: true });
+    throw error;
+  }
+  return { name, path, ...writer.finish() };
 }
 
 function noFiles(context: string, configPath: string): ConfigError {
@@ -150,41 +218,58 @@ function includesOf(config: PackageConfig): string[] {
   return [...(config.include ?? []), ...(config.patterns ?? [])];
 }
 
-/** Reads and compresses each file once, however many zips it goes into. */
+/** Reads and deflates files; with `shared`, each file once however many zips it goes into. */
 class EntryReader {
-  private readonly cache = new Map<string, ZipEntry>();
+  private readonly cache = new Map<string, Promise<ZipEntry>>();
 
-  entry(file: SourceFile): ZipEntry {
+  constructor(
+    private readonly pool: DeflatePool,
+    private readonly shared: boolean,
+  ) {}
+
+  entry(file: SourceFile): Promise<ZipEntry> {
     const cached = this.cache.get(file.abs);
-    if (cached) return cached.name === file.path ? cached : renamed(cached, file.path);
-    const fd = openSync(file.abs, 'r');
-    let entry: ZipEntry;
-    try {
-      const stats = fstatSync(fd);
-      const content = Buffer.allocUnsafe(stats.size);
-      let read = 0;
-      while (read < content.length) {
-        const n = readSync(fd, content, read, content.length - read, read);
-        if (n === 0) break;
-        read += n;
-      }
-      entry = zipEntry(file.path, read === content.length ? content : content.subarray(0, read), (stats.mode & 0o111) !== 0);
-    } finally {
-      closeSync(fd);
-    }
-    this.cache.set(file.abs, entry);
+    if (cached) return cached.then((entry) => (entry.name === file.path ? entry : renamed(entry, file.path)));
+    const entry = this.read(file);
+    if (this.shared) this.cache.set(file.abs, entry);
     return entry;
   }
 
-  bundled(path: string, contents: Buffer): ZipEntry {
-    return zipEntry(path, contents, false);
+  private async read(file: SourceFile): Promise<ZipEntry> {
+    const slot = await this.pool.acquire();
+    try {
+      const fd = openSync(file.abs, 'r');
+      let content: Buffer;
+      let executable: boolean;
+      try {
+        const stats = fstatSync(fd);
+        executable = (stats.mode & 0o111) !== 0;
+        // Each slot reads into its own buffer, reused from file to file: no garbage per file.
+        if (stats.size > slot.scratch.length) slot.scratch = Buffer.allocUnsafeSlow(Math.max(stats.size, slot.scratch.length * 2));
+        content = slot.scratch.subarray(0, stats.size);
+        let read = 0;
+        while (read < content.length) {
+          const n = readSync(fd, content, read, content.length - read, read);
+          if (n === 0) break;
+          read += n;
+        }
+        content = content.subarray(0, read);
+      } finally {
+        closeSync(fd);
+      }
+      const deflated = content.length > 0 ? (process.env.FW_SYNC ? require('node:zlib').deflateRawSync(content, { chunkSize: Math.max(64, Math.min(16 << 10, (content.length >> 1) + 64)) }) : await slot.deflate(content)) : content;
+      return compressedEntry(file.path, content, deflated, executable);
+    } finally {
+      this.pool.release(slot);
+    }
   }
 }
 
 /** The service folder walked once, with what every zip built from it shares. */
 class ServiceContext {
   readonly files: SourceFile[];
-  private readonly paths: Set<string>;
+  /** Path → position in `files`. */
+  private readonly index: Map<string, number>;
   private readonly dev: DevDependencies;
   private readonly baseExcludes: string[];
   private readonly serviceSelection: boolean[];
@@ -205,20 +290,22 @@ class ServiceContext {
     for (const folder of ['.git', '.serverless']) {
       if (!userIncludes.some((pattern) => pattern.startsWith(folder) || pattern.startsWith(`./${folder}`))) prune.add(folder);
     }
-    this.files = walkFiles(input.serviceDir, { prune, warn });
-    this.paths = new Set(this.files.map((file) => file.path));
+    // `.serverless.tmp-*` / `.serverless.old-*`: fw's own staging folders, left behind by a killed run.
+    const pruned = (path: string) => prune.has(path) || (path.startsWith('.serverless.') && !path.includes('/'));
+    this.files = walkFiles(input.serviceDir, { prune: pruned, warn });
+    this.index = new Map(this.files.map((file, i) => [file.path, i]));
     this.dev = servicePackage.excludeDevDependencies === false ? { packages: new Set(), bins: new Set() } : findDevDependencies(input.serviceDir, this.files);
 
     const others: string[] = [];
     const serviceFile = relativeInside(input.serviceDir, input.serviceFile);
     if (serviceFile) others.push(serviceFile);
     for (const layer of Object.values(input.layers ?? {})) {
-      const dir = layer.path ? relativeInside(input.serviceDir, resolve(input.serviceDir, layer.path)) : undefined;
+      const dir = typeof layer?.path === 'string' && layer.path ? relativeInside(input.serviceDir, resolve(input.serviceDir, layer.path)) : undefined;
       if (dir) others.push(`${dir}/**`);
     }
     const artifacts = [input.package?.artifact, ...input.functions.map((fn) => fn.package?.artifact), ...Object.values(input.layers ?? {}).map((layer) => layer.package?.artifact)];
     for (const artifact of artifacts) {
-      const rel = artifact ? relativeInside(input.serviceDir, resolve(input.serviceDir, artifact)) : undefined;
+      const rel = artifact && !artifact.includes('://') ? relativeInside(input.serviceDir, resolve(input.serviceDir, artifact)) : undefined;
       if (rel) others.push(rel);
     }
     this.baseExcludes = [...DEFAULT_EXCLUDES, ...others, ...excludesOf(servicePackage)];
@@ -232,7 +319,7 @@ class ServiceContext {
     for (const fn of functions) {
       if (!fn.handler || !fn.runtime.startsWith('nodejs')) continue;
       const module = nodeModule(fn.handler);
-      if (!this.paths.has(`${module}.ts`) || this.paths.has(`${module}.js`)) continue;
+      if (!this.index.has(`${module}.ts`) || this.index.has(`${module}.js`)) continue;
       const request = byModule.get(module);
       if (request) request.functions.push(fn.key);
       else byModule.set(module, { module, runtime: fn.runtime, functions: [fn.key] });
@@ -240,56 +327,58 @@ class ServiceContext {
     return [...byModule.values()];
   }
 
-  /** The entries of one zip: the service's (fn undefined) or an individually packaged function's. */
-  entries(reader: EntryReader, fn: FunctionToPackage | undefined, served: FunctionToPackage[], bundles: Map<string, Bundle>, context: string): ZipEntry[] {
+  /** The content of one zip: the service's (fn undefined) or an individually packaged function's. */
+  plan(fn: FunctionToPackage | undefined, served: FunctionToPackage[], bundles: Map<string, Bundle>, context: string): ZipPlan {
     const own = fn?.package ?? {};
-    let selected: SourceFile[];
-    if (!fn || (!own.patterns && !own.include && !own.exclude)) {
-      selected = this.files.filter((_, i) => this.serviceSelection[i]);
-    } else {
+    let selection = this.serviceSelection;
+    if (fn && (own.patterns || own.include || own.exclude)) {
       const ordered = rules([
         ...this.baseExcludes.map(negate),
         ...excludesOf(own).map(negate),
         ...includesOf(this.input.package ?? {}),
         ...includesOf(own),
       ]);
-      selected = this.files.filter((file) => isIncluded(file.path, ordered) && !isDevDependencyFile(file.path, this.dev));
+      selection = this.files.map((file) => isIncluded(file.path, ordered) && !isDevDependencyFile(file.path, this.dev));
     }
 
-    const added = new Map<string, ZipEntry>();
+    const extra = new Map<string, ZipEntry>();
     for (const served1 of served) {
-      if (!served1.handler) continue;
+      if (!served1.handler || !served1.runtime.startsWith('nodejs')) continue;
       const bundle = bundles.get(nodeModule(served1.handler));
-      if (!bundle || !served1.runtime.startsWith('nodejs')) continue;
-      for (const entry of this.bundleEntries(reader, bundle)) added.set(entry.name, entry);
+      if (bundle) for (const entry of this.bundleEntries(bundle)) extra.set(entry.name, entry);
     }
-    const entries = selected.filter((file) => !added.has(file.path)).map((file) => reader.entry(file));
-    entries.push(...added.values());
-    if (entries.length === 0) throw noFiles(context, fn ? `functions.${fn.key}.package.patterns` : 'package.patterns');
+    const files = this.files.filter((file, i) => selection[i] && !extra.has(file.path));
+    if (files.length + extra.size === 0) throw noFiles(context, fn ? `functions.${fn.key}.package.patterns` : 'package.patterns');
 
-    const names = new Set(entries.map((entry) => entry.name));
-    for (const served1 of served) this.checkHandler(served1, names);
-    return entries;
+    const packaged = (path: string) => {
+      if (extra.has(path)) return true;
+      const index = this.index.get(path);
+      return index !== undefined && selection[index];
+    };
+    for (const served1 of served) this.checkHandler(served1, packaged);
+    return { files, extra: [...extra.values()] };
   }
 
-  private bundleEntries(reader: EntryReader, bundle: Bundle): ZipEntry[] {
+  private bundleEntries(bundle: Bundle): ZipEntry[] {
     const key = bundle.files.map((file) => file.path).join('\n');
     let entries = this.bundledEntries.get(key);
     if (!entries) {
-      entries = bundle.files.map((file) => reader.bundled(file.path, file.contents));
+      entries = bundle.files.map((file) => zipEntry(file.path, file.contents, false));
       this.bundledEntries.set(key, entries);
     }
     return entries;
   }
 
   /** A handler whose file exists but is left out by the patterns is a mistake worth stopping for. */
-  private checkHandler(fn: FunctionToPackage, names: ReadonlySet<string>): void {
+  private checkHandler(fn: FunctionToPackage, packaged: (path: string) => boolean): void {
     if (!fn.handler) return;
     const candidates = handlerFiles(fn.handler, fn.runtime);
-    if (candidates.length === 0 || candidates.some((file) => names.has(file))) return;
-    const onDisk = candidates.filter((file) => this.paths.has(file));
+    if (candidates.length === 0 || candidates.some(packaged)) return;
+    const onDisk = candidates.filter((file) => this.index.has(file));
     if (onDisk.length === 0) return;
-    const where = (this.input.package?.individually || fn.package?.individually) ? `functions.${fn.key}.package.patterns` : 'package.patterns';
+    const own = fn.package ?? {};
+    const individually = this.input.package?.individually || own.individually;
+    const where = individually && (own.patterns || own.include || own.exclude) ? `functions.${fn.key}.package.patterns` : 'package.patterns';
     throw new ConfigError(
       `Invalid configuration in '${where}': no pattern includes ${show(onDisk[0])}, the handler file of function "${fn.key}" (handler ${show(fn.handler)})`,
     );

@@ -1,17 +1,25 @@
 import { readdirSync, realpathSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 
 /** A file found under a root, named the way it appears in a zip. */
-export interface SourceFile {
-  /** Forward-slash path relative to the walked root. */
-  readonly path: string;
+export class SourceFile {
+  constructor(
+    /** Forward-slash path relative to the walked root. */
+    readonly path: string,
+    /** Absolute folder holding the file (shared by its siblings: no string per file). */
+    private readonly dir: string,
+    private readonly name: string,
+  ) {}
+
   /** Absolute path to read (through symlinks). */
-  readonly abs: string;
+  get abs(): string {
+    return `${this.dir}${sep}${this.name}`;
+  }
 }
 
 export interface WalkOptions {
   /** Relative folder paths (forward slashes) not to descend into: `.git`, the output folder. */
-  prune?: ReadonlySet<string>;
+  prune?: ReadonlySet<string> | ((path: string) => boolean);
   warn?: (message: string) => void;
 }
 
@@ -22,7 +30,8 @@ export interface WalkOptions {
  */
 export function walkFiles(root: string, options: WalkOptions = {}): SourceFile[] {
   const realRoot = realpathSync(root);
-  const prune = options.prune ?? new Set<string>();
+  const pruned = options.prune ?? new Set<string>();
+  const prune = { has: typeof pruned === 'function' ? pruned : (path: string) => pruned.has(path) };
   const files: SourceFile[] = [];
   const insideRoot = (target: string) => target === realRoot || target.startsWith(realRoot + sep);
 
@@ -36,12 +45,12 @@ export function walkFiles(root: string, options: WalkOptions = {}): SourceFile[]
     }
     for (const entry of entries) {
       const path = rel ? `${rel}/${entry.name}` : entry.name;
-      const abs = join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (!prune.has(path)) walk(abs, path, ancestors);
+        if (!prune.has(path)) walk(`${dir}${sep}${entry.name}`, path, ancestors);
       } else if (entry.isFile()) {
-        files.push({ path, abs });
+        files.push(new SourceFile(path, dir, entry.name));
       } else if (entry.isSymbolicLink()) {
+        const abs = join(dir, entry.name);
         let target: string;
         try {
           target = realpathSync(abs);
@@ -55,7 +64,7 @@ export function walkFiles(root: string, options: WalkOptions = {}): SourceFile[]
         }
         const stats = statSync(target);
         if (stats.isFile()) {
-          files.push({ path, abs: target });
+          files.push(new SourceFile(path, dirname(target), basename(target)));
         } else if (stats.isDirectory() && !prune.has(path) && !ancestors.has(target)) {
           walk(target, path, new Set(ancestors).add(target));
         }

@@ -1,4 +1,24 @@
-import picomatch from 'picomatch';
+import type picomatchType from 'picomatch';
+
+let picomatch: typeof picomatchType | undefined;
+const GLOB_SYNTAX = /[*?[\]{}()!+@\\]/;
+
+/**
+ * A matcher for one glob, with picomatch semantics (`dot: true`). The two shapes almost every
+ * pattern has (the default excludes, the service file) skip picomatch, which is only loaded
+ * for real globs: its compile costs more than the rest of packaging a small service.
+ */
+function compile(glob: string): (path: string) => boolean {
+  const plain = glob.startsWith('./') ? glob.slice(2) : glob;
+  if (!GLOB_SYNTAX.test(plain)) return (path) => path === plain;
+  if (plain.endsWith('/**') && !GLOB_SYNTAX.test(plain.slice(0, -3))) {
+    const folder = plain.slice(0, -3);
+    const prefix = `${folder}/`;
+    return (path) => path.startsWith(prefix) || path === folder;
+  }
+  picomatch ??= require('picomatch') as typeof picomatchType;
+  return picomatch(glob, { dot: true });
+}
 
 /** One step of `package.patterns`: `x` includes what it matches, `!x` excludes it. */
 export interface PatternRule {
@@ -15,7 +35,7 @@ export function rule(pattern: string): PatternRule {
   const glob = include ? pattern : pattern.slice(1);
   let test = compiled.get(glob);
   if (!test) {
-    test = picomatch(glob, { dot: true });
+    test = compile(glob);
     compiled.set(glob, test);
   }
   return { pattern, include, test };

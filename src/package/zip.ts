@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeSync, writevSync } from 'node:fs';
 import { constants, crc32, deflateRawSync } from 'node:zlib';
 
 /**
@@ -44,6 +44,14 @@ const REGULAR_FILE = 0o100000;
 /** Compresses `content` into an entry; the same bytes always give the same entry. */
 export function zipEntry(name: string, content: Buffer, executable: boolean): ZipEntry {
   const deflated = content.length > 0 ? deflateRawSync(content, { level: constants.Z_DEFAULT_COMPRESSION }) : content;
+  return compressedEntry(name, content, deflated, executable);
+}
+
+/**
+ * An entry from a file's bytes and their raw deflate; stores the bytes when deflating does not
+ * make them smaller. `content` may be a reused read buffer: the entry keeps its own copy.
+ */
+export function compressedEntry(name: string, content: Buffer, deflated: Buffer, executable: boolean): ZipEntry {
   const stored = deflated.length >= content.length;
   return {
     name,
@@ -51,7 +59,7 @@ export function zipEntry(name: string, content: Buffer, executable: boolean): Zi
     method: stored ? 0 : 8,
     crc: crc32(content),
     size: content.length,
-    data: stored ? content : deflated,
+    data: stored ? Buffer.from(content) : deflated,
     executable,
   };
 }
@@ -70,17 +78,34 @@ export function sortEntries(entries: ZipEntry[]): ZipEntry[] {
   return sorted;
 }
 
-/** The zip's bytes, as parts to write in order. Entries are written in the order given. */
-export function zipParts(entries: readonly ZipEntry[]): Buffer[] {
-  const parts: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
-  for (const entry of entries) {
-    if (offset > 0xfffffffe || entry.data.length > 0xfffffffe || entry.size > 0xfffffffe) {
+/**
+ * Writes a zip to disk entry by entry, so a big node_modules never sits in memory whole;
+ * hashes the bytes as they go. Entries must come in strictly increasing name order (byte
+ * order, independent of locale): that is what makes the bytes depend only on the entries.
+ */
+export class ZipWriter {
+  private readonly fd: number;
+  private readonly hash = createHash('sha256');
+  private readonly central: Buffer[] = [];
+  private pending: Buffer[] = [];
+  private pendingSize = 0;
+  private offset = 0;
+  private lastName: string | undefined;
+
+  constructor(readonly file: string) {
+    this.fd = openSync(file, 'w');
+  }
+
+  add(entry: ZipEntry): void {
+    if (this.lastName !== undefined && !(entry.name > this.lastName)) {
+      throw new Error(`Zip entries out of order or repeated: ${entry.name} after ${this.lastName}`);
+    }
+    this.lastName = entry.name;
+    if (this.offset > 0xfffffffe || entry.data.length > 0xfffffffe || entry.size > 0xfffffffe) {
       throw new Error(`Zip too large for a Lambda artifact at ${entry.name}`);
     }
-    const mode = (REGULAR_FILE | (entry.executable ? 0o755 : 0o644)) >>> 0;
-    const local = Buffer.alloc(30);
+    const nameLength = entry.nameBytes.length;
+    const local = Buffer.allocUnsafe(30 + nameLength);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(VERSION_NEEDED, 4);
     local.writeUInt16LE(UTF8_NAMES, 6);
@@ -90,11 +115,12 @@ export function zipParts(entries: readonly ZipEntry[]): Buffer[] {
     local.writeUInt32LE(entry.crc >>> 0, 14);
     local.writeUInt32LE(entry.data.length, 18);
     local.writeUInt32LE(entry.size, 22);
-    local.writeUInt16LE(entry.nameBytes.length, 26);
+    local.writeUInt16LE(nameLength, 26);
     local.writeUInt16LE(0, 28);
-    parts.push(local, entry.nameBytes, entry.data);
+    entry.nameBytes.copy(local, 30);
 
-    const record = Buffer.alloc(46);
+    const mode = (REGULAR_FILE | (entry.executable ? 0o755 : 0o644)) >>> 0;
+    const record = Buffer.alloc(46 + nameLength);
     record.writeUInt32LE(0x02014b50, 0);
     record.writeUInt16LE(VERSION_MADE_BY, 4);
     record.writeUInt16LE(VERSION_NEEDED, 6);
@@ -105,27 +131,71 @@ export function zipParts(entries: readonly ZipEntry[]): Buffer[] {
     record.writeUInt32LE(entry.crc >>> 0, 16);
     record.writeUInt32LE(entry.data.length, 20);
     record.writeUInt32LE(entry.size, 24);
-    record.writeUInt16LE(entry.nameBytes.length, 28);
+    record.writeUInt16LE(nameLength, 28);
     // extra length, comment length, disk number, internal attributes: all 0
     record.writeUInt32LE((mode << 16) >>> 0, 38);
-    record.writeUInt32LE(offset, 42);
-    central.push(record, entry.nameBytes);
-    offset += 30 + entry.nameBytes.length + entry.data.length;
+    record.writeUInt32LE(this.offset, 42);
+    entry.nameBytes.copy(record, 46);
+    this.central.push(record);
+
+    this.push(local);
+    this.push(entry.data);
   }
-  const centralSize = central.reduce((sum, part) => sum + part.length, 0);
-  parts.push(...central);
-  const count = entries.length;
-  if (count > 0xfffe || offset + centralSize > 0xfffffffe) {
-    parts.push(zip64End(count, centralSize, offset, offset + centralSize));
+
+  /** Writes the central directory, closes the file and returns the hashes of all its bytes. */
+  finish(): WrittenZip {
+    const centralOffset = this.offset;
+    let centralSize = 0;
+    for (const record of this.central) {
+      centralSize += record.length;
+      this.push(record);
+    }
+    const count = this.central.length;
+    if (count > 0xfffe || centralOffset + centralSize > 0xfffffffe) {
+      this.push(zip64End(count, centralSize, centralOffset, centralOffset + centralSize));
+    }
+    const end = Buffer.alloc(22);
+    end.writeUInt32LE(0x06054b50, 0);
+    end.writeUInt16LE(Math.min(count, 0xffff), 8);
+    end.writeUInt16LE(Math.min(count, 0xffff), 10);
+    end.writeUInt32LE(Math.min(centralSize, 0xffffffff), 12);
+    end.writeUInt32LE(Math.min(centralOffset, 0xffffffff), 16);
+    this.push(end);
+    this.flush();
+    closeSync(this.fd);
+    const digest = this.hash.digest();
+    return { sha256: digest.toString('hex'), codeSha256: digest.toString('base64'), size: this.offset };
   }
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(Math.min(count, 0xffff), 8);
-  end.writeUInt16LE(Math.min(count, 0xffff), 10);
-  end.writeUInt32LE(Math.min(centralSize, 0xffffffff), 12);
-  end.writeUInt32LE(Math.min(offset, 0xffffffff), 16);
-  parts.push(end);
-  return parts;
+
+  /** Closes the file after a failure (the caller removes it). */
+  abort(): void {
+    closeSync(this.fd);
+  }
+
+  private push(bytes: Buffer): void {
+    this.hash.update(bytes);
+    this.pending.push(bytes);
+    this.pendingSize += bytes.length;
+    this.offset += bytes.length;
+    if (this.pendingSize >= 1 << 20) this.flush();
+  }
+
+  private flush(): void {
+    let parts = this.pending;
+    while (parts.length > 0) {
+      // writev takes at most IOV_MAX (1024) buffers at a time
+      const batch = parts.slice(0, 1024);
+      const total = batch.reduce((sum, part) => sum + part.length, 0);
+      let written = writevSync(this.fd, batch);
+      if (written < total) {
+        const all = Buffer.concat(batch);
+        while (written < total) written += writeSync(this.fd, all, written, total - written);
+      }
+      parts = parts.slice(1024);
+    }
+    this.pending = [];
+    this.pendingSize = 0;
+  }
 }
 
 function zip64End(count: number, centralSize: number, centralOffset: number, recordOffset: number): Buffer {
@@ -147,9 +217,14 @@ function zip64End(count: number, centralSize: number, centralOffset: number, rec
 
 /** Writes the entries (already sorted) to `file` and returns the hashes of the bytes. */
 export function writeZip(file: string, entries: readonly ZipEntry[]): WrittenZip {
-  const bytes = Buffer.concat(zipParts(entries));
-  writeFileSync(file, bytes);
-  return hashBytes(bytes);
+  const writer = new ZipWriter(file);
+  try {
+    for (const entry of entries) writer.add(entry);
+  } catch (error) {
+    writer.abort();
+    throw error;
+  }
+  return writer.finish();
 }
 
 export function hashBytes(bytes: Buffer): WrittenZip {

@@ -1,6 +1,8 @@
+import { Resolver } from './resolver';
+
 /**
- * Contract for the variable resolver (owned by the configuration work, issue 4).
- * Resolves every `${source:address, fallback}` in the raw configuration.
+ * Resolves every `${source:address, fallback}` in the raw configuration
+ * (issue 4). Sources live one per file under ./sources.
  */
 export interface ResolveContext {
   /** The service folder (for `file(...)` and `.env`). */
@@ -10,9 +12,18 @@ export interface ResolveContext {
   env: NodeJS.ProcessEnv;
   /** One id per CLI run, for `${sls:instanceId}`. */
   instanceId: string;
+  /** Where the AWS-backed sources (cf, s3, ssm, aws:accountId) send their calls; default: AWS itself. */
+  aws?: AwsAccess;
+  /** Filled with every value that came from `ssm:` or `s3:`, so `fw print` can mask them. */
+  secrets?: Set<string>;
 }
 
-// Placeholder until the resolver lands: returns the configuration unchanged.
-export async function resolveVariables(raw: Record<string, unknown>, _context: ResolveContext): Promise<Record<string, unknown>> {
-  return raw;
+export interface AwsAccess {
+  /** An endpoint for every service (the local cloud, a test stub). */
+  endpoint?: string;
+  credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+}
+
+export async function resolveVariables(raw: Record<string, unknown>, context: ResolveContext): Promise<Record<string, unknown>> {
+  return new Resolver(raw, context).resolveAll();
 }

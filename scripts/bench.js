@@ -1,0 +1,170 @@
+#!/usr/bin/env node
+// `npm run bench`: times `fw package` against the reference (`serverless package`,
+// Serverless Framework v3) on generated services, as whole processes.
+//
+//   npm run bench                      all cases, 7 runs each (median reported)
+//   npm run bench -- --quick           3 runs each
+//   npm run bench -- --runs 11 --cases 100,modules
+//   npm run bench -- --no-reference    fw only
+//   npm run bench -- --keep            keep the generated services (path printed)
+//
+// Cases: services with 1, 20, 100 and 300 functions, and "modules": one function
+// with a node_modules of more than 5,000 files (a third of the packages are
+// development dependencies). Each run packages the service from scratch; one
+// untimed warm-up run per tool and case comes first.
+//
+// The reference is never a dependency of fw. Install it once in a cache folder
+// outside the repository:
+//   mkdir -p ~/.cache/fw-reference && cd ~/.cache/fw-reference && npm init -y && npm install serverless@3.40.0
+// It is looked up in $FW_REFERENCE_DIR, then /work/ref, then ~/.cache/fw-reference
+// (a folder whose node_modules/serverless is installed). Without it only fw is timed.
+//
+// Run `npm run build` first: fw runs from dist/.
+'use strict';
+
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { functionsService, nodeModulesService, countFiles } = require('./bench/generate');
+const { measure, median, GNU_TIME } = require('./bench/measure');
+
+const REPO = path.resolve(__dirname, '..');
+const FW = path.join(REPO, 'bin', 'fw.js');
+
+// Targets from issue 5 (medians on the 2-core reference machine).
+const TARGETS = { 100: 15, modules: 5 };
+const MEMORY_TARGET = 1 / 3;
+
+function parseArgs(argv) {
+  const options = { runs: 7, cases: ['1', '20', '100', '300', 'modules'], reference: true, keep: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--quick') options.runs = 3;
+    else if (arg === '--runs') options.runs = Math.max(1, Number(argv[++i]));
+    else if (arg === '--cases') options.cases = String(argv[++i]).split(',');
+    else if (arg === '--no-reference') options.reference = false;
+    else if (arg === '--keep') options.keep = true;
+    else if (arg === '--help' || arg === '-h') {
+      process.stdout.write(fs.readFileSync(__filename, 'utf8').split('\n').slice(1, 22).map((line) => line.replace(/^\/\/ ?/, '')).join('\n') + '\n');
+      process.exit(0);
+    } else {
+      console.error(`Unknown option ${arg} (see --help)`);
+      process.exit(2);
+    }
+  }
+  return options;
+}
+
+function findReference() {
+  const candidates = [process.env.FW_REFERENCE_DIR, '/work/ref', path.join(os.homedir(), '.cache', 'fw-reference')].filter(Boolean);
+  for (const dir of candidates) {
+    const bin = path.join(dir, 'node_modules', 'serverless', 'bin', 'serverless.js');
+    if (fs.existsSync(bin)) {
+      const { version } = JSON.parse(fs.readFileSync(path.join(dir, 'node_modules', 'serverless', 'package.json'), 'utf8'));
+      return { bin, version };
+    }
+  }
+  return undefined;
+}
+
+const REFERENCE_ENV = {
+  AWS_ACCESS_KEY_ID: 'AKIAFAKEBENCH',
+  AWS_SECRET_ACCESS_KEY: 'fake',
+  AWS_REGION: 'us-east-1',
+  SLS_TELEMETRY_DISABLED: '1',
+  SLS_TRACKING_DISABLED: '1',
+  SLS_NOTIFICATIONS_MODE: 'off',
+  SLS_DEPRECATION_DISABLE: '*',
+  SLS_INTERACTIVE_SETUP_DISABLE: '1',
+  CI: '1',
+};
+
+async function timeTool(label, command, args, cwd, env, runs) {
+  const clean = () => fs.rmSync(path.join(cwd, '.serverless'), { recursive: true, force: true });
+  clean();
+  const warm = await measure(command, args, { cwd, env });
+  if (warm.code !== 0) {
+    throw new Error(`${label} failed in ${cwd} (exit ${warm.code}):\n${warm.output.slice(-2000)}`);
+  }
+  const samples = [];
+  for (let i = 0; i < runs; i++) {
+    clean();
+    const sample = await measure(command, args, { cwd, env });
+    if (sample.code !== 0) throw new Error(`${label} failed in ${cwd} (exit ${sample.code}):\n${sample.output.slice(-2000)}`);
+    samples.push(sample);
+  }
+  return {
+    wallMs: median(samples.map((sample) => sample.wallMs)),
+    cpuMs: median(samples.map((sample) => sample.cpuMs)),
+    rssMb: median(samples.map((sample) => sample.rssMb)),
+  };
+}
+
+const fmtMs = (ms) => (Number.isNaN(ms) ? '-' : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`);
+const fmtMb = (mb) => (Number.isNaN(mb) ? '-' : `${Math.round(mb)} MB`);
+const fmtRatio = (ratio) => (Number.isFinite(ratio) ? `${ratio.toFixed(1)}x` : '-');
+
+function table(rows) {
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => String(row[column]).length)));
+  return rows.map((row) => row.map((cell, column) => (column === 0 ? String(cell).padEnd(widths[column]) : String(cell).padStart(widths[column]))).join('  ')).join('\n');
+}
+
+async function main() {
+  const options = parseArgs(process.argv.slice(2));
+  if (!fs.existsSync(path.join(REPO, 'dist', 'src', 'cli', 'main.js'))) {
+    console.error('dist/ is missing: run `npm run build` first.');
+    process.exit(1);
+  }
+  const reference = options.reference ? findReference() : undefined;
+  if (options.reference && !reference) {
+    console.log('Reference not found (set FW_REFERENCE_DIR, or install it once:');
+    console.log('  mkdir -p ~/.cache/fw-reference && cd ~/.cache/fw-reference && npm init -y && npm install serverless@3.40.0)');
+    console.log('Timing fw only.\n');
+  }
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-bench-'));
+  const results = [];
+  try {
+    for (const name of options.cases) {
+      const dir = path.join(root, name);
+      if (name === 'modules') nodeModulesService(dir);
+      else if (/^\d+$/.test(name)) functionsService(dir, Number(name));
+      else throw new Error(`Unknown case ${name}: use 1, 20, 100, 300 (any number) or modules`);
+      const label = name === 'modules' ? `node_modules (${countFiles(path.join(dir, 'node_modules'))} files)` : `${name} function${name === '1' ? '' : 's'}`;
+      process.stderr.write(`${label}: fw…`);
+      const fw = await timeTool('fw package', process.execPath, [FW, 'package'], dir, {}, options.runs);
+      let ref;
+      if (reference) {
+        process.stderr.write(' reference…');
+        ref = await timeTool('serverless package', process.execPath, [reference.bin, 'package'], dir, REFERENCE_ENV, options.runs);
+      }
+      process.stderr.write(' done\n');
+      results.push({ name, label, fw, ref });
+    }
+  } finally {
+    if (options.keep) console.log(`Services kept in ${root}`);
+    else fs.rmSync(root, { recursive: true, force: true });
+  }
+
+  const rows = [['service', 'fw wall', 'fw cpu', 'fw peak', ...(reference ? ['ref wall', 'ref cpu', 'ref peak', 'speed-up', 'cpu ratio', 'memory'] : [])]];
+  const verdicts = [];
+  for (const { name, label, fw, ref } of results) {
+    const row = [label, fmtMs(fw.wallMs), fmtMs(fw.cpuMs), fmtMb(fw.rssMb)];
+    if (ref) {
+      const speedUp = ref.wallMs / fw.wallMs;
+      const memory = fw.rssMb / ref.rssMb;
+      row.push(fmtMs(ref.wallMs), fmtMs(ref.cpuMs), fmtMb(ref.rssMb), fmtRatio(speedUp), fmtRatio(ref.cpuMs / fw.cpuMs), Number.isFinite(memory) ? `${Math.round(memory * 100)}%` : '-');
+      if (TARGETS[name]) verdicts.push(`${speedUp >= TARGETS[name] ? 'PASS' : 'FAIL'}  ${label}: ${fmtRatio(speedUp)} faster (target ${TARGETS[name]}x)`);
+      if (Number.isFinite(memory)) verdicts.push(`${memory <= MEMORY_TARGET ? 'PASS' : 'FAIL'}  ${label}: peak memory ${Math.round(memory * 100)}% of the reference (target at most 33%)`);
+    }
+    rows.push(row);
+  }
+  console.log(`\nfw package${reference ? ` vs serverless@${reference.version} package` : ''}: medians of ${options.runs} runs (${os.cpus().length} CPUs, Node ${process.version}${GNU_TIME ? '' : ', CPU and memory of the Node process only'})\n`);
+  console.log(table(rows));
+  if (verdicts.length > 0) console.log(`\n${verdicts.join('\n')}`);
+  if (verdicts.some((verdict) => verdict.startsWith('FAIL'))) process.exitCode = 1;
+}
+
+main().catch((error) => {
+  console.error(error.message);
+  process.exit(1);
+});

@@ -1,0 +1,155 @@
+import { packageRoot } from '../paths';
+import Module from 'node:module';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, extname, join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ConfigError } from '../errors';
+
+/**
+ * Loads a JavaScript or TypeScript file the way a service file or a
+ * `${file(x.js)}` needs it: CommonJS or ESM, `.ts` without a build step
+ * (esbuild strips the types and never type-checks, so a type error does not
+ * block loading). Returns the default export, or `module.exports`.
+ */
+export async function importModule(path: string): Promise<unknown> {
+  const shown = relative(process.cwd(), path) || path;
+  installFwAlias();
+  try {
+    switch (extname(path)) {
+      case '.mjs':
+        return defaultExport(await import(pathToFileURL(path).href));
+      case '.cjs':
+        return defaultExport(requireFresh(path));
+      case '.ts':
+      case '.mts':
+      case '.cts':
+        return await loadTranspiled(path, 'ts', shown);
+      default:
+        return await loadJavaScript(path, shown);
+    }
+  } catch (error) {
+    throw asConfigError(error, path, shown);
+  }
+}
+
+async function loadJavaScript(path: string, shown: string): Promise<unknown> {
+  if (packageType(dirname(path)) === 'module') return defaultExport(await import(pathToFileURL(path).href));
+  try {
+    return defaultExport(requireFresh(path));
+  } catch (error) {
+    // ESM syntax in a file Node takes for CommonJS: compile it instead of failing.
+    const code = (error as { code?: string }).code;
+    if (error instanceof SyntaxError || code === 'ERR_REQUIRE_ESM' || code === 'ERR_REQUIRE_ASYNC_MODULE') {
+      return loadTranspiled(path, 'js', shown);
+    }
+    throw error;
+  }
+}
+
+function requireFresh(path: string): unknown {
+  const resolved = require.resolve(path);
+  delete require.cache[resolved];
+  return require(resolved);
+}
+
+/** `export default x` compiled to CommonJS arrives as `{ __esModule, default }`. */
+function defaultExport(exports: unknown): unknown {
+  if (exports !== null && typeof exports === 'object' && 'default' in exports) {
+    const namespace = exports as { default: unknown; __esModule?: boolean; [Symbol.toStringTag]?: string };
+    if (namespace.__esModule || namespace[Symbol.toStringTag] === 'Module' || Object.keys(exports).length === 1) return namespace.default;
+  }
+  return exports;
+}
+
+async function loadTranspiled(path: string, loader: 'ts' | 'js', shown: string): Promise<unknown> {
+  const { transformSync } = await import('esbuild');
+  const source = readFileSync(path, 'utf8');
+  const options = { loader, sourcefile: basename(path), platform: 'node', target: 'node20', sourcemap: 'inline' } as const;
+  let code: string;
+  try {
+    code = transformSync(source, { ...options, format: 'cjs' }).code;
+  } catch (error) {
+    if (!/top-level await/i.test(String((error as Error).message))) throw syntaxError(error, shown);
+    // Top-level await needs ESM: write it next to the source so relative imports still resolve.
+    let esm: string;
+    try {
+      esm = transformSync(source, { ...options, format: 'esm' }).code;
+    } catch (again) {
+      throw syntaxError(again, shown);
+    }
+    const fwUrl = pathToFileURL(fwEntry()).href;
+    esm = esm.replace(/(from\s*|import\s*\(\s*)(["'])fw\2/g, (_match, head: string) => `${head}${JSON.stringify(fwUrl)}`);
+    const temp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.mjs`);
+    writeFileSync(temp, esm);
+    try {
+      return defaultExport(await import(pathToFileURL(temp).href));
+    } finally {
+      unlinkSync(temp);
+    }
+  }
+  const mod = new Module(path, module);
+  mod.filename = path;
+  mod.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(dirname(path));
+  (mod as unknown as { _compile(code: string, file: string): void })._compile(code, path);
+  return defaultExport(mod.exports);
+}
+
+function syntaxError(error: unknown, shown: string): ConfigError {
+  const first = (error as { errors?: Array<{ text: string; location?: { line: number; column: number } }> }).errors?.[0];
+  if (!first) return new ConfigError(`Cannot parse ${shown}: ${(error as Error).message}`);
+  const where = first.location ? `:${first.location.line}:${first.location.column + 1}` : '';
+  return new ConfigError(`Cannot parse ${shown}${where}: ${first.text}`);
+}
+
+/** "Cannot load fw.js: boom (fw.js:3:9)" — the file, the error, and where in the file it happened. */
+export function asConfigError(error: unknown, path: string, shown: string): ConfigError {
+  if (error instanceof ConfigError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  const stack = error instanceof Error ? error.stack ?? '' : '';
+  const frame = stack
+    .split('\n')
+    .map((line) => line.includes(path) || line.includes(pathToFileURL(path).href) ? /:(\d+):(\d+)\)?\s*$/.exec(line) : null)
+    .find((match) => match !== null);
+  const where = frame ? ` (${shown}:${frame[1]}:${frame[2]})` : '';
+  return new ConfigError(`Cannot load ${shown}: ${message}${where}`);
+}
+
+function packageType(dir: string): string | undefined {
+  for (let current = dir; ; current = dirname(current)) {
+    try {
+      return (JSON.parse(readFileSync(join(current, 'package.json'), 'utf8')) as { type?: string }).type ?? 'commonjs';
+    } catch {
+      // no (readable) package.json here; look further up
+    }
+    if (dirname(current) === current) return undefined;
+  }
+}
+
+/** This package's entry point, which `import … from 'fw'` inside a service file means. */
+function fwEntry(): string {
+  // From the package root: this code runs both from dist/src/config and bundled in dist/fw.js.
+  return join(packageRoot, 'dist', 'src', 'index.js');
+}
+
+let aliasInstalled = false;
+
+/**
+ * `import { defineConfig } from 'fw'` in fw.ts must work even when fw is only
+ * installed globally: when Node cannot find `fw` from the service folder, it
+ * gets the running fw.
+ */
+function installFwAlias(): void {
+  if (aliasInstalled) return;
+  aliasInstalled = true;
+  const moduleWithResolve = Module as unknown as { _resolveFilename(request: string, ...rest: unknown[]): string };
+  const original = moduleWithResolve._resolveFilename;
+  moduleWithResolve._resolveFilename = function resolveFilename(request: string, ...rest: unknown[]): string {
+    try {
+      return original.call(this, request, ...rest);
+    } catch (error) {
+      if (request === 'fw') return fwEntry();
+      throw error;
+    }
+  };
+}

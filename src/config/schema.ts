@@ -1,0 +1,430 @@
+import * as t from 'typanion';
+import { ConfigError, show } from '../errors';
+
+/**
+ * The typanion schema of a service file. As permissive as Serverless
+ * Framework v3 where it is permissive: anything goes under `custom` and in
+ * CloudFormation sections, and an intrinsic function (`{ Ref }`,
+ * `{ 'Fn::GetAtt' }`, …) is accepted wherever a string or number is.
+ * Problems read `at "functions.hello.timeout": expected a number, got "x"`.
+ */
+
+export type ValidationMode = 'warn' | 'error' | 'off';
+export type Schema = t.LooseValidator<unknown, unknown>;
+
+export interface SchemaExtensions {
+  /** One schema per event type (its key in `events`); other event types accept any value. */
+  eventSchemas?: Record<string, Schema>;
+  /** Properties plugins add (like Serverless' configSchemaHandler). */
+  extend?: {
+    topLevel?: Record<string, Schema>;
+    provider?: Record<string, Schema>;
+    function?: Record<string, Schema>;
+    custom?: Record<string, Schema>;
+  };
+}
+
+// ── building blocks ─────────────────────────────────────────────────────
+
+/** Records a problem the way typanion does (`.path: Message`) and fails. */
+function pushError(state: t.ValidationState | undefined, message: string): false {
+  state?.errors?.push(`${state.p ?? '.'}: ${message}`);
+  return false;
+}
+
+function fail(state: t.ValidationState | undefined, expected: string, value: unknown): false {
+  return pushError(state, `Expected ${expected} (got ${show(value)})`);
+}
+
+const INTRINSIC = /^(Ref|Condition|Fn::[A-Za-z0-9]+)$/;
+
+export function isIntrinsic(value: unknown): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length === 1 && INTRINSIC.test(keys[0]);
+}
+
+const scalar = (kind: 'string' | 'number' | 'boolean', expected: string): Schema =>
+  t.makeValidator<unknown, unknown>({
+    test: (value, state) => typeof value === kind || isIntrinsic(value) || fail(state, expected, value),
+  });
+
+/** A string, or a CloudFormation intrinsic. */
+export const str = scalar('string', 'a string');
+/** A number, or a CloudFormation intrinsic. */
+export const num = scalar('number', 'a number');
+export const bool = scalar('boolean', 'true or false');
+export const any: Schema = t.isUnknown();
+export const anyObject: Schema = t.makeValidator<unknown, unknown>({
+  test: (value, state) => (value !== null && typeof value === 'object' && !Array.isArray(value)) || fail(state, 'an object', value),
+});
+
+export function oneOfValues(values: readonly unknown[]): Schema {
+  const expected = values.map((value) => JSON.stringify(value)).join(', ').replace(/, ([^,]*)$/, ' or $1');
+  return t.makeValidator<unknown, unknown>({ test: (value, state) => values.includes(value) || fail(state, expected, value) });
+}
+
+/**
+ * Tries the alternatives in order. When none fits, the problems of the one
+ * whose outer type matched (an object with a wrong field) are reported, else
+ * one message naming every alternative.
+ */
+export function either(expected: string, ...alternatives: Schema[]): Schema {
+  return t.makeValidator<unknown, unknown>({
+    test: (value, state) => {
+      if (alternatives.some((alternative) => alternative(value))) return true;
+      const here = state?.p ?? '.';
+      for (const alternative of alternatives) {
+        const errors: string[] = [];
+        alternative(value, { ...state, p: here, errors });
+        if (errors.length > 0 && errors.every((error) => !error.startsWith(`${here}: `))) {
+          state?.errors?.push(...errors);
+          return false;
+        }
+      }
+      return fail(state, expected, value);
+    },
+  });
+}
+
+export function list(item: Schema): Schema {
+  return t.makeValidator<unknown, unknown>({
+    test: (value, state) => {
+      if (!Array.isArray(value)) return isIntrinsic(value) || fail(state, 'a list', value);
+      let valid = true;
+      value.forEach((entry, index) => {
+        valid = item(entry, { ...state, p: `${state?.p ?? '.'}[${index}]` }) && valid;
+      });
+      return valid;
+    },
+  });
+}
+
+function childPath(state: t.ValidationState | undefined, key: string): string {
+  const base = state?.p ?? '.';
+  return base === '.' ? `.${key}` : `${base}.${key}`;
+}
+
+export function record(value: Schema): Schema {
+  return t.makeValidator<unknown, unknown>({
+    test: (input, state) => {
+      if (input === null || typeof input !== 'object' || Array.isArray(input)) return isIntrinsic(input) || fail(state, 'an object', input);
+      let valid = true;
+      for (const [key, child] of Object.entries(input)) valid = value(child, { ...state, p: childPath(state, key) }) && valid;
+      return valid;
+    },
+  });
+}
+
+/**
+ * An object with known properties. Unknown ones are reported with the
+ * closest known name (`unknown property "runtme" (did you mean "runtime"?)`)
+ * unless `extra` is given, which then validates them.
+ */
+export function shape(properties: Record<string, Schema>, { required = [], extra }: { required?: string[]; extra?: Schema } = {}): Schema {
+  return t.makeValidator<unknown, unknown>({
+    test: (input, state) => {
+      if (input === null || typeof input !== 'object' || Array.isArray(input)) return fail(state, 'an object', input);
+      let valid = true;
+      for (const name of required) {
+        if ((input as Record<string, unknown>)[name] === undefined) valid = pushError({ ...state, p: childPath(state, name) }, 'Expected a value (it is required)');
+      }
+      for (const [key, child] of Object.entries(input)) {
+        const childState = { ...state, p: childPath(state, key) };
+        const schema = Object.prototype.hasOwnProperty.call(properties, key) ? properties[key] : extra;
+        if (schema) {
+          if (child !== undefined && child !== null) valid = schema(child, childState) && valid;
+          continue;
+        }
+        const near = closest(key, Object.keys(properties));
+        valid = pushError(childState, `Unknown property${near ? ` (did you mean "${near}"?)` : ''}`) && valid;
+      }
+      return valid;
+    },
+  });
+}
+
+/** The known name a misspelling most likely meant, if any is close enough. */
+export function closest(name: string, candidates: string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best !== undefined && bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i += 1) {
+    let previous = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j += 1) {
+      const current = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = current;
+    }
+  }
+  return row[b.length];
+}
+
+// ── the service file ────────────────────────────────────────────────────
+
+const strList = list(str);
+/** Environment variables and tags: text, though numbers and booleans are taken as their text. */
+const strMap = record(either('a string', str, scalar('number', 'a number'), bool));
+const architecture = oneOfValues(['x86_64', 'arm64']);
+const tracingMode = either('true, false, "Active" or "PassThrough"', bool, oneOfValues(['Active', 'PassThrough']));
+const runtimeManagement = either('"auto", "onFunctionUpdate" or { mode, arn }', oneOfValues(['auto', 'onFunctionUpdate']), shape({ mode: oneOfValues(['auto', 'onFunctionUpdate', 'manual']), arn: str }));
+const vpc = shape({ securityGroupIds: strList, subnetIds: strList, ipv6AllowedForDualStack: bool });
+const iamStatement = shape(
+  { Sid: str, Effect: oneOfValues(['Allow', 'Deny']), Action: any, NotAction: any, Resource: any, NotResource: any, Condition: any, Principal: any, NotPrincipal: any },
+  { required: ['Effect'] },
+);
+
+const packageSchema = shape({
+  artifact: str,
+  exclude: strList,
+  include: strList,
+  patterns: strList,
+  individually: bool,
+  excludeDevDependencies: bool,
+  path: str,
+});
+
+const PROVIDER: Record<string, Schema> = {
+  name: oneOfValues(['aws']),
+  stage: str,
+  region: str,
+  profile: str,
+  runtime: str,
+  runtimeManagement,
+  memorySize: num,
+  timeout: num,
+  architecture,
+  environment: strMap,
+  tags: strMap,
+  stackTags: strMap,
+  stackName: str,
+  stackParameters: list(shape({ ParameterKey: str, ParameterValue: str, UsePreviousValue: bool, ResolvedValue: str })),
+  stackPolicy: list(anyObject),
+  deploymentMethod: oneOfValues(['changesets', 'direct']),
+  deploymentPrefix: str,
+  deploymentBucket: either('a bucket name or an object', str, anyObject),
+  notificationArns: strList,
+  disableRollback: bool,
+  rollbackConfiguration: anyObject,
+  tracing: shape({ apiGateway: bool, lambda: tracingMode }),
+  logRetentionInDays: num,
+  logDataProtectionPolicy: anyObject,
+  kmsKeyArn: str,
+  lambdaHashingVersion: either('a string or a number', str, num),
+  versionFunctions: bool,
+  iam: shape({
+    role: either('a role ARN or { statements, managedPolicies, … }', str, shape({
+      name: str,
+      path: str,
+      statements: list(iamStatement),
+      managedPolicies: strList,
+      permissionsBoundary: str,
+      tags: strMap,
+    })),
+    deploymentRole: str,
+  }),
+  iamRoleStatements: list(iamStatement),
+  iamManagedPolicies: strList,
+  role: str,
+  rolePermissionsBoundary: str,
+  cfnRole: str,
+  vpc,
+  vpcEndpointIds: strList,
+  httpApi: shape({
+    id: str,
+    name: str,
+    payload: oneOfValues(['1.0', '2.0']),
+    disableDefaultEndpoint: bool,
+    metrics: bool,
+    cors: either('true or a CORS object', bool, anyObject),
+    authorizers: record(anyObject),
+    useProviderTags: bool,
+    shouldStartNameWithService: bool,
+  }),
+  apiGateway: anyObject,
+  apiName: str,
+  endpointType: str,
+  websocketsApiName: str,
+  websocketsApiRouteSelectionExpression: str,
+  websocketsDescription: str,
+  alb: anyObject,
+  ecr: anyObject,
+  cloudFront: anyObject,
+  eventBridge: anyObject,
+  logs: anyObject,
+  s3: record(anyObject),
+  layers: strList,
+  websocket: anyObject,
+  kinesis: anyObject,
+};
+
+const FUNCTION: Record<string, Schema> = {
+  handler: str,
+  image: either('an image name or an object', str, anyObject),
+  name: str,
+  description: str,
+  runtime: str,
+  runtimeManagement,
+  memorySize: num,
+  timeout: num,
+  ephemeralStorageSize: num,
+  architecture,
+  environment: strMap,
+  tags: strMap,
+  role: str,
+  onError: str,
+  kmsKeyArn: str,
+  awsKmsKeyArn: str,
+  snapStart: bool,
+  disableLogs: bool,
+  logRetentionInDays: num,
+  logDataProtectionPolicy: anyObject,
+  reservedConcurrency: num,
+  provisionedConcurrency: num,
+  vpc,
+  url: either('true or { authorizer, cors, invokeMode }', bool, shape({ authorizer: oneOfValues(['aws_iam']), cors: either('true or a CORS object', bool, anyObject), invokeMode: oneOfValues(['BUFFERED', 'RESPONSE_STREAM']) })),
+  package: packageSchema,
+  layers: strList,
+  tracing: tracingMode,
+  condition: str,
+  dependsOn: either('a logical id or a list of them', str, strList),
+  destinations: shape({ onSuccess: either('a target or { type, arn }', str, anyObject), onFailure: either('a target or { type, arn }', str, anyObject) }),
+  fileSystemConfig: shape({ arn: str, localMountPath: str }, { required: ['arn', 'localMountPath'] }),
+  maximumEventAge: num,
+  maximumRetryAttempts: num,
+  versionFunction: bool,
+};
+
+function eventSchema(eventSchemas: Record<string, Schema>): Schema {
+  return t.makeValidator<unknown, unknown>({
+    test: (value, state) => {
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return fail(state, 'an event like { httpApi: … }', value);
+      const keys = Object.keys(value);
+      if (keys.length !== 1) return fail(state, 'one event type per list item', value);
+      const schema = eventSchemas[keys[0]];
+      if (!schema) return true;
+      return schema((value as Record<string, unknown>)[keys[0]], { ...state, p: childPath(state, keys[0]) });
+    },
+  });
+}
+
+const resourcesSection = shape(
+  {
+    AWSTemplateFormatVersion: str,
+    Description: str,
+    Metadata: anyObject,
+    Parameters: record(anyObject),
+    Mappings: anyObject,
+    Conditions: anyObject,
+    Transform: any,
+    Resources: record(shape({ Type: str }, { required: ['Type'], extra: any })),
+    Outputs: record(anyObject),
+    extensions: record(anyObject),
+  },
+);
+
+/** The whole-file schema, with what the caller adds. */
+export function serviceSchema({ eventSchemas = {}, extend = {} }: SchemaExtensions = {}): Schema {
+  const functionSchema = shape({ ...FUNCTION, ...extend.function, events: list(eventSchema(eventSchemas)) });
+  return shape(
+    {
+      service: either('a service name', str, shape({ name: str }, { extra: any })),
+      frameworkVersion: either('a version range', str, num),
+      configValidationMode: oneOfValues(['warn', 'error', 'off']),
+      useDotenv: bool,
+      deprecationNotificationMode: oneOfValues(['error', 'warn', 'warn:summary']),
+      disabledDeprecations: either('"*" or a list of codes', oneOfValues(['*']), strList),
+      variablesResolutionMode: any,
+      unresolvedVariablesNotificationMode: any,
+      projectDir: str,
+      console: any,
+      dashboard: anyObject,
+      org: str,
+      app: str,
+      tenant: str,
+      outputs: anyObject,
+      params: record(anyObject),
+      provider: shape({ ...PROVIDER, ...extend.provider }, { required: ['name'] }),
+      functions: record(functionSchema),
+      layers: record(shape({
+        path: str,
+        name: str,
+        description: str,
+        compatibleRuntimes: strList,
+        compatibleArchitectures: list(architecture),
+        licenseInfo: str,
+        allowedAccounts: strList,
+        retain: bool,
+        package: packageSchema,
+      })),
+      package: packageSchema,
+      plugins: either('a list of plugin names or { localPath, modules }', strList, shape({ localPath: str, modules: strList }, { required: ['modules'] })),
+      custom: extend.custom ? shape(extend.custom, { extra: any }) : anyObject,
+      resources: either('CloudFormation sections (Resources, Outputs, …) or a list of them', resourcesSection, list(resourcesSection)),
+      ...extend.topLevel,
+    },
+    { required: ['service', 'provider'] },
+  );
+}
+
+/** Every problem in the configuration, each naming its path and what was expected. */
+export function validateConfig(config: Record<string, unknown>, options: SchemaExtensions & { mode?: ValidationMode } = {}): string[] {
+  if (options.mode === 'off') return [];
+  const errors: string[] = [];
+  serviceSchema(options)(config, { errors });
+  return merge(errors.map(parse)).map(({ path, what, got }) => `at "${path}": ${what}${got !== undefined ? `, got ${got}` : ''}`);
+}
+
+interface Problem {
+  path: string;
+  what: string;
+  got?: string;
+}
+
+/** `.functions.hello.timeout: Expected a number (got "x")` → path, expectation, value. */
+function parse(error: string): Problem {
+  const match = /^(\.[^:]*?): (.*?)(?: \(got (.*)\))?$/s.exec(error);
+  if (!match) return { path: '', what: error };
+  // typanion's isOneOf marks alternatives as `path#1`, `path#2`: same place for the user.
+  const path = match[1] === '.' ? '' : match[1].replace(/#\d+/g, '').replace(/^\./, '');
+  return { path, what: match[2].charAt(0).toLowerCase() + match[2].slice(1), got: match[3] };
+}
+
+/** Alternatives that failed at one place become one problem: `expected a string or expected an object, got 1`. */
+function merge(problems: Problem[]): Problem[] {
+  const merged: Problem[] = [];
+  for (const problem of problems) {
+    const previous = merged[merged.length - 1];
+    if (previous && previous.path === problem.path && previous.got === problem.got && problem.got !== undefined) {
+      previous.what = `${previous.what} or ${problem.what.replace(/^expected /, '')}`;
+    } else merged.push({ ...problem });
+  }
+  return merged;
+}
+
+export function validationMode(value: unknown, file: string): ValidationMode {
+  if (value === undefined || value === null) return 'warn';
+  if (value === 'warn' || value === 'error' || value === 'off') return value;
+  throw new ConfigError(`Invalid configuration in ${file}: configValidationMode expected "warn", "error" or "off", got ${show(value)}`);
+}
+
+/** warn: print every problem and go on; error: one ConfigError listing all; off: nothing. */
+export function applyValidationMode(problems: string[], mode: ValidationMode, warn: (line: string) => void): void {
+  if (mode === 'off' || problems.length === 0) return;
+  if (mode === 'error') {
+    throw new ConfigError(`Invalid configuration (configValidationMode: error):\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+  }
+  for (const problem of problems) warn(`Warning: invalid configuration ${problem}`);
+}

@@ -1,0 +1,84 @@
+import { Construct } from 'constructs';
+import * as t from 'typanion';
+import { ConfigError } from '../../errors';
+import type { Json } from '../model';
+import type { FunctionConstruct } from '../function';
+import { CloudFrontDistribution } from '../cloudfront-distribution';
+import { isJsonObject, isStringLike, validate } from './group-c-schema';
+
+const EVENT_TYPES = ['viewer-request', 'origin-request', 'origin-response', 'viewer-response'] as const;
+/** CloudFront passes the request body only to request events. */
+const BODY_EVENT_TYPES: readonly string[] = ['viewer-request', 'origin-request'];
+const ORIGIN_URL = /^(s3|https?):\/\/([^/]+)(\/.*)?$/;
+
+const schema = t.isObject({
+  eventType: t.isEnum(EVENT_TYPES),
+  origin: t.makeValidator<unknown, string | Record<string, unknown>>({
+    test: (value, state): value is string | Record<string, unknown> => {
+      if (typeof value === 'string' ? ORIGIN_URL.test(value) : isJsonObject()(value)) return true;
+      state?.errors?.push(`${state.p ?? '.'}: Expected an origin URL ("s3://bucket.s3.amazonaws.com/path", "https://example.com") or a CloudFront origin object (got ${JSON.stringify(value)})`);
+      return false;
+    },
+  }),
+  pathPattern: t.isOptional(t.cascade(t.isString(), [t.hasMinLength(1)])),
+  isDefaultOrigin: t.isOptional(t.isBoolean()),
+  includeBody: t.isOptional(t.isBoolean()),
+  behavior: t.isOptional(isJsonObject()),
+  cachePolicy: t.isOptional(
+    t.isOneOf([t.isObject({ name: t.cascade(t.isString(), [t.hasMinLength(1)]) }), t.isObject({ id: isStringLike() })], { exclusive: true }),
+  ),
+});
+
+export type CloudFrontConfig = t.InferType<typeof schema>;
+
+/**
+ * `cloudFront` event: the function runs at the edge (Lambda@Edge) for one event type of a
+ * behavior of the service's CloudFront distribution, in front of the given origin.
+ */
+export class CloudFrontEvent extends Construct {
+  static readonly type = 'cloudFront';
+  static readonly schema = schema;
+
+  constructor(fn: FunctionConstruct, id: string, raw: unknown, path: string) {
+    super(fn, id);
+    if (fn.service.region !== 'us-east-1') {
+      throw new ConfigError(
+        `Invalid configuration in '${path}': CloudFront associated functions (Lambda@Edge) have to be deployed to the us-east-1 region, but the service deploys to ${JSON.stringify(fn.service.region)} (provider.region or --region)`,
+      );
+    }
+    if (raw !== null && typeof raw === 'object' && !Array.isArray(raw) && (raw as Record<string, unknown>).origin === undefined) {
+      throw new ConfigError(`Invalid configuration in '${path}.origin': expected an origin URL ("s3://bucket.s3.amazonaws.com/path", "https://example.com") or a CloudFront origin object, got nothing`);
+    }
+    const config = validate(schema, raw, path);
+    if (config.includeBody !== undefined && !BODY_EVENT_TYPES.includes(config.eventType)) {
+      throw new ConfigError(`Invalid configuration in '${path}.includeBody': CloudFront passes the body to viewer-request and origin-request functions only, got eventType ${JSON.stringify(config.eventType)}`);
+    }
+    CloudFrontDistribution.of(fn.service).add({
+      fn,
+      eventType: config.eventType,
+      includeBody: config.includeBody,
+      origin: parseOrigin(config.origin, `${path}.origin`),
+      pathPattern: config.pathPattern,
+      isDefaultOrigin: config.isDefaultOrigin,
+      behavior: config.behavior,
+      cachePolicy: config.cachePolicy as { name?: string; id?: Json } | undefined,
+      path,
+    });
+  }
+}
+
+/** `s3://bucket.s3.amazonaws.com/files` → an S3 origin; `https://example.com/x` → a custom origin; objects pass through. */
+function parseOrigin(origin: string | Record<string, unknown>, path: string): Record<string, Json> {
+  if (typeof origin !== 'string') {
+    if (typeof origin.DomainName !== 'string' && typeof origin.DomainName !== 'object') {
+      throw new ConfigError(`Invalid configuration in '${path}.DomainName': expected the origin's domain name, got ${JSON.stringify(origin.DomainName)}`);
+    }
+    return origin;
+  }
+  const [, scheme, domain, originPath] = ORIGIN_URL.exec(origin)!;
+  const parsed: Record<string, Json> = { DomainName: domain };
+  if (originPath !== undefined && originPath !== '/') parsed.OriginPath = originPath;
+  if (scheme === 's3') parsed.S3OriginConfig = {};
+  else parsed.CustomOriginConfig = { OriginProtocolPolicy: 'match-viewer' };
+  return parsed;
+}

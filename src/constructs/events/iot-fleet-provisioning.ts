@@ -1,0 +1,57 @@
+import { Construct } from 'constructs';
+import * as t from 'typanion';
+import * as naming from '../../synth/naming-events-b';
+import { ConfigError } from '../../errors';
+import type { Json } from '../model';
+import { CfnResource } from '../resource';
+import type { FunctionConstruct } from '../function';
+import { expecting, isEventObject, isIntrinsic, validateEvent } from './event-schema-b';
+
+const iotFleetProvisioningSchema = isEventObject({
+  templateBody: expecting('the provisioning template as an object', t.isRecord(t.isUnknown())),
+  provisioningRoleArn: expecting('an IAM role ARN or a CloudFormation intrinsic', t.isOneOf([t.cascade(t.isString(), [t.matchesRegExp(/^arn:/)]), isIntrinsic])),
+  templateName: t.isOptional(t.isString()),
+  enabled: t.isOptional(t.isBoolean()),
+});
+
+/**
+ * `iotFleetProvisioning` event: a fleet provisioning template (`{Fn}IotProvisioningTemplate`)
+ * whose pre-provisioning hook is the function, and the permission IoT needs to call it.
+ * One per function: both logical ids carry only the function's name.
+ */
+export class IotFleetProvisioningEvent extends Construct {
+  static readonly type = 'iotFleetProvisioning';
+  static readonly schema = iotFleetProvisioningSchema;
+  private readonly path: string;
+
+  constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {
+    super(fn, id);
+    const event = validateEvent(iotFleetProvisioningSchema, config, path);
+    const earlier = fn.node.children.find(child => child instanceof IotFleetProvisioningEvent && child !== this) as IotFleetProvisioningEvent | undefined;
+    if (earlier !== undefined) {
+      // The reference keeps only the last template, silently.
+      throw new ConfigError(`Invalid configuration in '${path}': a function can have only one iotFleetProvisioning event (another is at '${earlier.path}')`);
+    }
+    this.path = path;
+    const permissionId = naming.iotProvisioningTemplatePermission(fn.key);
+
+    const properties: Record<string, Json> = {
+      Enabled: event.enabled !== false,
+      PreProvisioningHook: { TargetArn: fn.arn },
+      ProvisioningRoleArn: event.provisioningRoleArn,
+      TemplateBody: JSON.stringify(event.templateBody),
+    };
+    if (event.templateName !== undefined) properties.TemplateName = event.templateName;
+    new CfnResource(this, 'Template', {
+      logicalId: naming.iotProvisioningTemplate(fn.key),
+      type: 'AWS::IoT::ProvisioningTemplate',
+      properties: () => properties,
+      dependsOn: () => [permissionId],
+    });
+    new CfnResource(this, 'Permission', {
+      logicalId: permissionId,
+      type: 'AWS::Lambda::Permission',
+      properties: () => ({ FunctionName: fn.arn, Action: 'lambda:InvokeFunction', Principal: 'iot.amazonaws.com' }),
+    });
+  }
+}

@@ -1,0 +1,53 @@
+import { Construct } from 'constructs';
+import * as t from 'typanion';
+import * as naming from '../../synth/naming-events-b';
+import type { Json } from '../model';
+import { CfnResource, accountId, join, partition, ref, region } from '../resource';
+import type { FunctionConstruct } from '../function';
+import { isEventObject, validateEvent } from './event-schema-b';
+
+const iotSchema = isEventObject({
+  sql: t.isString(),
+  sqlVersion: t.isOptional(t.isEnum(['2015-10-08', '2016-03-23', 'beta'])),
+  name: t.isOptional(t.isString()),
+  enabled: t.isOptional(t.isBoolean()),
+  description: t.isOptional(t.isString()),
+});
+
+/**
+ * `iot` event: a topic rule (`{Fn}IotTopicRule{n}`, n counting the function's iot events
+ * from 1) whose action invokes the function, and the permission that lets the rule do so.
+ */
+export class IotEvent extends Construct {
+  static readonly type = 'iot';
+  static readonly schema = iotSchema;
+
+  constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {
+    super(fn, id);
+    const event = validateEvent(iotSchema, config, path);
+    const index = fn.node.children.filter(child => child instanceof IotEvent).length;
+    const ruleId = naming.iotTopicRule(fn.key, index);
+
+    const payload: Record<string, Json> = {
+      RuleDisabled: event.enabled === false,
+      Sql: event.sql,
+      Actions: [{ Lambda: { FunctionArn: fn.arn } }],
+    };
+    if (event.description !== undefined) payload.Description = event.description;
+    if (event.sqlVersion !== undefined) payload.AwsIotSqlVersion = event.sqlVersion;
+    const properties: Record<string, Json> = { TopicRulePayload: payload };
+    if (event.name !== undefined) properties.RuleName = event.name;
+    new CfnResource(this, 'TopicRule', { logicalId: ruleId, type: 'AWS::IoT::TopicRule', properties: () => properties });
+
+    new CfnResource(this, 'Permission', {
+      logicalId: naming.iotTopicRulePermission(fn.key, index),
+      type: 'AWS::Lambda::Permission',
+      properties: () => ({
+        FunctionName: fn.arn,
+        Action: 'lambda:InvokeFunction',
+        Principal: 'iot.amazonaws.com',
+        SourceArn: join(['arn:', partition, ':iot:', region, ':', accountId, ':rule/', ref(ruleId)]),
+      }),
+    });
+  }
+}

@@ -1,0 +1,125 @@
+import { Construct } from 'constructs';
+import * as t from 'typanion';
+import * as naming from '../../synth/naming-events-b';
+import { ConfigError } from '../../errors';
+import type { IamStatement, Json } from '../model';
+import { CfnResource } from '../resource';
+import type { FunctionConstruct } from '../function';
+import {
+  expecting,
+  isEventObject,
+  isFilterPatterns,
+  isImportValue,
+  isIntegerIn,
+  isIntrinsic,
+  isNumberIn,
+  isRef,
+  validateEvent,
+} from './event-schema-b';
+import {
+  claimLogicalId,
+  ensureBrokerPolicies,
+  filterCriteria,
+  registerBrokerPolicy,
+  roleDependsOn,
+  vpcNetworkStatement,
+  type RawEvent,
+} from './event-source-mapping-b';
+
+export const STARTING_POSITIONS = ['LATEST', 'TRIM_HORIZON', 'AT_TIMESTAMP'] as const;
+
+const mskSchema = isEventObject({
+  arn: expecting(
+    'an MSK cluster ARN ("arn:aws:kafka:…:cluster/<name>/<id>"), { Ref } or { "Fn::ImportValue" }',
+    t.isOneOf([t.cascade(t.isString(), [t.matchesRegExp(/^arn:[^/]+\/[^/]+/)]), isRef, isImportValue]),
+  ),
+  topic: t.isString(),
+  batchSize: t.isOptional(isIntegerIn(1, 10000)),
+  maximumBatchingWindow: t.isOptional(isNumberIn(0, 300)),
+  enabled: t.isOptional(t.isBoolean()),
+  startingPosition: t.isOptional(t.isEnum(STARTING_POSITIONS)),
+  startingPositionTimestamp: t.isOptional(t.isNumber()),
+  saslScram512: t.isOptional(expecting('a Secrets Manager secret ARN', t.isOneOf([t.isString(), isIntrinsic]))),
+  consumerGroupId: t.isOptional(t.cascade(t.isString(), [t.hasMaxLength(200)])),
+  filterPatterns: t.isOptional(isFilterPatterns),
+});
+
+export type MskEventConfig = t.InferType<typeof mskSchema>;
+
+/** Validates one `msk` event, including the rules the schema cannot state. */
+export function parseMsk(config: unknown, path: string): MskEventConfig {
+  const event = validateEvent(mskSchema, config, path);
+  requireTimestamp(event, path);
+  return event;
+}
+
+/** `startingPosition: AT_TIMESTAMP` needs the time to start from. */
+export function requireTimestamp(event: { startingPosition?: string; startingPositionTimestamp?: number }, path: string): void {
+  if (event.startingPosition === 'AT_TIMESTAMP' && event.startingPositionTimestamp === undefined) {
+    throw new ConfigError(
+      `Invalid configuration in '${path}.startingPositionTimestamp': expected a Unix time in seconds (required when startingPosition is AT_TIMESTAMP), got nothing`,
+    );
+  }
+}
+
+/** The part of the logical id that names the cluster: from the ARN, the export, or the referenced resource. */
+function clusterName(arn: MskEventConfig['arn']): string {
+  if (typeof arn === 'string') return arn.split('/')[1];
+  if ('Ref' in arn) return arn.Ref;
+  const exported = arn['Fn::ImportValue'];
+  return typeof exported === 'string' ? exported : '';
+}
+
+/**
+ * `msk` event: an event source mapping from a topic of an Amazon MSK cluster
+ * (`{Fn}EventSourceMappingMSK{Cluster}{Topic}`); the role may describe the cluster
+ * and manage the network interfaces Lambda uses to reach it.
+ */
+export class MskEvent extends Construct {
+  static readonly type = 'msk';
+  static readonly schema = mskSchema;
+
+  constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {
+    super(fn, id);
+    const event = parseMsk(config, path);
+    const name = clusterName(event.arn);
+    if (name === '') throw new ConfigError(`Invalid configuration in '${path}.arn': expected { "Fn::ImportValue": "<export name>" } with a plain export name, got an intrinsic`);
+    ensureBrokerPolicies(fn.service);
+    const logicalId = naming.mskEventSourceMapping(fn.key, name, event.topic);
+    claimLogicalId(fn, logicalId, path, 'use one msk event per cluster and topic');
+
+    const properties: Record<string, Json> = {
+      EventSourceArn: event.arn,
+      FunctionName: fn.arn,
+      StartingPosition: event.startingPosition ?? 'TRIM_HORIZON',
+      Topics: [event.topic],
+    };
+    if (event.startingPositionTimestamp !== undefined) properties.StartingPositionTimestamp = event.startingPositionTimestamp;
+    if (event.batchSize !== undefined) properties.BatchSize = event.batchSize;
+    if (event.maximumBatchingWindow !== undefined) properties.MaximumBatchingWindowInSeconds = event.maximumBatchingWindow;
+    if (event.consumerGroupId !== undefined) properties.AmazonManagedKafkaEventSourceConfig = { ConsumerGroupId: event.consumerGroupId };
+    if (event.enabled !== undefined) properties.Enabled = event.enabled;
+    if (event.saslScram512 !== undefined) properties.SourceAccessConfigurations = [{ Type: 'SASL_SCRAM_512_AUTH', URI: event.saslScram512 }];
+    if (event.filterPatterns !== undefined) properties.FilterCriteria = filterCriteria(event.filterPatterns);
+
+    const dependsOn = roleDependsOn(fn);
+    new CfnResource(this, 'EventSourceMapping', {
+      logicalId,
+      type: 'AWS::Lambda::EventSourceMapping',
+      properties: () => properties,
+      dependsOn: () => dependsOn,
+    });
+  }
+}
+
+registerBrokerPolicy({
+  order: 4,
+  type: MskEvent.type,
+  statements(events: RawEvent[]): IamStatement[] {
+    const clusters = events.map(({ config, path }) => parseMsk(config, path).arn);
+    return [
+      { Effect: 'Allow', Action: ['kafka:DescribeCluster', 'kafka:GetBootstrapBrokers'], Resource: clusters },
+      vpcNetworkStatement(),
+    ];
+  },
+});

@@ -1,0 +1,84 @@
+import { Construct } from 'constructs';
+import * as t from 'typanion';
+import * as naming from '../../synth/naming-events-a';
+import { ConfigError } from '../../errors';
+import type { Json } from '../model';
+import { CfnResource } from '../resource';
+import type { FunctionConstruct } from '../function';
+import {
+  EventRolePolicy,
+  checkEvent,
+  intrinsicName,
+  isEither,
+  isIntrinsic,
+  isJsonObject,
+  isOptions,
+  roleDependency,
+  type Intrinsic,
+} from './group-a-support';
+
+const ARN = 'a queue ARN ("arn:aws:sqs:…") or { "Fn::GetAtt" | "Fn::ImportValue" | "Fn::Join" }';
+const isQueueArn = () => isEither<string | Intrinsic>(ARN, [t.cascade(t.isString(), t.matchesRegExp(/^arn:/)) as t.StrictValidator<unknown, string>, isIntrinsic()]);
+
+const isSqsOptions = isOptions({
+  arn: isQueueArn(),
+  batchSize: t.isOptional(t.cascade(t.isNumber(), t.isInteger(), t.isInInclusiveRange(1, 10000))),
+  maximumBatchingWindow: t.isOptional(t.cascade(t.isNumber(), t.isInteger(), t.isInInclusiveRange(0, 300))),
+  functionResponseType: t.isOptional(t.isEnum(['ReportBatchItemFailures'] as const)),
+  filterPatterns: t.isOptional(t.isArray(isJsonObject())),
+  maximumConcurrency: t.isOptional(t.cascade(t.isNumber(), t.isInteger(), t.isInInclusiveRange(2, 1000))),
+  enabled: t.isOptional(t.isBoolean()),
+});
+
+/**
+ * `sqs` event: an event source mapping from an existing queue
+ * (`{Fn}EventSourceMappingSQS{Queue}`); the shared role may read and delete its messages.
+ */
+export class SqsEvent extends Construct {
+  static readonly type = 'sqs';
+  static readonly schema = isEither(`${ARN}, or { arn, … }`, [isQueueArn(), isSqsOptions]);
+
+  constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {
+    super(fn, id);
+    const parsed = checkEvent(config, path, { schema: isQueueArn(), expected: `${ARN}, or { arn, … }` }, isSqsOptions);
+    const options = 'shorthand' in parsed ? { arn: parsed.shorthand } : parsed.options;
+    const arnPath = 'shorthand' in parsed ? path : `${path}.arn`;
+    const queueName = queueNameOf(options.arn, arnPath);
+    if (fn.usesSharedRole) EventRolePolicy.of(fn.service).addQueue(options.arn);
+
+    new CfnResource(this, 'EventSourceMapping', {
+      logicalId: naming.sqsEventSourceMapping(fn.key, queueName),
+      type: 'AWS::Lambda::EventSourceMapping',
+      dependsOn: () => roleDependency(fn),
+      properties: () => {
+        const properties: Record<string, Json> = { BatchSize: options.batchSize ?? 10 };
+        if (options.maximumBatchingWindow !== undefined) properties.MaximumBatchingWindowInSeconds = options.maximumBatchingWindow;
+        properties.EventSourceArn = options.arn;
+        properties.FunctionName = fn.arn;
+        properties.Enabled = options.enabled ?? true;
+        if (options.functionResponseType !== undefined) properties.FunctionResponseTypes = [options.functionResponseType];
+        if (options.filterPatterns !== undefined) {
+          properties.FilterCriteria = { Filters: options.filterPatterns.map(pattern => ({ Pattern: JSON.stringify(pattern) })) };
+        }
+        if (options.maximumConcurrency !== undefined) properties.ScalingConfig = { MaximumConcurrency: options.maximumConcurrency };
+        return properties;
+      },
+    });
+  }
+}
+
+/**
+ * The queue's name, for the logical id: the ARN's last part, the `Fn::GetAtt` target,
+ * the import name or the last `Fn::Join` part. A bare `Ref` names no queue ARN (a queue's
+ * `Ref` is its URL), and the reference crashes on it: refused with a pointer to `Fn::GetAtt`.
+ */
+function queueNameOf(arn: string | Intrinsic, path: string): string {
+  if (typeof arn === 'string') return arn.split(':').pop() ?? arn;
+  const name = 'Ref' in arn ? undefined : intrinsicName(arn);
+  if (name === undefined) {
+    throw new ConfigError(
+      `Invalid configuration in '${path}': expected ${ARN}, got ${JSON.stringify(arn)} (a queue's Ref is its URL; use { "Fn::GetAtt": [<queue>, "Arn"] })`,
+    );
+  }
+  return name;
+}

@@ -1,0 +1,81 @@
+import { AwsError } from '../aws/errors';
+import type { QueryParams } from '../aws/query';
+import type { LocalCloud } from '../cloud';
+import { ChangeSetApi } from './change-sets';
+import { DescribeApi } from './describe';
+import { newStack, operationInput } from './requests';
+
+/** The CloudFormation query API (what the SDK, the AWS CLI and boto3 send). Returns each operation's `…Result` content. */
+export class CloudFormationApi {
+  private readonly describe: DescribeApi;
+  private readonly changeSets: ChangeSetApi;
+
+  constructor(private readonly cloud: LocalCloud) {
+    this.describe = new DescribeApi(cloud);
+    this.changeSets = new ChangeSetApi(cloud);
+  }
+
+  private get stacks() {
+    return this.cloud.stacks;
+  }
+
+  handle(action: string, params: QueryParams, region: string): Record<string, unknown> {
+    const { describe, changeSets } = this;
+    switch (action) {
+      case 'CreateStack': return this.createStack(params, region);
+      case 'UpdateStack': return this.updateStack(params);
+      case 'DeleteStack': return this.deleteStack(params);
+      case 'UpdateTerminationProtection': return this.updateTerminationProtection(params);
+      case 'DescribeStacks': return describe.describeStacks(params);
+      case 'ListStacks': return describe.listStacks(params);
+      case 'DescribeStackEvents': return describe.describeStackEvents(params);
+      case 'DescribeStackResource': return describe.describeStackResource(params);
+      case 'DescribeStackResources': return describe.describeStackResources(params);
+      case 'ListStackResources': return describe.listStackResources(params);
+      case 'GetTemplate': return describe.getTemplate(params, changeSets);
+      case 'GetTemplateSummary': return describe.getTemplateSummary(params);
+      case 'ValidateTemplate': return describe.validateTemplate(params);
+      case 'ListExports': return describe.listExports(params);
+      case 'CreateChangeSet': return changeSets.createChangeSet(params, region);
+      case 'DescribeChangeSet': return changeSets.describeChangeSet(params);
+      case 'ExecuteChangeSet': return changeSets.executeChangeSet(params);
+      case 'DeleteChangeSet': return changeSets.deleteChangeSet(params);
+      case 'ListChangeSets': return changeSets.listChangeSets(params);
+      default:
+        throw new AwsError('InvalidAction', `The action ${action} is not valid for this web service.`);
+    }
+  }
+
+  private createStack(params: QueryParams, region: string) {
+    const name = params.required('StackName');
+    if (this.stacks.find(name)) throw new AwsError('AlreadyExistsException', `Stack [${name}] already exists`);
+    const input = operationInput(this.cloud, params);
+    const stack = newStack(this.cloud, name, region, 'CREATE_IN_PROGRESS');
+    stack.disableRollback = params.boolean('DisableRollback') === true || params.string('OnFailure') === 'DO_NOTHING';
+    stack.terminationProtection = params.boolean('EnableTerminationProtection') === true;
+    this.cloud.engine.validate(input);
+    this.stacks.add(stack);
+    this.cloud.engine.create(stack, input);
+    return { StackId: stack.stackId };
+  }
+
+  private updateStack(params: QueryParams) {
+    const stack = this.stacks.get(params.required('StackName'));
+    const input = operationInput(this.cloud, params, stack);
+    this.cloud.engine.update(stack, input);
+    return { StackId: stack.stackId };
+  }
+
+  private deleteStack(params: QueryParams) {
+    const stack = this.stacks.find(params.required('StackName'));
+    if (stack) this.cloud.engine.delete(stack);
+    return {};
+  }
+
+  private updateTerminationProtection(params: QueryParams) {
+    const stack = this.stacks.get(params.required('StackName'));
+    stack.terminationProtection = params.boolean('EnableTerminationProtection') === true;
+    this.stacks.save();
+    return { StackId: stack.stackId };
+  }
+}

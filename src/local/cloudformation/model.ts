@@ -1,0 +1,98 @@
+import type { Template } from '../template/types';
+
+export interface ResourceRecord {
+  logicalId: string;
+  type: string;
+  physicalId: string;
+  status: string;
+  statusReason?: string;
+  timestamp: string;
+  /** Properties with every intrinsic resolved, as the provider received them. */
+  properties: Record<string, unknown>;
+  /** What `Fn::GetAtt` returns, by attribute name. */
+  attributes: Record<string, unknown>;
+  /** What `Ref` returns when it is not the physical id. */
+  ref?: string;
+  /** False for types the local cloud only records. */
+  emulated: boolean;
+  deletionPolicy?: string;
+}
+
+export interface OutputRecord {
+  OutputKey: string;
+  OutputValue: string;
+  Description?: string;
+  ExportName?: string;
+}
+
+export interface StackEvent {
+  EventId: string;
+  StackId: string;
+  StackName: string;
+  LogicalResourceId: string;
+  PhysicalResourceId: string;
+  ResourceType: string;
+  Timestamp: string;
+  ResourceStatus: string;
+  ResourceStatusReason?: string;
+  ResourceProperties?: string;
+}
+
+export interface Change {
+  action: 'Add' | 'Modify' | 'Remove';
+  logicalId: string;
+  physicalId?: string;
+  type: string;
+  replacement?: 'True' | 'False' | 'Conditional';
+  scope: string[];
+  details: { name: string; requiresRecreation: 'Never' | 'Always' }[];
+}
+
+export interface ChangeSetRecord {
+  id: string;
+  name: string;
+  type: 'CREATE' | 'UPDATE';
+  status: string;
+  statusReason?: string;
+  executionStatus: string;
+  creationTime: string;
+  description?: string;
+  templateBody: string;
+  parameters: Record<string, string>;
+  capabilities: string[];
+  tags: { Key: string; Value: string }[];
+  changes: Change[];
+}
+
+export interface StackRecord {
+  stackId: string;
+  stackName: string;
+  region: string;
+  status: string;
+  statusReason?: string;
+  creationTime: string;
+  lastUpdatedTime?: string;
+  deletionTime?: string;
+  description?: string;
+  templateBody: string;
+  /** Parameter values the last successful operation used (user input, before defaults). */
+  parameters: Record<string, string>;
+  capabilities: string[];
+  tags: { Key: string; Value: string }[];
+  disableRollback: boolean;
+  terminationProtection: boolean;
+  outputs: OutputRecord[];
+  /** Export names this stack's template imports: they cannot be deleted while in use. */
+  imports: string[];
+  resources: Record<string, ResourceRecord>;
+  events: StackEvent[];
+  changeSets: ChangeSetRecord[];
+}
+
+export interface OperationInput {
+  template: Template;
+  templateBody: string;
+  parameters: Record<string, string>;
+  capabilities: string[];
+  tags: { Key: string; Value: string }[];
+}

@@ -1,0 +1,60 @@
+import type { LocalCloud } from '../cloud';
+import type { ObjectEvent } from '../s3/store';
+
+interface LambdaConfiguration {
+  Event?: string;
+  Function?: string;
+  Filter?: { S3Key?: { Rules?: { Name?: string; Value?: string }[] } };
+  Id?: string;
+}
+
+/** `s3:ObjectCreated:*` matches `ObjectCreated:Put`; an exact name matches itself. */
+function eventMatches(configured: string, eventName: string): boolean {
+  const wanted = configured.replace(/^s3:/, '');
+  return wanted.endsWith(':*') ? eventName.startsWith(wanted.slice(0, -1)) : wanted === eventName;
+}
+
+function keyMatches(configuration: LambdaConfiguration, key: string): boolean {
+  for (const rule of configuration.Filter?.S3Key?.Rules ?? []) {
+    const name = String(rule.Name ?? '').toLowerCase();
+    const value = String(rule.Value ?? '');
+    if (name === 'prefix' && !key.startsWith(value)) return false;
+    if (name === 'suffix' && !key.endsWith(value)) return false;
+  }
+  return true;
+}
+
+/** Invokes the functions a bucket's NotificationConfiguration names, with the event S3 sends. */
+export function notifyObjectEvent(cloud: LocalCloud, event: ObjectEvent): void {
+  const bucket = cloud.resources('AWS::S3::Bucket').find(({ record }) => record.physicalId === event.bucket);
+  const configurations = ((bucket?.record.properties.NotificationConfiguration as { LambdaConfigurations?: LambdaConfiguration[] } | undefined)?.LambdaConfigurations) ?? [];
+  const eventName = event.kind === 'created' ? 'ObjectCreated:Put' : 'ObjectRemoved:Delete';
+  for (const configuration of configurations) {
+    if (!configuration.Function || !eventMatches(String(configuration.Event ?? ''), eventName) || !keyMatches(configuration, event.object.key)) continue;
+    cloud.functions.invokeAsync(configuration.Function, {
+      Records: [
+        {
+          eventVersion: '2.1',
+          eventSource: 'aws:s3',
+          awsRegion: event.region,
+          eventTime: new Date().toISOString(),
+          eventName,
+          userIdentity: { principalId: 'AWS:LOCAL' },
+          requestParameters: { sourceIPAddress: '127.0.0.1' },
+          responseElements: { 'x-amz-request-id': 'local', 'x-amz-id-2': 'local' },
+          s3: {
+            s3SchemaVersion: '1.0',
+            configurationId: configuration.Id ?? 'local',
+            bucket: { name: event.bucket, ownerIdentity: { principalId: 'LOCAL' }, arn: `arn:aws:s3:::${event.bucket}` },
+            object: {
+              key: encodeURIComponent(event.object.key).replace(/%20/g, '+').replace(/%2F/g, '/'),
+              size: event.object.size,
+              eTag: event.object.etag.replace(/"/g, ''),
+              sequencer: Date.now().toString(16).toUpperCase(),
+            },
+          },
+        },
+      ],
+    });
+  }
+}

@@ -1,0 +1,137 @@
+import type { LocalCloud } from '../cloud';
+import type { ResourceRecord } from '../cloudformation/model';
+import type { LocalRequest, LocalResponse } from '../http';
+import { EXECUTE_API_PREFIX, LAMBDA_URL_PREFIX } from './endpoints';
+import { httpEventV2, httpResponseV2, jsonMessage, restEventV1, restResponseV1 } from './events';
+import { bestMatch, functionOfIntegration } from './routes';
+
+type Target = { kind: 'execute-api' | 'lambda-url'; id: string; path: string };
+
+/** `/_fw/execute-api/<id>/rest`, `/_fw/lambda-url/<id>/rest`, or the same ids in the Host header. */
+export function gatewayTarget(request: LocalRequest): Target | undefined {
+  for (const [prefix, kind] of [[EXECUTE_API_PREFIX, 'execute-api'], [LAMBDA_URL_PREFIX, 'lambda-url']] as const) {
+    if (request.path.startsWith(prefix)) {
+      const rest = request.path.slice(prefix.length);
+      const slash = rest.indexOf('/');
+      return { kind, id: slash === -1 ? rest : rest.slice(0, slash), path: slash === -1 ? '/' : rest.slice(slash) };
+    }
+  }
+  const host = /^([a-z0-9]+)\.(execute-api|lambda-url)\./.exec(request.hostname);
+  if (host) return { kind: host[2] as Target['kind'], id: host[1], path: request.path };
+  return undefined;
+}
+
+/**
+ * Serves deployed HTTP APIs, REST APIs and function URLs: finds the route in
+ * the stacks' resources and invokes its function with the payload AWS sends.
+ */
+export class GatewayRouter {
+  constructor(private readonly cloud: LocalCloud) {}
+
+  async handle(request: LocalRequest): Promise<LocalResponse | undefined> {
+    const target = gatewayTarget(request);
+    if (!target) return undefined;
+    if (target.kind === 'lambda-url') return this.functionUrl(request, target);
+    const httpApi = this.cloud.resources('AWS::ApiGatewayV2::Api').find(({ record }) => record.physicalId === target.id);
+    if (httpApi) return this.httpApi(request, target, httpApi.record);
+    const restApi = this.cloud.resources('AWS::ApiGateway::RestApi').find(({ record }) => record.physicalId === target.id);
+    if (restApi) return this.restApi(request, target, restApi.record);
+    return jsonMessage(404, 'Not Found');
+  }
+
+  private children(type: string, key: string, id: string): ResourceRecord[] {
+    return this.cloud.resources(type).map(({ record }) => record).filter((record) => record.properties[key] === id);
+  }
+
+  private async invoke(functionArn: string | undefined, event: unknown, format: '1.0' | '2.0'): Promise<LocalResponse> {
+    if (!functionArn) return jsonMessage(500, 'Internal Server Error');
+    try {
+      const outcome = await this.cloud.functions.invoke(functionArn, event);
+      if (outcome.functionError) {
+        const timedOut = outcome.payload.includes('Sandbox.Timedout');
+        if (format === '1.0') return timedOut ? jsonMessage(504, 'Endpoint request timed out') : jsonMessage(502, 'Internal server error');
+        return timedOut ? jsonMessage(503, 'Service Unavailable') : jsonMessage(500, 'Internal Server Error');
+      }
+      const value = JSON.parse(outcome.payload) as unknown;
+      return format === '1.0' ? restResponseV1(value) : httpResponseV2(value);
+    } catch (error) {
+      this.cloud.log(`gateway invoke of ${functionArn} failed: ${(error as Error).message}`);
+      return jsonMessage(format === '1.0' ? 502 : 500, format === '1.0' ? 'Internal server error' : 'Internal Server Error');
+    }
+  }
+
+  private async httpApi(request: LocalRequest, target: Target, api: ResourceRecord): Promise<LocalResponse> {
+    const stages = this.children('AWS::ApiGatewayV2::Stage', 'ApiId', api.physicalId).map((record) => String(record.properties.StageName));
+    const first = target.path.split('/')[1] ?? '';
+    const stage = first && first !== '$default' && stages.includes(first) ? first : '$default';
+    const path = stage === '$default' ? target.path : target.path.slice(stage.length + 1) || '/';
+    const routes = this.children('AWS::ApiGatewayV2::Route', 'ApiId', api.physicalId).map((record) => {
+      const routeKey = String(record.properties.RouteKey);
+      const [method, routePath] = routeKey === '$default' ? ['ANY', '/{proxy+}'] : routeKey.split(' ');
+      return { method, path: routePath ?? '/', routeKey, record };
+    });
+    const match = bestMatch(routes, request.method, path) ?? (path === '/' ? bestMatch(routes.filter((r) => r.routeKey === '$default').map((r) => ({ ...r, path: '/' })), request.method, '/') : undefined);
+    if (!match) return jsonMessage(404, 'Not Found');
+    const integrationId = String(match.item.record.properties.Target ?? '').replace(/^integrations\//, '');
+    const integration = this.children('AWS::ApiGatewayV2::Integration', 'ApiId', api.physicalId).find((record) => record.physicalId === integrationId);
+    if (!integration) return jsonMessage(500, 'Internal Server Error');
+    const format = String(integration.properties.PayloadFormatVersion ?? '2.0') === '1.0' ? '1.0' : '2.0';
+    const base = { accountId: this.cloud.accountId, apiId: api.physicalId, stage, routeKey: match.item.routeKey, path, pathParameters: match.parameters, domainName: `${api.physicalId}.execute-api.${request.region}.amazonaws.com` };
+    const event = format === '2.0' ? httpEventV2(request, base) : restEventV1(request, { ...base, resourceId: match.item.record.physicalId, resourcePath: match.item.path });
+    return this.invoke(functionOfIntegration(integration.properties.IntegrationUri), event, format);
+  }
+
+  private async restApi(request: LocalRequest, target: Target, api: ResourceRecord): Promise<LocalResponse> {
+    const [, stage = '', ...rest] = target.path.split('/');
+    const path = `/${rest.join('/')}`;
+    const stages = new Set([
+      ...this.children('AWS::ApiGateway::Deployment', 'RestApiId', api.physicalId).map((record) => record.properties.StageName),
+      ...this.children('AWS::ApiGateway::Stage', 'RestApiId', api.physicalId).map((record) => record.properties.StageName),
+    ]);
+    if (!stages.has(stage)) return jsonMessage(403, 'Missing Authentication Token');
+    const resources = this.children('AWS::ApiGateway::Resource', 'RestApiId', api.physicalId);
+    const pathOf = (resourceId: string): string => {
+      if (resourceId === api.attributes.RootResourceId) return '/';
+      const resource = resources.find((record) => record.physicalId === resourceId);
+      if (!resource) return '/?';
+      const parent = pathOf(String(resource.properties.ParentId));
+      return `${parent === '/' ? '' : parent}/${String(resource.properties.PathPart)}`;
+    };
+    const methods = this.children('AWS::ApiGateway::Method', 'RestApiId', api.physicalId).map((record) => ({
+      method: String(record.properties.HttpMethod).toUpperCase(),
+      path: pathOf(String(record.properties.ResourceId)),
+      record,
+    }));
+    const match = bestMatch(methods, request.method, path);
+    if (!match) return jsonMessage(403, 'Missing Authentication Token');
+    const integration = (match.item.record.properties.Integration ?? {}) as Record<string, unknown>;
+    if (integration.Type === 'MOCK') return { status: 200, headers: { 'content-type': 'application/json' }, body: '' };
+    const event = restEventV1(request, {
+      accountId: this.cloud.accountId,
+      apiId: api.physicalId,
+      stage,
+      routeKey: '',
+      path,
+      pathParameters: match.parameters,
+      domainName: `${api.physicalId}.execute-api.${request.region}.amazonaws.com`,
+      resourceId: String(match.item.record.properties.ResourceId),
+      resourcePath: match.item.path,
+    });
+    return this.invoke(functionOfIntegration(integration.Uri), event, '1.0');
+  }
+
+  private async functionUrl(request: LocalRequest, target: Target): Promise<LocalResponse> {
+    const url = this.cloud.resources('AWS::Lambda::Url').find(({ record }) => record.attributes.UrlId === target.id);
+    if (!url) return jsonMessage(404, 'Not Found');
+    const event = httpEventV2(request, {
+      accountId: this.cloud.accountId,
+      apiId: target.id,
+      stage: '$default',
+      routeKey: '$default',
+      path: target.path,
+      pathParameters: {},
+      domainName: `${target.id}.lambda-url.${request.region}.on.aws`,
+    });
+    return this.invoke(String(url.record.attributes.FunctionArn), event, '2.0');
+  }
+}

@@ -1,0 +1,37 @@
+import type { IncomingHttpHeaders } from 'node:http';
+
+/** A request as the local services see it: whole body read, URL split. */
+export interface LocalRequest {
+  method: string;
+  path: string;
+  search: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  /** The Host header without the port. */
+  hostname: string;
+  /** The region of the credential scope, or the default. */
+  region: string;
+}
+
+export interface LocalResponse {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+}
+
+export function header(request: LocalRequest, name: string): string | undefined {
+  const value = request.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value.join(',') : value;
+}
+
+export const xmlResponse = (body: string, status = 200): LocalResponse => ({
+  status,
+  headers: { 'content-type': 'text/xml' },
+  body,
+});
+
+export const jsonResponse = (value: unknown, status = 200, contentType = 'application/json'): LocalResponse => ({
+  status,
+  headers: { 'content-type': contentType },
+  body: JSON.stringify(value),
+});

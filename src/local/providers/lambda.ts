@@ -1,0 +1,72 @@
+import { AwsError } from '../aws/errors';
+import { materializeCode } from '../runtime/code';
+import { functionNameOf } from '../runtime/functions';
+import { arn, generatedName, randomSuffix } from './names';
+import type { ProviderContext, Provisioned, ResourceProvider } from './provider';
+
+const SUPPORTED = /^(nodejs|python)/;
+
+function deployFunction(name: string, properties: Record<string, unknown>, context: ProviderContext): Provisioned {
+  const runtime = String(properties.Runtime ?? 'nodejs20.x');
+  if (properties.PackageType === 'Image') {
+    throw new AwsError('InvalidParameterValueException', 'The local cloud does not run container image functions');
+  }
+  if (!SUPPORTED.test(runtime)) context.cloud.log(`function ${name} uses ${runtime}; the local cloud only runs Node.js and Python`);
+  // Warm processes of the old code retire on their own: the runtime compares each function's revision.
+  const code = materializeCode(context.cloud.dataDir, context.cloud.s3, properties.Code as Record<string, unknown> | undefined, runtime);
+  return {
+    physicalId: name,
+    attributes: {
+      Arn: arn('lambda', context.region, context.accountId, `function:${name}`),
+      CodeSha256: code.sha256,
+      'SnapStartResponse.ApplyOn': 'None',
+    },
+  };
+}
+
+/** A function whose code is unpacked from the uploaded zip and run on invocation. */
+export const lambdaFunctionProvider: ResourceProvider = {
+  replaceOn: ['FunctionName', 'PackageType'],
+  create(properties, context) {
+    const name = typeof properties.FunctionName === 'string' ? properties.FunctionName : generatedName(context.stackName, context.logicalId, 64);
+    const taken = context.cloud.resources('AWS::Lambda::Function').some(({ record }) => record.physicalId === name);
+    if (taken) throw new AwsError('AlreadyExists', `Resource of type 'AWS::Lambda::Function' with identifier '${name}' already exists.`);
+    return deployFunction(name, properties, context);
+  },
+  update(properties, previous, context) {
+    return deployFunction(previous.physicalId, properties, context);
+  },
+  delete(record, context) {
+    context.cloud.functions.stop(record.physicalId);
+  },
+};
+
+/** A published version: a number per function. It runs the function's current code. */
+export const lambdaVersionProvider: ResourceProvider = {
+  replaceOn: ['FunctionName', 'CodeSha256', 'Description', 'ProvisionedConcurrencyConfig'],
+  create(properties, context) {
+    const name = functionNameOf(String(properties.FunctionName));
+    context.cloud.functions.record(name);
+    const versions = context.cloud
+      .resources('AWS::Lambda::Version')
+      .filter(({ record }) => functionNameOf(String(record.properties.FunctionName)) === name)
+      .map(({ record }) => Number(record.attributes.Version));
+    const version = String(Math.max(0, ...versions) + 1);
+    const versionArn = arn('lambda', context.region, context.accountId, `function:${name}:${version}`);
+    return { physicalId: versionArn, attributes: { Version: version, FunctionArn: arn('lambda', context.region, context.accountId, `function:${name}`) } };
+  },
+};
+
+/** A function URL: it answers under /_fw/lambda-url/<id>/ on the local server. */
+export const lambdaUrlProvider: ResourceProvider = {
+  replaceOn: ['TargetFunctionArn', 'Qualifier'],
+  create(properties, context) {
+    const urlId = randomSuffix(32).toLowerCase();
+    const target = String(properties.TargetFunctionArn);
+    const functionArn = target.startsWith('arn:') ? target : arn('lambda', context.region, context.accountId, `function:${target}`);
+    return { physicalId: functionArn, attributes: { FunctionArn: functionArn, FunctionUrl: `https://${urlId}.lambda-url.${context.region}.on.aws/`, UrlId: urlId } };
+  },
+  update(properties, previous) {
+    return { physicalId: previous.physicalId, attributes: previous.attributes };
+  },
+};

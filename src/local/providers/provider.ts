@@ -1,0 +1,30 @@
+import type { LocalCloud } from '../cloud';
+import type { ResourceRecord } from '../cloudformation/model';
+
+export interface ProviderContext {
+  cloud: LocalCloud;
+  stackName: string;
+  stackId: string;
+  region: string;
+  accountId: string;
+  logicalId: string;
+  type: string;
+}
+
+/** What a provider reports about the physical resource it made or changed. */
+export interface Provisioned {
+  physicalId: string;
+  attributes?: Record<string, unknown>;
+  /** What `Ref` returns, when it is not the physical id (a topic's ARN, a queue's URL). */
+  ref?: string;
+}
+
+/** Makes, changes and removes one type of resource in the local cloud. */
+export interface ResourceProvider {
+  /** Properties whose change needs a new physical resource, as the AWS resource reference says. */
+  replaceOn?: readonly string[];
+  create(properties: Record<string, unknown>, context: ProviderContext): Promise<Provisioned> | Provisioned;
+  /** Absent: the resource keeps its physical id and attributes and takes the new properties. */
+  update?(properties: Record<string, unknown>, previous: ResourceRecord, context: ProviderContext): Promise<Provisioned> | Provisioned;
+  delete?(record: ResourceRecord, context: ProviderContext): Promise<void> | void;
+}

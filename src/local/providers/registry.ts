@@ -1,0 +1,43 @@
+import type { ResourceProvider } from './provider';
+import { recordedProvider } from './recorded';
+import { s3BucketProvider } from './s3-bucket';
+import * as gateway from './api-gateway';
+import * as lambda from './lambda';
+import * as simple from './simple';
+
+/** Types with local behaviour; every other type is recorded only. */
+const PROVIDERS: Record<string, ResourceProvider> = {
+  'AWS::S3::Bucket': s3BucketProvider,
+  'AWS::IAM::Role': simple.iamRoleProvider,
+  'AWS::IAM::ManagedPolicy': simple.iamPolicyProvider,
+  'AWS::IAM::Policy': simple.iamPolicyProvider,
+  'AWS::Logs::LogGroup': simple.logGroupProvider,
+  'AWS::SQS::Queue': simple.sqsQueueProvider,
+  'AWS::DynamoDB::Table': simple.dynamoDbTableProvider,
+  'AWS::SNS::Topic': simple.snsTopicProvider,
+  'AWS::SNS::Subscription': simple.snsSubscriptionProvider,
+  'AWS::Events::Rule': simple.eventsRuleProvider,
+  'AWS::Lambda::Permission': simple.lambdaPermissionProvider,
+  'AWS::Lambda::EventInvokeConfig': simple.lambdaEventInvokeConfigProvider,
+  'AWS::Lambda::Function': lambda.lambdaFunctionProvider,
+  'AWS::Lambda::Version': lambda.lambdaVersionProvider,
+  'AWS::Lambda::Url': lambda.lambdaUrlProvider,
+  'AWS::ApiGatewayV2::Api': gateway.httpApiProvider,
+  'AWS::ApiGatewayV2::Stage': gateway.httpApiStageProvider,
+  'AWS::ApiGatewayV2::Integration': gateway.httpApiIntegrationProvider,
+  'AWS::ApiGatewayV2::Route': gateway.httpApiRouteProvider,
+  'AWS::ApiGatewayV2::Authorizer': gateway.httpApiAuthorizerProvider,
+  'AWS::ApiGateway::RestApi': gateway.restApiProvider,
+  'AWS::ApiGateway::Resource': gateway.restApiResourceProvider,
+  'AWS::ApiGateway::Method': gateway.restApiMethodProvider,
+  'AWS::ApiGateway::Deployment': gateway.restApiDeploymentProvider,
+  'AWS::ApiGateway::Stage': gateway.restApiStageProvider,
+};
+
+export function providerFor(type: string): ResourceProvider {
+  return PROVIDERS[type] ?? recordedProvider;
+}
+
+export function isEmulated(type: string): boolean {
+  return Object.prototype.hasOwnProperty.call(PROVIDERS, type);
+}

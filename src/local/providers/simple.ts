@@ -1,0 +1,93 @@
+import { arn, generatedName, randomSuffix } from './names';
+import type { ResourceProvider } from './provider';
+
+/** Types whose only local behaviour is a name, an ARN and the attributes templates read. */
+
+export const iamRoleProvider: ResourceProvider = {
+  replaceOn: ['RoleName', 'Path'],
+  create(properties, context) {
+    const name = typeof properties.RoleName === 'string' ? properties.RoleName : generatedName(context.stackName, context.logicalId, 64);
+    const path = typeof properties.Path === 'string' ? properties.Path : '/';
+    return { physicalId: name, attributes: { Arn: `arn:aws:iam::${context.accountId}:role${path}${name}`, RoleId: `AROA${randomSuffix(17)}` } };
+  },
+};
+
+export const iamPolicyProvider: ResourceProvider = {
+  create(properties, context) {
+    const name = typeof properties.ManagedPolicyName === 'string' ? properties.ManagedPolicyName : generatedName(context.stackName, context.logicalId, 128);
+    const policyArn = `arn:aws:iam::${context.accountId}:policy/${name}`;
+    return { physicalId: context.type === 'AWS::IAM::ManagedPolicy' ? policyArn : name, attributes: { PolicyArn: policyArn } };
+  },
+};
+
+export const logGroupProvider: ResourceProvider = {
+  replaceOn: ['LogGroupName'],
+  create(properties, context) {
+    const name = typeof properties.LogGroupName === 'string' ? properties.LogGroupName : generatedName(context.stackName, context.logicalId, 512);
+    context.cloud.logs.createGroup(name);
+    return { physicalId: name, attributes: { Arn: arn('logs', context.region, context.accountId, `log-group:${name}:*`) } };
+  },
+  delete(record, context) {
+    context.cloud.logs.deleteGroup(record.physicalId);
+  },
+};
+
+export const sqsQueueProvider: ResourceProvider = {
+  replaceOn: ['QueueName', 'FifoQueue'],
+  create(properties, context) {
+    const fifo = properties.FifoQueue === true || properties.FifoQueue === 'true';
+    const name = typeof properties.QueueName === 'string' ? properties.QueueName : generatedName(context.stackName, context.logicalId, fifo ? 75 : 80) + (fifo ? '.fifo' : '');
+    const url = `https://sqs.${context.region}.amazonaws.com/${context.accountId}/${name}`;
+    return { physicalId: url, ref: url, attributes: { Arn: arn('sqs', context.region, context.accountId, name), QueueName: name, QueueUrl: url } };
+  },
+};
+
+export const dynamoDbTableProvider: ResourceProvider = {
+  replaceOn: ['TableName', 'KeySchema'],
+  create(properties, context) {
+    const name = typeof properties.TableName === 'string' ? properties.TableName : generatedName(context.stackName, context.logicalId, 255);
+    const tableArn = arn('dynamodb', context.region, context.accountId, `table/${name}`);
+    const attributes: Record<string, unknown> = { Arn: tableArn };
+    if (properties.StreamSpecification) attributes.StreamArn = `${tableArn}/stream/${new Date().toISOString().replace(/Z$/, '')}`;
+    return { physicalId: name, attributes };
+  },
+};
+
+export const snsTopicProvider: ResourceProvider = {
+  replaceOn: ['TopicName', 'FifoTopic'],
+  create(properties, context) {
+    const name = typeof properties.TopicName === 'string' ? properties.TopicName : generatedName(context.stackName, context.logicalId, 256);
+    const topicArn = arn('sns', context.region, context.accountId, name);
+    return { physicalId: topicArn, ref: topicArn, attributes: { TopicArn: topicArn, TopicName: name } };
+  },
+};
+
+export const snsSubscriptionProvider: ResourceProvider = {
+  replaceOn: ['TopicArn', 'Endpoint', 'Protocol'],
+  create(properties) {
+    const subscriptionArn = `${String(properties.TopicArn)}:${randomSuffix(8).toLowerCase()}-${randomSuffix(4).toLowerCase()}`;
+    return { physicalId: subscriptionArn, attributes: { Arn: subscriptionArn } };
+  },
+};
+
+export const eventsRuleProvider: ResourceProvider = {
+  replaceOn: ['Name', 'EventBusName'],
+  create(properties, context) {
+    const name = typeof properties.Name === 'string' ? properties.Name : generatedName(context.stackName, context.logicalId, 64);
+    return { physicalId: name, attributes: { Arn: arn('events', context.region, context.accountId, `rule/${name}`) } };
+  },
+};
+
+export const lambdaPermissionProvider: ResourceProvider = {
+  replaceOn: ['FunctionName', 'Action', 'Principal', 'SourceArn', 'SourceAccount'],
+  create(_properties, context) {
+    return { physicalId: `${context.stackName}-${context.logicalId}-${randomSuffix(12)}` };
+  },
+};
+
+export const lambdaEventInvokeConfigProvider: ResourceProvider = {
+  replaceOn: ['FunctionName', 'Qualifier'],
+  create(_properties, context) {
+    return { physicalId: `${context.stackName}-${context.logicalId}-${randomSuffix(12)}` };
+  },
+};

@@ -1,0 +1,123 @@
+/**
+ * Runs inside a function's own Node.js process, as Lambda's runtime does:
+ * loads the handler once (CommonJS or ESM), then answers one invocation at a
+ * time. console output becomes log events tagged with the request id.
+ */
+import { Socket } from 'node:net';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
+import { format } from 'node:util';
+import type { FunctionErrorPayload, InvokeMessage, ReplyMessage } from './protocol';
+
+type Handler = (event: unknown, context: Record<string, unknown>, callback: (error?: unknown, value?: unknown) => void) => unknown;
+
+const replies = new Socket({ fd: 3, readable: false, writable: true });
+let currentRequest: string | undefined;
+
+function reply(message: ReplyMessage): void {
+  replies.write(`${JSON.stringify(message)}\n`);
+}
+
+function errorPayload(error: unknown): FunctionErrorPayload {
+  if (error instanceof Error) {
+    return { errorType: error.name || 'Error', errorMessage: error.message, trace: (error.stack ?? '').split('\n') };
+  }
+  return { errorType: typeof error === 'string' ? 'string' : 'Error', errorMessage: typeof error === 'string' ? error : JSON.stringify(error) };
+}
+
+for (const [method, level] of [['log', 'INFO'], ['info', 'INFO'], ['warn', 'WARN'], ['error', 'ERROR'], ['debug', 'DEBUG'], ['trace', 'TRACE']] as const) {
+  console[method] = (...args: unknown[]) => reply({ type: 'log', id: currentRequest, level, message: format(...args) });
+}
+
+async function loadHandler(): Promise<Handler> {
+  const spec = process.env._HANDLER ?? '';
+  const root = process.env.LAMBDA_TASK_ROOT ?? process.cwd();
+  const dot = spec.lastIndexOf('.');
+  if (dot <= 0) throw Object.assign(new Error(`Bad handler ${spec}: expected "file.function"`), { name: 'Runtime.MalformedHandlerName' });
+  const modulePath = spec.slice(0, dot);
+  const exportName = spec.slice(dot + 1);
+  const file = ['.js', '.mjs', '.cjs'].map((extension) => join(root, modulePath + extension)).find((candidate) => existsSync(candidate));
+  if (!file) throw Object.assign(new Error(`Cannot find module '${modulePath}'`), { name: 'Runtime.ImportModuleError' });
+  let loaded: Record<string, unknown>;
+  if (file.endsWith('.mjs')) {
+    loaded = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } else {
+    try {
+      loaded = require(file) as Record<string, unknown>;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ERR_REQUIRE_ESM' && !(error instanceof SyntaxError && /import|export/.test(error.message))) throw error;
+      loaded = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    }
+  }
+  const handler = (loaded[exportName] ?? (loaded.default as Record<string, unknown> | undefined)?.[exportName]) as Handler | undefined;
+  if (typeof handler !== 'function') {
+    throw Object.assign(new Error(`${modulePath}.${exportName} is undefined or not exported`), { name: 'Runtime.HandlerNotFound' });
+  }
+  return handler;
+}
+
+function run(handler: Handler, message: InvokeMessage): Promise<unknown> {
+  const env = process.env;
+  return new Promise((resolve, reject) => {
+    const callback = (error?: unknown, value?: unknown) => (error !== undefined && error !== null ? reject(error) : resolve(value));
+    const context: Record<string, unknown> = {
+      functionName: env.AWS_LAMBDA_FUNCTION_NAME,
+      functionVersion: env.AWS_LAMBDA_FUNCTION_VERSION,
+      invokedFunctionArn: message.invokedFunctionArn,
+      memoryLimitInMB: env.AWS_LAMBDA_FUNCTION_MEMORY_SIZE,
+      awsRequestId: message.id,
+      logGroupName: env.AWS_LAMBDA_LOG_GROUP_NAME,
+      logStreamName: env.AWS_LAMBDA_LOG_STREAM_NAME,
+      callbackWaitsForEmptyEventLoop: true,
+      getRemainingTimeInMillis: () => Math.max(0, message.deadline - Date.now()),
+      done: callback,
+      succeed: (value: unknown) => callback(null, value),
+      fail: (error: unknown) => callback(error ?? new Error('handled')),
+    };
+    try {
+      const returned = handler(message.event, context, callback);
+      if (returned && typeof (returned as Promise<unknown>).then === 'function') (returned as Promise<unknown>).then(resolve, reject);
+      else if (handler.length < 3) resolve(returned);
+    } catch (error) {
+      reject(error);
+    }
+  });
+}
+
+async function main(): Promise<void> {
+  let handler: Handler | undefined;
+  let loadError: unknown;
+  try {
+    handler = await loadHandler();
+  } catch (error) {
+    loadError = error;
+  }
+  process.on('uncaughtException', (error) => {
+    if (currentRequest) reply({ type: 'result', id: currentRequest, ok: false, error: errorPayload(error) });
+    replies.end(() => process.exit(1));
+  });
+  process.on('unhandledRejection', (error) => {
+    if (currentRequest) reply({ type: 'result', id: currentRequest, ok: false, error: errorPayload(error) });
+    replies.end(() => process.exit(1));
+  });
+  reply({ type: 'ready' });
+  const lines = createInterface({ input: process.stdin });
+  for await (const line of lines) {
+    const message = JSON.parse(line) as InvokeMessage;
+    currentRequest = message.id;
+    try {
+      if (!handler) throw loadError;
+      const value = await run(handler, message);
+      reply({ type: 'result', id: message.id, ok: true, value: value === undefined ? null : value });
+    } catch (error) {
+      reply({ type: 'result', id: message.id, ok: false, error: errorPayload(error) });
+    }
+    currentRequest = undefined;
+  }
+  process.exit(0);
+}
+
+void main();

@@ -1,0 +1,22 @@
+/** Messages between the local cloud and a function's process: JSON lines, requests on stdin, replies on fd 3. */
+
+export interface InvokeMessage {
+  type: 'invoke';
+  id: string;
+  event: unknown;
+  deadline: number;
+  invokedFunctionArn: string;
+}
+
+export interface FunctionErrorPayload {
+  errorType: string;
+  errorMessage: string;
+  trace?: string[];
+  stackTrace?: string[];
+}
+
+export type ReplyMessage =
+  | { type: 'ready' }
+  | { type: 'result'; id: string; ok: true; value: unknown }
+  | { type: 'result'; id: string; ok: false; error: FunctionErrorPayload }
+  | { type: 'log'; id?: string; level: string; message: string };

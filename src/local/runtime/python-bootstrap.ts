@@ -1,0 +1,53 @@
+/** The Python side of a function's process: same JSON-lines protocol as the Node bootstrap. */
+export const PYTHON_BOOTSTRAP = String.raw`
+import importlib, json, os, sys, time, traceback
+
+replies = os.fdopen(3, 'w', buffering=1)
+def reply(message):
+    replies.write(json.dumps(message, default=str) + '\n')
+    replies.flush()
+
+class Context:
+    def __init__(self, message):
+        env = os.environ
+        self.function_name = env.get('AWS_LAMBDA_FUNCTION_NAME')
+        self.function_version = env.get('AWS_LAMBDA_FUNCTION_VERSION')
+        self.invoked_function_arn = message['invokedFunctionArn']
+        self.memory_limit_in_mb = int(env.get('AWS_LAMBDA_FUNCTION_MEMORY_SIZE', '128'))
+        self.aws_request_id = message['id']
+        self.log_group_name = env.get('AWS_LAMBDA_LOG_GROUP_NAME')
+        self.log_stream_name = env.get('AWS_LAMBDA_LOG_STREAM_NAME')
+        self._deadline = message['deadline']
+    def get_remaining_time_in_millis(self):
+        return max(0, int(self._deadline - time.time() * 1000))
+
+def error_payload(error):
+    return {'errorMessage': str(error), 'errorType': type(error).__name__,
+            'stackTrace': traceback.format_tb(error.__traceback__)}
+
+def load():
+    spec = os.environ['_HANDLER']
+    module_name, _, function_name = spec.rpartition('.')
+    sys.path.insert(0, os.environ.get('LAMBDA_TASK_ROOT', os.getcwd()))
+    module = importlib.import_module(module_name.replace('/', '.'))
+    return getattr(module, function_name)
+
+handler, load_error = None, None
+try:
+    handler = load()
+except Exception as error:
+    load_error = error
+
+reply({'type': 'ready'})
+for line in sys.stdin:
+    message = json.loads(line)
+    try:
+        if handler is None:
+            raise load_error
+        value = handler(message['event'], Context(message))
+        sys.stdout.flush()
+        reply({'type': 'result', 'id': message['id'], 'ok': True, 'value': value})
+    except Exception as error:
+        sys.stdout.flush()
+        reply({'type': 'result', 'id': message['id'], 'ok': False, 'error': error_payload(error)})
+`;

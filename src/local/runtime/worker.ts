@@ -1,0 +1,177 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import type { FunctionErrorPayload, InvokeMessage, ReplyMessage } from './protocol';
+
+export interface FunctionConfig {
+  name: string;
+  arn: string;
+  handler: string;
+  runtime: string;
+  memory: number;
+  timeout: number;
+  environment: Record<string, string>;
+  codeDir: string;
+  region: string;
+  logGroup: string;
+  /** Changes whenever anything above changes, so warm processes of an old version are replaced. */
+  revision: string;
+}
+
+export interface Invocation {
+  ok: boolean;
+  value?: unknown;
+  error?: FunctionErrorPayload;
+  /** The log lines this invocation wrote, START to REPORT. */
+  logs: string[];
+}
+
+export interface WorkerHost {
+  baseUrl: string;
+  pythonBootstrap(): string;
+  writeLogs(group: string, stream: string, lines: string[]): void;
+}
+
+function streamName(): string {
+  const day = new Date().toISOString().slice(0, 10).replace(/-/g, '/');
+  return `${day}/[$LATEST]${randomBytes(16).toString('hex')}`;
+}
+
+/**
+ * One warm process of a function: spawned on first use, handling one
+ * invocation at a time, killed when it overruns its timeout.
+ */
+export class Worker {
+  private readonly child: ChildProcess;
+  private readonly stream = streamName();
+  private pending?: { id: string; resolve: (result: Invocation) => void; logs: string[]; timer: NodeJS.Timeout; started: number };
+  private readonly startedAt = Date.now();
+  private initDuration?: number;
+  private stderrTail = '';
+  busy = false;
+  dead = false;
+
+  constructor(readonly config: FunctionConfig, private readonly host: WorkerHost) {
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+      LANG: 'en_US.UTF-8',
+      TZ: ':UTC',
+      LAMBDA_TASK_ROOT: config.codeDir,
+      LAMBDA_RUNTIME_DIR: config.codeDir,
+      _HANDLER: config.handler,
+      AWS_EXECUTION_ENV: `AWS_Lambda_${config.runtime}`,
+      AWS_LAMBDA_FUNCTION_NAME: config.name,
+      AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+      AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(config.memory),
+      AWS_LAMBDA_LOG_GROUP_NAME: config.logGroup,
+      AWS_LAMBDA_LOG_STREAM_NAME: this.stream,
+      AWS_REGION: config.region,
+      AWS_DEFAULT_REGION: config.region,
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      AWS_SESSION_TOKEN: 'local',
+      // SDK calls made by the function reach the local cloud, not AWS.
+      AWS_ENDPOINT_URL: host.baseUrl,
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      PYTHONUNBUFFERED: '1',
+      NODE_PATH: join(config.codeDir, 'node_modules'),
+      ...config.environment,
+    };
+    const stdio: ('pipe')[] = ['pipe', 'pipe', 'pipe', 'pipe'];
+    this.child = config.runtime.startsWith('python')
+      ? spawn('python3', ['-u', host.pythonBootstrap()], { cwd: config.codeDir, env, stdio })
+      : spawn(process.execPath, [`--max-old-space-size=${config.memory}`, join(__dirname, 'node-bootstrap.js')], { cwd: config.codeDir, env, stdio });
+
+    this.child.on('error', (error) => this.exited(`Runtime failed to start: ${error.message}`));
+    this.child.on('exit', (code, signal) => this.exited(signal ? `signal: ${signal === 'SIGKILL' ? 'killed' : signal}` : `exit status ${code}`));
+    for (const output of [this.child.stdout, this.child.stderr] as Readable[]) {
+      createInterface({ input: output }).on('line', (line) => {
+        if (output === this.child.stderr) this.stderrTail = (this.stderrTail + line + '\n').slice(-2000);
+        this.log(line);
+      });
+    }
+    createInterface({ input: this.child.stdio[3] as Readable }).on('line', (line) => this.received(line));
+    // A process that died mid-write must not take the server down with an EPIPE.
+    for (const pipe of this.child.stdio) pipe?.on('error', () => {});
+  }
+
+  private log(line: string): void {
+    this.pending?.logs.push(line);
+    this.host.writeLogs(this.config.logGroup, this.stream, [line]);
+  }
+
+  private received(line: string): void {
+    let message: ReplyMessage;
+    try {
+      message = JSON.parse(line) as ReplyMessage;
+    } catch {
+      this.log(line);
+      return;
+    }
+    if (message.type === 'ready') {
+      this.initDuration = Date.now() - this.startedAt;
+    } else if (message.type === 'log') {
+      this.log(`${new Date().toISOString()}\t${message.id ?? 'undefined'}\t${message.level}\t${message.message}`);
+    } else if (message.type === 'result' && this.pending?.id === message.id) {
+      if (!message.ok) {
+        this.log(`${new Date().toISOString()}\t${message.id}\tERROR\tInvoke Error \t${JSON.stringify(message.error)}`);
+      }
+      this.finish(message.ok ? { ok: true, value: message.value, logs: [] } : { ok: false, error: message.error, logs: [] });
+    }
+  }
+
+  private finish(result: Invocation): void {
+    const pending = this.pending;
+    if (!pending) return;
+    clearTimeout(pending.timer);
+    const duration = Date.now() - pending.started;
+    this.log(`END RequestId: ${pending.id}`);
+    const init = this.initDuration !== undefined && this.firstInvocation ? `\tInit Duration: ${this.initDuration.toFixed(2)} ms` : '';
+    this.firstInvocation = false;
+    this.log(`REPORT RequestId: ${pending.id}\tDuration: ${duration.toFixed(2)} ms\tBilled Duration: ${Math.max(1, Math.ceil(duration))} ms\tMemory Size: ${this.config.memory} MB\tMax Memory Used: ${this.config.memory} MB${init}\t`);
+    this.pending = undefined;
+    this.busy = false;
+    pending.resolve({ ...result, logs: pending.logs });
+  }
+
+  private firstInvocation = true;
+
+  private exited(reason: string): void {
+    if (this.dead) return;
+    this.dead = true;
+    if (this.pending) {
+      const outOfMemory = /heap out of memory|MemoryError/.test(this.stderrTail);
+      this.finish({
+        ok: false,
+        error: outOfMemory
+          ? { errorType: 'Runtime.OutOfMemory', errorMessage: `RequestId: ${this.pending.id} Error: Runtime exited with error: ${reason}` }
+          : { errorType: 'Runtime.ExitError', errorMessage: `RequestId: ${this.pending.id} Error: Runtime exited with error: ${reason}` },
+        logs: [],
+      });
+    }
+  }
+
+  invoke(id: string, event: unknown): Promise<Invocation> {
+    this.busy = true;
+    return new Promise((resolve) => {
+      const timeoutMs = this.config.timeout * 1000;
+      const timer = setTimeout(() => {
+        const seconds = this.config.timeout.toFixed(2);
+        this.log(`${new Date().toISOString()} ${id} Task timed out after ${seconds} seconds`);
+        this.finish({ ok: false, error: { errorType: 'Sandbox.Timedout', errorMessage: `RequestId: ${id} Error: Task timed out after ${seconds} seconds` }, logs: [] });
+        this.kill();
+      }, timeoutMs);
+      this.pending = { id, resolve, logs: [], timer, started: Date.now() };
+      this.log(`START RequestId: ${id} Version: $LATEST`);
+      const message: InvokeMessage = { type: 'invoke', id, event, deadline: Date.now() + timeoutMs, invokedFunctionArn: this.config.arn };
+      (this.child.stdin as Writable).write(`${JSON.stringify(message)}\n`);
+    });
+  }
+
+  kill(): void {
+    this.dead = true;
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+  }
+}

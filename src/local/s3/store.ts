@@ -1,0 +1,139 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { AwsError } from '../aws/errors';
+import { readJson, writeFileAtomic, writeJsonAtomic } from '../state/files';
+
+export interface StoredObject {
+  key: string;
+  size: number;
+  etag: string;
+  lastModified: string;
+  contentType?: string;
+  metadata: Record<string, string>;
+  /** File name of the bytes under the blob folder. */
+  blob: string;
+}
+
+export interface Bucket {
+  name: string;
+  created: string;
+  region: string;
+  objects: Record<string, StoredObject>;
+}
+
+export type ObjectEvent = { kind: 'created' | 'removed'; bucket: string; object: StoredObject; region: string };
+
+/**
+ * Buckets and objects: metadata in one JSON file, bytes in one file per object
+ * version, so a restart of the server sees everything uploaded before.
+ */
+export class S3Store {
+  private readonly buckets: Record<string, Bucket>;
+  private readonly indexFile: string;
+  private readonly blobDir: string;
+  /** Told about every object written or deleted (S3 notifications hang here). */
+  onObjectEvent: (event: ObjectEvent) => void = () => {};
+
+  constructor(dataDir: string) {
+    this.indexFile = join(dataDir, 'state', 's3.json');
+    this.blobDir = join(dataDir, 'blobs');
+    mkdirSync(this.blobDir, { recursive: true });
+    this.buckets = readJson<Record<string, Bucket>>(this.indexFile, {});
+    // Keys are user data: a key named "__proto__" must stay a key.
+    for (const bucket of Object.values(this.buckets)) bucket.objects = Object.assign(Object.create(null), bucket.objects);
+  }
+
+  private save(): void {
+    writeJsonAtomic(this.indexFile, this.buckets);
+  }
+
+  listBuckets(): Bucket[] {
+    return Object.values(this.buckets).sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  hasBucket(name: string): boolean {
+    return Object.prototype.hasOwnProperty.call(this.buckets, name);
+  }
+
+  bucket(name: string): Bucket {
+    if (!this.hasBucket(name)) {
+      throw new AwsError('NoSuchBucket', 'The specified bucket does not exist', 404, { BucketName: name });
+    }
+    return this.buckets[name];
+  }
+
+  createBucket(name: string, region: string): void {
+    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(name)) {
+      throw new AwsError('InvalidBucketName', 'The specified bucket is not valid.', 400, { BucketName: name });
+    }
+    if (this.hasBucket(name)) {
+      throw new AwsError('BucketAlreadyOwnedByYou', 'Your previous request to create the named bucket succeeded and you already own it.', 409, { BucketName: name });
+    }
+    this.buckets[name] = { name, created: new Date().toISOString(), region, objects: Object.create(null) };
+    this.save();
+  }
+
+  deleteBucket(name: string, options: { force?: boolean } = {}): void {
+    const bucket = this.bucket(name);
+    if (Object.keys(bucket.objects).length > 0 && !options.force) {
+      throw new AwsError('BucketNotEmpty', 'The bucket you tried to delete is not empty', 409, { BucketName: name });
+    }
+    for (const object of Object.values(bucket.objects)) this.removeBlob(object.blob);
+    delete this.buckets[name];
+    this.save();
+  }
+
+  putObject(bucketName: string, key: string, data: Buffer, options: { contentType?: string; metadata?: Record<string, string> } = {}): StoredObject {
+    const bucket = this.bucket(bucketName);
+    const blob = `${Date.now().toString(36)}-${randomBytes(8).toString('hex')}`;
+    writeFileAtomic(join(this.blobDir, blob), data);
+    const previous = bucket.objects[key];
+    const object: StoredObject = {
+      key,
+      size: data.length,
+      etag: `"${createHash('md5').update(data).digest('hex')}"`,
+      lastModified: new Date().toISOString(),
+      contentType: options.contentType,
+      metadata: options.metadata ?? {},
+      blob,
+    };
+    bucket.objects[key] = object;
+    this.save();
+    if (previous) this.removeBlob(previous.blob);
+    this.onObjectEvent({ kind: 'created', bucket: bucketName, object, region: bucket.region });
+    return object;
+  }
+
+  headObject(bucketName: string, key: string): StoredObject {
+    const object = this.bucket(bucketName).objects[key];
+    if (!object || !Object.prototype.hasOwnProperty.call(this.bucket(bucketName).objects, key)) {
+      throw new AwsError('NoSuchKey', 'The specified key does not exist.', 404, { Key: key });
+    }
+    return object;
+  }
+
+  readObject(bucketName: string, key: string): { object: StoredObject; data: Buffer } {
+    const object = this.headObject(bucketName, key);
+    return { object, data: readFileSync(join(this.blobDir, object.blob)) };
+  }
+
+  deleteObject(bucketName: string, key: string): void {
+    const bucket = this.bucket(bucketName);
+    const object = bucket.objects[key];
+    if (!object || !Object.prototype.hasOwnProperty.call(bucket.objects, key)) return;
+    delete bucket.objects[key];
+    this.save();
+    this.removeBlob(object.blob);
+    this.onObjectEvent({ kind: 'removed', bucket: bucketName, object, region: bucket.region });
+  }
+
+  /** Keys in the byte order S3 lists them. */
+  sortedKeys(bucketName: string): string[] {
+    return Object.keys(this.bucket(bucketName).objects).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  }
+
+  private removeBlob(blob: string): void {
+    rmSync(join(this.blobDir, blob), { force: true });
+  }
+}

@@ -1,0 +1,170 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { AwsError } from './aws/errors';
+import { QueryParams } from './aws/query';
+import { asAwsError, jsonError, queryError, queryResult, s3Error } from './aws/respond';
+import { CloudFormationApi } from './cloudformation/api';
+import type { LocalCloud } from './cloud';
+import { header, type LocalRequest, type LocalResponse } from './http';
+import { S3Api } from './s3/api';
+import { GatewayRouter } from './gateway/router';
+import { dynamoDbApi } from './services/dynamodb';
+import { lambdaApi } from './services/lambda';
+import { logsApi } from './services/logs';
+import { snsAction } from './services/sns';
+import { ssmApi } from './services/ssm';
+import { stsAction } from './services/sts';
+
+type Service = 'cloudformation' | 'sts' | 'sns' | 'sqs' | 'lambda' | 'logs' | 'ssm' | 'dynamodb' | 'gateway' | 's3';
+
+const QUERY_NAMESPACES: Record<string, string> = {
+  cloudformation: 'http://cloudformation.amazonaws.com/doc/2010-05-15/',
+  sts: 'https://sts.amazonaws.com/doc/2011-06-15/',
+  sns: 'http://sns.amazonaws.com/doc/2010-03-31/',
+};
+
+const QUERY_VERSIONS: Record<string, Service> = { '2010-05-15': 'cloudformation', '2011-06-15': 'sts', '2010-03-31': 'sns', '2012-11-05': 'sqs' };
+
+const TARGET_PREFIXES: Record<string, Service> = { Logs_20140328: 'logs', AmazonSSM: 'ssm', DynamoDB_20120810: 'dynamodb', AmazonSQS: 'sqs' };
+
+/**
+ * Which AWS service a request is for, the way the SDK and the AWS CLI address
+ * them all at one endpoint: gateway paths first, then the credential scope of
+ * the signature, then the JSON target or the query Action, and S3 for the rest.
+ */
+export function serviceOf(request: LocalRequest): Service {
+  if (request.path.startsWith('/_fw/') || /\.(execute-api|lambda-url)\./.test(request.hostname)) return 'gateway';
+  const target = header(request, 'x-amz-target');
+  if (target) {
+    const service = TARGET_PREFIXES[target.split('.')[0]];
+    if (service) return service;
+  }
+  const scope = /Credential=[^/]*\/[^/]*\/[^/]*\/([^/]+)\/aws4_request/.exec(header(request, 'authorization') ?? '')?.[1];
+  if (scope === 'cloudformation' || scope === 'sts' || scope === 'sns' || scope === 'sqs' || scope === 'logs' || scope === 'ssm' || scope === 'lambda' || scope === 'dynamodb') return scope;
+  if (scope === 's3') return 's3';
+  const contentType = header(request, 'content-type') ?? '';
+  if (request.method === 'POST' && contentType.startsWith('application/x-www-form-urlencoded')) {
+    const version = new URLSearchParams(request.body.toString('utf8')).get('Version') ?? request.search.get('Version') ?? '';
+    if (QUERY_VERSIONS[version]) return QUERY_VERSIONS[version];
+  }
+  if (request.path.startsWith('/2015-03-31/functions') || request.path.startsWith('/2021-10-31/functions')) return 'lambda';
+  return 's3';
+}
+
+function regionOf(headers: IncomingMessage['headers']): string {
+  const authorization = String(headers.authorization ?? '');
+  return /Credential=[^/]*\/[^/]*\/([^/]+)\//.exec(authorization)?.[1] ?? 'us-east-1';
+}
+
+export class LocalServer {
+  private readonly cloudFormation: CloudFormationApi;
+  private readonly s3: S3Api;
+  private readonly gateway: GatewayRouter;
+  readonly http: Server;
+
+  constructor(private readonly cloud: LocalCloud) {
+    this.cloudFormation = new CloudFormationApi(cloud);
+    this.s3 = new S3Api(cloud.s3);
+    this.gateway = new GatewayRouter(cloud);
+    this.http = createServer((req, res) => void this.serve(req, res));
+    this.http.keepAliveTimeout = 5_000;
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    try {
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+    } catch {
+      res.destroy();
+      return;
+    }
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname === '/_fw/health') {
+      // How `fw deploy --local` recognizes a running `fw local start` server.
+      res.writeHead(200, { 'content-type': 'application/json', 'x-fw-local': '1' });
+      res.end('{"status":"ok"}');
+      return;
+    }
+    const request: LocalRequest = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      search: url.searchParams,
+      headers: req.headers,
+      body: Buffer.concat(chunks),
+      hostname: String(req.headers.host ?? '').replace(/:\d+$/, ''),
+      region: regionOf(req.headers),
+    };
+    let response: LocalResponse;
+    try {
+      response = await this.dispatch(request);
+    } catch (error) {
+      response = { status: 500, body: String(error) };
+    }
+    if (res.destroyed) return;
+    const body = response.body === undefined ? undefined : Buffer.isBuffer(response.body) ? response.body : Buffer.from(response.body);
+    const headers: Record<string, string> = { 'x-amzn-requestid': 'local', ...response.headers };
+    if (body && headers['content-length'] === undefined) headers['content-length'] = String(body.length);
+    if (!body && request.method !== 'HEAD' && headers['content-length'] === undefined) headers['content-length'] = '0';
+    res.writeHead(response.status, headers);
+    res.end(request.method === 'HEAD' ? undefined : body);
+  }
+
+  async dispatch(request: LocalRequest): Promise<LocalResponse> {
+    const service = serviceOf(request);
+    if (service === 'cloudformation' || service === 'sts' || service === 'sns') return this.query(service, request);
+    if (service === 's3') {
+      try {
+        return this.s3.handle(request);
+      } catch (error) {
+        this.logBug(service, request, error);
+        return s3Error(asAwsError(error), request.method);
+      }
+    }
+    const jsonContentType = service === 'lambda' || service === 'gateway' ? 'application/json' : service === 'dynamodb' ? 'application/x-amz-json-1.0' : undefined;
+    try {
+      const response = await this.serveJson(service, request);
+      if (response) return response;
+    } catch (error) {
+      this.logBug(service, request, error);
+      return jsonError(asAwsError(error), jsonContentType);
+    }
+    return jsonError(new AwsError('UnknownOperationException', `The local cloud does not serve ${service} ${request.method} ${request.path}`), jsonContentType);
+  }
+
+  private async serveJson(service: Service, request: LocalRequest): Promise<LocalResponse | undefined> {
+    if (service === 'gateway') return this.gateway.handle(request);
+    if (service === 'lambda') return lambdaApi(this.cloud, request);
+    if (service === 'logs' || service === 'ssm' || service === 'dynamodb') {
+      const operation = (header(request, 'x-amz-target') ?? '').split('.')[1] ?? '';
+      let input: Record<string, unknown>;
+      try {
+        input = JSON.parse(request.body.toString('utf8') || '{}') as Record<string, unknown>;
+      } catch {
+        throw new AwsError('SerializationException', 'The request body is not valid JSON');
+      }
+      if (service === 'dynamodb') return dynamoDbApi(this.cloud, operation, input);
+      return service === 'logs' ? logsApi(this.cloud, operation, input) : ssmApi(this.cloud, operation, input);
+    }
+    return undefined;
+  }
+
+  private logBug(service: string, request: LocalRequest, error: unknown): void {
+    if (!(error instanceof AwsError)) this.cloud.log(`${service} ${request.method} ${request.path}: ${(error as Error).stack ?? String(error)}`);
+  }
+
+  private query(service: 'cloudformation' | 'sts' | 'sns', request: LocalRequest): LocalResponse {
+    const namespace = QUERY_NAMESPACES[service];
+    try {
+      const params = QueryParams.parse(request.body.toString('utf8'), request.search);
+      const result =
+        service === 'cloudformation'
+          ? this.cloudFormation.handle(params.action, params, request.region)
+          : service === 'sns'
+            ? snsAction(this.cloud, params)
+            : stsAction(params, this.cloud.accountId);
+      return queryResult(params.action, namespace, result);
+    } catch (error) {
+      this.logBug(service, request, error);
+      return queryError(asAwsError(error), namespace);
+    }
+  }
+}

@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { AwsError } from '../aws/errors';
+import type { LocalCloud } from '../cloud';
+import { jsonResponse, type LocalResponse } from '../http';
+
+const JSON_11 = 'application/x-amz-json-1.1';
+
+/** CloudWatch Logs filter patterns, the plain-term kind: every term must appear (`?term` makes terms alternatives). */
+export function matchesFilter(message: string, pattern: string | undefined): boolean {
+  if (!pattern || !pattern.trim() || pattern.trim().startsWith('{')) return true;
+  const terms = [...pattern.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]);
+  const optional = terms.filter((term) => term.startsWith('?')).map((term) => term.slice(1));
+  const required = terms.filter((term) => !term.startsWith('?'));
+  if (optional.length > 0) return optional.some((term) => message.includes(term));
+  return required.every((term) => (term.startsWith('-') ? !message.includes(term.slice(1)) : message.includes(term)));
+}
+
+function groupMustExist(cloud: LocalCloud, name: string): void {
+  if (!cloud.logs.hasGroup(name)) throw new AwsError('ResourceNotFoundException', 'The specified log group does not exist.');
+}
+
+/** CloudWatch Logs (JSON 1.1): what `fw logs` reads. */
+export function logsApi(cloud: LocalCloud, operation: string, input: Record<string, unknown>): LocalResponse {
+  switch (operation) {
+    case 'FilterLogEvents': {
+      const group = String(input.logGroupName ?? '');
+      groupMustExist(cloud, group);
+      const start = Number(input.startTime ?? 0);
+      const end = Number(input.endTime ?? Number.MAX_SAFE_INTEGER);
+      const streams = input.logStreamNames as string[] | undefined;
+      const prefix = input.logStreamNamePrefix as string | undefined;
+      const matching = cloud.logs
+        .events(group, streams)
+        .filter((event) => event.timestamp >= start && event.timestamp <= end && (!prefix || event.logStreamName.startsWith(prefix)))
+        .filter((event) => matchesFilter(event.message, input.filterPattern as string | undefined));
+      const offset = input.nextToken ? Number(input.nextToken) : 0;
+      const limit = Math.min(Number(input.limit ?? 10_000), 10_000);
+      const page = matching.slice(offset, offset + limit);
+      return jsonResponse(
+        {
+          events: page.map((event, index) => ({ ...event, eventId: `${event.timestamp}${String(offset + index).padStart(20, '0')}` })),
+          searchedLogStreams: [],
+          nextToken: offset + limit < matching.length ? String(offset + limit) : undefined,
+        },
+        200,
+        JSON_11,
+      );
+    }
+    case 'GetLogEvents': {
+      const group = String(input.logGroupName ?? '');
+      groupMustExist(cloud, group);
+      const events = cloud.logs.events(group, [String(input.logStreamName)]);
+      return jsonResponse({ events, nextForwardToken: `f/${randomUUID()}`, nextBackwardToken: `b/${randomUUID()}` }, 200, JSON_11);
+    }
+    case 'DescribeLogGroups': {
+      const prefix = String(input.logGroupNamePrefix ?? '');
+      const groups = cloud.logs.groupNames().filter((name) => name.startsWith(prefix));
+      return jsonResponse({ logGroups: groups.map((name) => ({ logGroupName: name, arn: `arn:aws:logs:us-east-1:${cloud.accountId}:log-group:${name}:*` })) }, 200, JSON_11);
+    }
+    case 'DescribeLogStreams': {
+      const group = String(input.logGroupName ?? '');
+      groupMustExist(cloud, group);
+      const streams = cloud.logs.streams(group).sort((a, b) => b.lastEvent - a.lastEvent);
+      return jsonResponse({
+        logStreams: streams.map((stream) => ({ logStreamName: stream.name, creationTime: stream.created, firstEventTimestamp: stream.created, lastEventTimestamp: stream.lastEvent, lastIngestionTime: stream.lastEvent })),
+      }, 200, JSON_11);
+    }
+    case 'CreateLogGroup':
+      cloud.logs.createGroup(String(input.logGroupName));
+      return jsonResponse({}, 200, JSON_11);
+    default:
+      throw new AwsError('UnknownOperationException', `The local cloud does not implement Logs ${operation}`);
+  }
+}

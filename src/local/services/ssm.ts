@@ -1,0 +1,45 @@
+import { AwsError } from '../aws/errors';
+import type { LocalCloud } from '../cloud';
+import { jsonResponse, type LocalResponse } from '../http';
+import type { Parameter } from '../state/parameters';
+
+const JSON_11 = 'application/x-amz-json-1.1';
+
+function shape(cloud: LocalCloud, parameter: Parameter): Record<string, unknown> {
+  const name = parameter.Name.startsWith('/') ? parameter.Name.slice(1) : parameter.Name;
+  return { ...parameter, ARN: `arn:aws:ssm:us-east-1:${cloud.accountId}:parameter/${name}` };
+}
+
+/** SSM Parameter Store (JSON 1.1): what `${ssm:…}` variables read. */
+export function ssmApi(cloud: LocalCloud, operation: string, input: Record<string, unknown>): LocalResponse {
+  switch (operation) {
+    case 'GetParameter': {
+      const parameter = cloud.ssm.find(String(input.Name));
+      if (!parameter) throw new AwsError('ParameterNotFound', `Parameter ${String(input.Name)} not found.`);
+      return jsonResponse({ Parameter: shape(cloud, parameter) }, 200, JSON_11);
+    }
+    case 'GetParameters': {
+      const names = (input.Names as string[] | undefined) ?? [];
+      const found = names.map((name) => cloud.ssm.find(name)).filter((p): p is Parameter => p !== undefined);
+      return jsonResponse({ Parameters: found.map((p) => shape(cloud, p)), InvalidParameters: names.filter((name) => !cloud.ssm.find(name)) }, 200, JSON_11);
+    }
+    case 'GetParametersByPath': {
+      const found = cloud.ssm.byPath(String(input.Path ?? '/'), input.Recursive === true);
+      return jsonResponse({ Parameters: found.map((p) => shape(cloud, p)) }, 200, JSON_11);
+    }
+    case 'PutParameter': {
+      if (typeof input.Name !== 'string' || typeof input.Value !== 'string') {
+        throw new AwsError('ValidationException', 'PutParameter needs a Name and a Value');
+      }
+      const parameter = cloud.ssm.put({ Name: input.Name, Value: input.Value, Type: input.Type as string | undefined, Overwrite: input.Overwrite === true, DataType: input.DataType as string | undefined });
+      return jsonResponse({ Version: parameter.Version, Tier: 'Standard' }, 200, JSON_11);
+    }
+    case 'DeleteParameter': {
+      if (!cloud.ssm.find(String(input.Name))) throw new AwsError('ParameterNotFound', '');
+      cloud.ssm.delete(String(input.Name));
+      return jsonResponse({}, 200, JSON_11);
+    }
+    default:
+      throw new AwsError('UnknownOperationException', `The local cloud does not implement SSM ${operation}`);
+  }
+}

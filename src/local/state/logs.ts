@@ -1,0 +1,91 @@
+import { join } from 'node:path';
+import { readJson, writeJsonAtomic } from './files';
+
+export interface LogEvent {
+  timestamp: number;
+  message: string;
+  ingestionTime: number;
+}
+
+interface LogGroup {
+  created: number;
+  streams: Record<string, LogEvent[]>;
+}
+
+const EVENTS_KEPT_PER_STREAM = 10_000;
+
+/**
+ * CloudWatch Logs for the local cloud: what functions print, kept per group and
+ * stream. Writes are batched because a busy function logs many lines a second.
+ */
+export class LogStore {
+  private readonly file: string;
+  private readonly groups: Record<string, LogGroup>;
+  private flushTimer?: NodeJS.Timeout;
+
+  constructor(dataDir: string) {
+    this.file = join(dataDir, 'state', 'logs.json');
+    this.groups = readJson<Record<string, LogGroup>>(this.file, {});
+  }
+
+  createGroup(name: string): void {
+    if (!this.groups[name]) this.groups[name] = { created: Date.now(), streams: {} };
+    this.scheduleFlush();
+  }
+
+  deleteGroup(name: string): void {
+    delete this.groups[name];
+    this.scheduleFlush();
+  }
+
+  hasGroup(name: string): boolean {
+    return Object.prototype.hasOwnProperty.call(this.groups, name);
+  }
+
+  groupNames(): string[] {
+    return Object.keys(this.groups).sort();
+  }
+
+  append(group: string, stream: string, messages: string[]): void {
+    this.createGroup(group);
+    const events = (this.groups[group].streams[stream] ??= []);
+    const now = Date.now();
+    for (const message of messages) events.push({ timestamp: now, message, ingestionTime: now });
+    if (events.length > EVENTS_KEPT_PER_STREAM) events.splice(0, events.length - EVENTS_KEPT_PER_STREAM);
+    this.scheduleFlush();
+  }
+
+  /** Events of a group, oldest first, with the stream each came from. */
+  events(group: string, streams?: string[]): (LogEvent & { logStreamName: string })[] {
+    const found = this.groups[group];
+    if (!found) return [];
+    const all: (LogEvent & { logStreamName: string })[] = [];
+    for (const [name, events] of Object.entries(found.streams)) {
+      if (streams && !streams.includes(name)) continue;
+      for (const event of events) all.push({ ...event, logStreamName: name });
+    }
+    return all.sort((a, b) => a.timestamp - b.timestamp);
+  }
+
+  streams(group: string): { name: string; lastEvent: number; created: number }[] {
+    const found = this.groups[group];
+    if (!found) return [];
+    return Object.entries(found.streams).map(([name, events]) => ({
+      name,
+      created: events[0]?.timestamp ?? found.created,
+      lastEvent: events[events.length - 1]?.timestamp ?? found.created,
+    }));
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushTimer) return;
+    this.flushTimer = setTimeout(() => this.flush(), 200);
+    this.flushTimer.unref();
+  }
+
+  flush(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    writeJsonAtomic(this.file, this.groups);
+  }
+}

@@ -1,0 +1,65 @@
+import { join } from 'node:path';
+import { AwsError } from '../aws/errors';
+import { readJson, writeJsonAtomic } from './files';
+
+export interface Parameter {
+  Name: string;
+  Type: string;
+  Value: string;
+  Version: number;
+  LastModifiedDate: number;
+  DataType: string;
+}
+
+/** SSM Parameter Store, for `${ssm:…}` variables and SSM-typed template parameters. */
+export class ParameterStore {
+  private readonly file: string;
+  private readonly parameters: Record<string, Parameter>;
+
+  constructor(dataDir: string) {
+    this.file = join(dataDir, 'state', 'ssm.json');
+    this.parameters = readJson<Record<string, Parameter>>(this.file, {});
+  }
+
+  value(name: string): string | undefined {
+    return Object.prototype.hasOwnProperty.call(this.parameters, name) ? this.parameters[name].Value : undefined;
+  }
+
+  get(name: string): Parameter {
+    if (!Object.prototype.hasOwnProperty.call(this.parameters, name)) throw new AwsError('ParameterNotFound', '', 400);
+    return this.parameters[name];
+  }
+
+  find(name: string): Parameter | undefined {
+    return Object.prototype.hasOwnProperty.call(this.parameters, name) ? this.parameters[name] : undefined;
+  }
+
+  put(input: { Name: string; Value: string; Type?: string; Overwrite?: boolean; DataType?: string }): Parameter {
+    const existing = this.find(input.Name);
+    if (existing && !input.Overwrite) {
+      throw new AwsError('ParameterAlreadyExists', 'The parameter already exists. To overwrite this value, set the overwrite option in the request to true.');
+    }
+    const parameter: Parameter = {
+      Name: input.Name,
+      Type: input.Type ?? existing?.Type ?? 'String',
+      Value: input.Value,
+      Version: (existing?.Version ?? 0) + 1,
+      LastModifiedDate: Date.now() / 1000,
+      DataType: input.DataType ?? 'text',
+    };
+    this.parameters[input.Name] = parameter;
+    writeJsonAtomic(this.file, this.parameters);
+    return parameter;
+  }
+
+  delete(name: string): void {
+    this.get(name);
+    delete this.parameters[name];
+    writeJsonAtomic(this.file, this.parameters);
+  }
+
+  byPath(path: string, recursive: boolean): Parameter[] {
+    const prefix = path.endsWith('/') ? path : `${path}/`;
+    return Object.values(this.parameters).filter((p) => p.Name.startsWith(prefix) && (recursive || !p.Name.slice(prefix.length).includes('/')));
+  }
+}

@@ -1,0 +1,97 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { join } from 'node:path';
+import { loadService } from '../../src/config/service';
+import { errorOf, FIXTURES, tempService } from './helpers';
+
+const EXPECTED = {
+  service: 'formats',
+  frameworkVersion: '3',
+  provider: { name: 'aws', runtime: 'nodejs20.x', stage: 'prod', environment: { STAGE: 'prod' } },
+  functions: { hello: { handler: 'handler.hello', events: [{ httpApi: 'GET /hello' }] } },
+};
+
+const formats = suite('service file formats');
+
+for (const [folder, file] of [
+  ['yml', 'fw.yml'], ['json', 'fw.json'], ['js-cjs', 'fw.js'], ['js-esm', 'fw.js'], ['mjs', 'fw.mjs'], ['cjs', 'fw.cjs'], ['ts', 'fw.ts'], ['serverless-yml', 'serverless.yml'],
+]) {
+  formats(`${folder}/${file} loads the same service`, async () => {
+    const cwd = join(FIXTURES, 'formats', folder);
+    const service = await loadService({ cwd, options: { stage: 'prod' }, warn: () => {} });
+    assert.is(service.file.path, join(cwd, file));
+    assert.equal(service.config, EXPECTED);
+    assert.equal([service.stage, service.region], ['prod', 'us-east-1']);
+  });
+}
+
+formats('a function export receives the CLI options', async () => {
+  const folder = tempService({ 'fw.js': "module.exports = async ({ options }) => ({ service: 'svc-' + options.stage, provider: { name: 'aws' } });" });
+  try {
+    const service = await loadService({ cwd: folder.dir, options: { stage: 'qa' } });
+    assert.is(service.config.service, 'svc-qa');
+  } finally {
+    folder.cleanup();
+  }
+});
+
+formats('a fw.ts with top-level await loads as ESM', async () => {
+  const folder = tempService({ 'fw.ts': "import { defineConfig } from 'fw';\nconst name: string = await Promise.resolve('tla');\nexport default defineConfig({ service: name, provider: { name: 'aws' } });\n" });
+  try {
+    const service = await loadService({ cwd: folder.dir });
+    assert.is(service.config.service, 'tla');
+  } finally {
+    folder.cleanup();
+  }
+});
+
+formats('a YAML syntax error shows file, line and column', async () => {
+  const folder = tempService({ 'fw.yml': 'service: app\nprovider:\n  name: aws\n  bad: [1, 2\n' });
+  try {
+    const message = await errorOf(() => loadService({ cwd: folder.dir }));
+    assert.match(message, /^Cannot parse .*fw\.yml:\d+:\d+: /);
+  } finally {
+    folder.cleanup();
+  }
+});
+
+formats('a JS config that throws shows the file and the error', async () => {
+  const folder = tempService({ 'fw.js': "const x = 1;\nthrow new Error('boom');\n" });
+  try {
+    const message = await errorOf(() => loadService({ cwd: folder.dir }));
+    assert.match(message, /^Cannot load .*fw\.js: boom \(.*fw\.js:2:7\)$/);
+  } finally {
+    folder.cleanup();
+  }
+});
+
+formats('a JS function export that rejects shows the file and the error', async () => {
+  const folder = tempService({ 'fw.mjs': "export default async () => {\n  throw new Error('nope');\n};\n" });
+  try {
+    const message = await errorOf(() => loadService({ cwd: folder.dir }));
+    assert.match(message, /^Cannot load .*fw\.mjs: nope \(.*fw\.mjs:2:9\)$/);
+  } finally {
+    folder.cleanup();
+  }
+});
+
+formats('a fw.ts syntax error shows file, line and column', async () => {
+  const folder = tempService({ 'fw.ts': 'export default {\n  service: ,\n};\n' });
+  try {
+    const message = await errorOf(() => loadService({ cwd: folder.dir }));
+    assert.match(message, /^Cannot parse .*fw\.ts:2:12: Unexpected ","$/);
+  } finally {
+    folder.cleanup();
+  }
+});
+
+formats('a top level that is not an object is an error', async () => {
+  const folder = tempService({ 'fw.json': '[1]' });
+  try {
+    assert.match(await errorOf(() => loadService({ cwd: folder.dir })), /expected an object at the top level, got a list$/);
+  } finally {
+    folder.cleanup();
+  }
+});
+
+formats.run();

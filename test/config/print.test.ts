@@ -1,0 +1,95 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { PassThrough } from 'node:stream';
+import { join } from 'node:path';
+import { Cli } from 'clipanion';
+import { maskSecrets, PrintCommand } from '../../src/cli/print';
+import { tempService } from './helpers';
+
+async function print(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const cli = new Cli({ binaryName: 'fw' });
+  cli.register(PrintCommand);
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const code = await cli.run(args, { stdin: process.stdin, stdout, stderr, env: {}, colorDepth: 1 });
+  // Colours depend on the terminal running the tests; compare plain text.
+  const plain = (text: string) => text.replace(/\u001b\[\d+m/g, '');
+  return { code, stdout: plain(out), stderr: plain(err) };
+}
+
+const SERVICE = "service: app\nprovider:\n  name: aws\n  stage: ${opt:stage, 'dev'}\n  environment:\n    TABLE: ${self:service}-${sls:stage}\n    DEBUG: ${strToBool(1)}\n";
+
+const printCommand = suite('fw print');
+
+printCommand('prints the resolved configuration as YAML by default', async () => {
+  const folder = tempService({ 'fw.yml': SERVICE });
+  try {
+    const result = await print(['print', '--config', join(folder.dir, 'fw.yml'), '--stage', 'prod']);
+    assert.equal(result, {
+      code: 0,
+      stdout: 'service: app\nprovider:\n  name: aws\n  stage: prod\n  environment:\n    TABLE: app-prod\n    DEBUG: true\n',
+      stderr: '',
+    });
+  } finally {
+    folder.cleanup();
+  }
+});
+
+printCommand('--format json --path prints one part as JSON', async () => {
+  const folder = tempService({ 'fw.yml': SERVICE });
+  try {
+    const result = await print(['print', '--config', join(folder.dir, 'fw.yml'), '--format', 'json', '--path', 'provider.environment']);
+    assert.equal(result, { code: 0, stdout: '{\n  "TABLE": "app-dev",\n  "DEBUG": true\n}\n', stderr: '' });
+  } finally {
+    folder.cleanup();
+  }
+});
+
+printCommand('a path that leads nowhere, or an unknown format, is a one-line error', async () => {
+  const folder = tempService({ 'fw.yml': SERVICE });
+  try {
+    const missing = await print(['print', '--config', join(folder.dir, 'fw.yml'), '--path', 'provider.nope']);
+    assert.equal(missing, { code: 1, stdout: '', stderr: 'Error: Nothing at "provider.nope" in the resolved configuration\n' });
+    const format = await print(['print', '--config', join(folder.dir, 'fw.yml'), '--format', 'xml']);
+    assert.equal(format, { code: 1, stdout: '', stderr: 'Error: --format expects "yaml" or "json", got "xml"\n' });
+  } finally {
+    folder.cleanup();
+  }
+});
+
+printCommand('an unresolved variable is printed without a stack trace', async () => {
+  const folder = tempService({ 'fw.yml': 'service: app\nprovider:\n  name: aws\n  environment:\n    TABLE: ${env:FW_TEST_SURELY_UNSET_TABLE}\n' });
+  try {
+    const result = await print(['print', '--config', join(folder.dir, 'fw.yml')]);
+    assert.equal(result, {
+      code: 1,
+      stdout: '',
+      stderr: 'Error: Cannot resolve variable at "provider.environment.TABLE": ${env:FW_TEST_SURELY_UNSET_TABLE} is not set and has no fallback\n',
+    });
+  } finally {
+    folder.cleanup();
+  }
+});
+
+printCommand.run();
+
+const mask = suite('maskSecrets');
+
+mask('masks secret values wherever they appear, unless tiny', () => {
+  const secrets = new Set(['s3cr3t-value', '5432', '1']);
+  assert.equal(
+    maskSecrets({ a: 's3cr3t-value', b: 'postgres://u:s3cr3t-value@h', c: 5432, d: ['v1.0', 1], e: 'plain' }, secrets),
+    { a: '********', b: 'postgres://u:********@h', c: '********', d: ['v1.0', '********'], e: 'plain' },
+  );
+});
+
+mask('without secrets the value is unchanged', () => {
+  const value = { a: 1 };
+  assert.is(maskSecrets(value, new Set()), value);
+});
+
+mask.run();

@@ -1,0 +1,138 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import * as t from 'typanion';
+import { applyValidationMode, validateConfig } from '../../src/config/schema';
+import { loadService } from '../../src/config/service';
+import { ConfigError } from '../../src/errors';
+import { errorOf, tempService } from './helpers';
+
+const base = { service: 'app', provider: { name: 'aws' } };
+
+const schema = suite('validateConfig');
+
+schema('a valid service has no problems', () => {
+  const config = {
+    service: 'app',
+    frameworkVersion: '3',
+    configValidationMode: 'error',
+    useDotenv: true,
+    params: { default: { a: 1 }, prod: { a: 2 } },
+    provider: {
+      name: 'aws', stage: 'dev', region: 'eu-west-1', runtime: 'nodejs20.x', memorySize: 512, timeout: 10,
+      environment: { TABLE: { Ref: 'Table' }, ARN: { 'Fn::GetAtt': ['T', 'Arn'] }, PORT: 3000 },
+      iam: { role: { statements: [{ Effect: 'Allow', Action: ['s3:*'], Resource: { 'Fn::Join': ['', ['arn:aws:s3:::', { Ref: 'B' }]] } }] } },
+      httpApi: { cors: true }, tracing: { lambda: true }, deploymentBucket: { name: 'b' },
+    },
+    functions: { hello: { handler: 'h.main', timeout: { Ref: 'Timeout' }, events: [{ httpApi: 'GET /' }, { schedule: 'rate(1 minute)' }, { anyPluginEvent: { x: 1 } }] } },
+    package: { patterns: ['!tests/**'], individually: true },
+    plugins: ['serverless-offline'],
+    custom: { anything: { goes: [1, 'x'] } },
+    resources: { Resources: { T: { Type: 'AWS::DynamoDB::Table', Properties: { X: 1 } } }, Outputs: { O: { Value: 1 } }, extensions: { HelloLambdaFunction: { Properties: {} } } },
+    layers: { deps: { path: 'layer', compatibleRuntimes: ['nodejs20.x'] } },
+  };
+  assert.equal(validateConfig(config), []);
+});
+
+schema('every problem names its path and what was expected', () => {
+  const problems = validateConfig({
+    service: 'app',
+    provider: { name: 'aws', memorySize: 'big', architecture: 'arm' },
+    functions: { hello: { handler: 'h.main', timeout: 'x', events: [{ a: 1, b: 2 }] } },
+    package: { individually: 'yes' },
+    plugins: 'serverless-offline',
+    resources: { Resources: { X: { Properties: {} } } },
+  });
+  assert.equal(problems, [
+    'at "provider.memorySize": expected a number, got "big"',
+    'at "provider.architecture": expected "x86_64" or "arm64", got "arm"',
+    'at "functions.hello.timeout": expected a number, got "x"',
+    'at "functions.hello.events[0]": expected one event type per list item, got {"a":1,"b":2}',
+    'at "package.individually": expected true or false, got "yes"',
+    'at "plugins": expected a list of plugin names or { localPath, modules }, got "serverless-offline"',
+    'at "resources.Resources.X.Type": expected a value (it is required)',
+  ]);
+});
+
+schema('a misspelled top-level or provider key gets the closest valid name', () => {
+  assert.equal(validateConfig({ service: 'app', provder: {}, provider: { name: 'aws', runtme: 'nodejs20.x', regoin: 'x' }, fuctions: {} }), [
+    'at "provder": unknown property (did you mean "provider"?)',
+    'at "provider.runtme": unknown property (did you mean "runtime"?)',
+    'at "provider.regoin": unknown property (did you mean "region"?)',
+    'at "fuctions": unknown property (did you mean "functions"?)',
+    'at "provider": expected a value (it is required)',
+  ].filter((line) => !line.startsWith('at "provider": ')));
+});
+
+schema('missing service and provider are reported', () => {
+  assert.equal(validateConfig({}), ['at "service": expected a value (it is required)', 'at "provider": expected a value (it is required)']);
+});
+
+schema('event schemas plug in per event type; other types accept anything', () => {
+  const eventSchemas = { httpApi: t.isOneOf([t.isString(), t.isObject({ method: t.isString(), path: t.isString() })]) };
+  const config = { ...base, functions: { hello: { handler: 'h.x', events: [{ httpApi: 1 }, { sqs: 'arn' }] } } };
+  assert.equal(validateConfig(config, { eventSchemas }).length, 1);
+  assert.match(validateConfig(config, { eventSchemas })[0], /^at "functions\.hello\.events\[0\]\.httpApi/);
+});
+
+schema('plugins may extend the schema', () => {
+  const extend = { topLevel: { stepFunctions: t.isObject({}, { extra: t.isUnknown() }) }, provider: { myFlag: t.isBoolean() }, function: { warmup: t.isBoolean() } };
+  assert.equal(validateConfig({ ...base, provider: { name: 'aws', myFlag: true }, stepFunctions: {}, functions: { f: { handler: 'h.x', warmup: true } } }, { extend }), []);
+});
+
+schema('off mode checks nothing', () => {
+  assert.equal(validateConfig({ nonsense: 1 }, { mode: 'off' }), []);
+});
+
+schema.run();
+
+const modes = suite('configValidationMode');
+
+modes('warn prints every problem and goes on', async () => {
+  const folder = tempService({ 'fw.yml': 'service: app\nprovider:\n  name: aws\n  runtme: x\n  timeout: slow\n' });
+  try {
+    const lines: string[] = [];
+    const loaded = await loadService({ cwd: folder.dir, warn: (line) => lines.push(line) });
+    assert.is(loaded.config.service, 'app');
+    assert.equal(lines, [
+      'Warning: invalid configuration at "provider.runtme": unknown property (did you mean "runtime"?)',
+      'Warning: invalid configuration at "provider.timeout": expected a number, got "slow"',
+    ]);
+  } finally {
+    folder.cleanup();
+  }
+});
+
+modes('error prints all problems in one error', async () => {
+  const folder = tempService({ 'fw.yml': 'service: app\nconfigValidationMode: error\nprovider:\n  name: aws\n  runtme: x\n  timeout: slow\n' });
+  try {
+    assert.is(await errorOf(() => loadService({ cwd: folder.dir })), [
+      'Invalid configuration (configValidationMode: error):',
+      '  - at "provider.runtme": unknown property (did you mean "runtime"?)',
+      '  - at "provider.timeout": expected a number, got "slow"',
+    ].join('\n'));
+  } finally {
+    folder.cleanup();
+  }
+});
+
+modes('off says nothing', async () => {
+  const folder = tempService({ 'fw.yml': 'service: app\nconfigValidationMode: off\nprovider:\n  name: aws\n  runtme: x\n' });
+  try {
+    const lines: string[] = [];
+    await loadService({ cwd: folder.dir, warn: (line) => lines.push(line) });
+    assert.equal(lines, []);
+  } finally {
+    folder.cleanup();
+  }
+});
+
+modes('applyValidationMode throws a ConfigError in error mode', () => {
+  try {
+    applyValidationMode(['at "a": expected a string, got 1'], 'error', () => {});
+    assert.unreachable();
+  } catch (error) {
+    assert.instance(error, ConfigError);
+  }
+});
+
+modes.run();

@@ -1,0 +1,161 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ConfigError } from '../../../src/errors';
+import type { ServiceConfig } from '../../../src/constructs/model';
+import { synth } from '../../helpers/synth';
+
+const eventBridge = suite('eventBridge event');
+
+const arn = (fn: string) => ({ 'Fn::GetAtt': [`${fn}LambdaFunction`, 'Arn'] });
+const ruleArn = (...path: unknown[]) => ({
+  'Fn::Join': [':', ['arn', { Ref: 'AWS::Partition' }, 'events', { Ref: 'AWS::Region' }, { Ref: 'AWS::AccountId' }, { 'Fn::Join': ['/', ['rule', ...path]] }]],
+});
+const withEvents = (events: unknown[], provider: Record<string, unknown> = {}): Partial<ServiceConfig> => ({
+  provider: { name: 'aws', runtime: 'nodejs18.x', ...provider },
+  functions: { hello: { handler: 'h.main', events: events as Array<Record<string, unknown>> } },
+});
+function errorOf(config: Partial<ServiceConfig>): string {
+  try {
+    synth(config);
+  } catch (error) {
+    assert.instance(error, ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+eventBridge('a schedule on the default bus becomes a rule named after the function and its position, with a permission', () => {
+  const t = synth(withEvents([{ eventBridge: { schedule: 'rate(10 minutes)', input: { key1: 'value1' } } }]));
+  assert.equal(t.Resources.Appdevhellorule1EventBridgeRule, {
+    Type: 'AWS::Events::Rule',
+    Properties: {
+      Name: 'app-dev-hello-rule-1',
+      ScheduleExpression: 'rate(10 minutes)',
+      State: 'ENABLED',
+      Targets: [{ Arn: arn('Hello'), Id: 'app-dev-hello-rule-1-target', Input: '{"key1":"value1"}' }],
+    },
+  });
+  assert.equal(t.Resources.HelloEventBridgeLambdaPermission1, {
+    Type: 'AWS::Lambda::Permission',
+    Properties: {
+      Action: 'lambda:InvokeFunction',
+      FunctionName: arn('Hello'),
+      Principal: 'events.amazonaws.com',
+      SourceArn: ruleArn('app-dev-hello-rule-1'),
+    },
+  });
+});
+
+eventBridge('a bus given by name is created once for every rule using it, and each rule waits for it', () => {
+  const t = synth({
+    functions: {
+      a: { handler: 'h.a', events: [{ sqs: 'arn:aws:sqs:us-east-1:1:q' }, { eventBridge: { eventBus: 'saas', pattern: { source: ['x'] } } }] },
+      b: { handler: 'h.b', events: [{ eventBridge: { eventBus: 'saas', pattern: { source: ['y'] }, enabled: false } }] },
+    },
+  });
+  assert.equal(t.Resources.SaasEventBridgeEventBus, { Type: 'AWS::Events::EventBus', Properties: { Name: 'saas' } });
+  assert.equal(t.Resources.Appdevarule2EventBridgeRule, {
+    Type: 'AWS::Events::Rule',
+    Properties: {
+      EventBusName: 'saas',
+      EventPattern: { source: ['x'] },
+      Name: 'app-dev-a-rule-2',
+      State: 'ENABLED',
+      Targets: [{ Arn: arn('A'), Id: 'app-dev-a-rule-2-target' }],
+    },
+    DependsOn: 'SaasEventBridgeEventBus',
+  });
+  assert.equal((t.Resources.Appdevbrule1EventBridgeRule.Properties as Record<string, unknown>).State, 'DISABLED');
+  assert.equal((t.Resources.BEventBridgeLambdaPermission1.Properties as Record<string, unknown>).SourceArn, ruleArn('saas', 'app-dev-b-rule-1'));
+});
+
+eventBridge('an existing bus by ARN or intrinsic is attached to, not created', () => {
+  const t = synth(
+    withEvents([
+      { eventBridge: { eventBus: 'arn:aws:events:us-east-1:12345:event-bus/private', pattern: { source: ['x'] }, inputPath: '$.detail' } },
+      { eventBridge: { eventBus: { Ref: 'Bus' }, pattern: { source: ['x'] } } },
+      { eventBridge: { eventBus: 'arn:aws:events:us-east-1:12345:event-bus/default', pattern: { source: ['x'] } } },
+    ]),
+  );
+  assert.equal(Object.keys(t.Resources).filter(id => id.endsWith('EventBridgeEventBus')), []);
+  assert.equal((t.Resources.Appdevhellorule1EventBridgeRule.Properties as Record<string, unknown>).EventBusName, 'private');
+  assert.equal((t.Resources.Appdevhellorule2EventBridgeRule.Properties as Record<string, unknown>).EventBusName, { Ref: 'Bus' });
+  assert.equal((t.Resources.Appdevhellorule3EventBridgeRule.Properties as Record<string, unknown>).EventBusName, undefined);
+  assert.equal((t.Resources.HelloEventBridgeLambdaPermission3.Properties as Record<string, unknown>).SourceArn, ruleArn('default', 'app-dev-hello-rule-3'));
+});
+
+eventBridge('retry policy, dead-letter queue and input transformer reach the target', () => {
+  const t = synth(
+    withEvents([
+      {
+        eventBridge: {
+          pattern: { source: ['x'] },
+          retryPolicy: { maximumEventAge: 3600, maximumRetryAttempts: 3 },
+          deadLetterQueueArn: { 'Fn::GetAtt': ['Dlq', 'Arn'] },
+          inputTransformer: { inputPathsMap: { t: '$.time' }, inputTemplate: '{"t": <t>}' },
+        },
+      },
+    ]),
+  );
+  assert.equal((t.Resources.Appdevhellorule1EventBridgeRule.Properties as any).Targets, [
+    {
+      Arn: arn('Hello'),
+      Id: 'app-dev-hello-rule-1-target',
+      InputTransformer: { InputPathsMap: { t: '$.time' }, InputTemplate: '{"t": <t>}' },
+      RetryPolicy: { MaximumEventAgeInSeconds: 3600, MaximumRetryAttempts: 3 },
+      DeadLetterConfig: { Arn: { 'Fn::GetAtt': ['Dlq', 'Arn'] } },
+    },
+  ]);
+});
+
+eventBridge('names over 64 characters keep their start and suffix with a hash between', () => {
+  const t = synth({ functions: { myFunctionWithAVeryLongNameThatGoesOnAndOnAndOnForeverAndEver: { handler: 'h.a', events: [{ eventBridge: { schedule: 'rate(1 hour)' } }] } } });
+  const rule = Object.entries(t.Resources).find(([id]) => id.endsWith('EventBridgeRule'))!;
+  assert.is(rule[0], 'AppdevmyFunctionWithAVeryLongNameThatGoesOnAndOnAndOnForeverAndEverrule1EventBridgeRule');
+  const properties = rule[1].Properties as any;
+  assert.is(properties.Name.length, 64);
+  assert.ok(properties.Name.startsWith('app-dev-myFunctionWithAVe'));
+  assert.ok(properties.Name.endsWith('-rule-1'));
+  assert.ok(properties.Targets[0].Id.endsWith('-target'));
+  assert.is(properties.Targets[0].Id.length, 64);
+});
+
+eventBridge('useCloudFormation: false provisions each rule through the event-bridge custom resource', () => {
+  const t = synth(withEvents([{ eventBridge: { eventBus: 'saas', pattern: { source: ['x'] } } }], { eventBridge: { useCloudFormation: false } }));
+  assert.equal(t.Resources.HelloCustomEventBridge1, {
+    Type: 'Custom::EventBridge',
+    Version: 1,
+    DependsOn: ['HelloLambdaFunction', 'CustomDashresourceDasheventDashbridgeLambdaFunction'],
+    Properties: {
+      ServiceToken: { 'Fn::GetAtt': ['CustomDashresourceDasheventDashbridgeLambdaFunction', 'Arn'] },
+      FunctionName: 'app-dev-hello',
+      EventBridgeConfig: { RuleName: 'app-dev-hello-rule-1', State: 'ENABLED', EventBus: 'saas', Pattern: { source: ['x'] } },
+    },
+  });
+  assert.equal(t.Resources.SaasEventBridgeEventBus, undefined);
+});
+
+eventBridge('wrong value types are reported with the config path', () => {
+  assert.is(
+    errorOf(withEvents([{ eventBridge: { schedule: 'rate(1 hour)', retryPolicy: { maximumRetryAttempts: 'three' } } }])),
+    `Invalid configuration in 'functions.hello.events[0].eventBridge.retryPolicy.maximumRetryAttempts': expected a number (got "three")`,
+  );
+  assert.is(
+    errorOf(withEvents([{ eventBridge: { schedule: 'every hour' } }])),
+    `Invalid configuration in 'functions.hello.events[0].eventBridge.schedule': expected to match the pattern /^(?:cron|rate)\\(.+\\)$/ (got "every hour")`,
+  );
+  assert.is(
+    errorOf(withEvents([{ eventBridge: { input: { a: 1 } } }])),
+    `Invalid configuration in 'functions.hello.events[0].eventBridge': expected a "schedule" or a "pattern"`,
+  );
+  assert.is(
+    errorOf(withEvents([{ eventBridge: { schedule: 'rate(1 hour)', input: { a: 1 }, inputPath: '$.x' } }])),
+    `Invalid configuration in 'functions.hello.events[0].eventBridge': set only one of input, inputPath or inputTransformer (got input, inputPath)`,
+  );
+});
+
+eventBridge('a bus name that cannot form a logical id is refused (the reference emits an invalid one)', () => {
+  assert.match(errorOf(withEvents([{ eventBridge: { eventBus: 'my.bus', pattern: { source: ['x'] } } }])), `'functions.hello.events[0].eventBridge.eventBus'`);
+});
+
+eventBridge.run();

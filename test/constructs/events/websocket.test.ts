@@ -1,0 +1,155 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ConfigError } from '../../../src/errors';
+import type { ServiceConfig } from '../../../src/constructs/model';
+import type { Template } from '../../../src/synth/template';
+import { synth } from '../../helpers/synth';
+
+const websocket = suite('websocket event');
+
+const invocationUri = (arn: unknown) => ({
+  'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':apigateway:', { Ref: 'AWS::Region' }, ':lambda:path/2015-03-31/functions/', arn, '/invocations']],
+});
+const arn = (fn: string) => ({ 'Fn::GetAtt': [`${fn}LambdaFunction`, 'Arn'] });
+const deploymentOf = (t: Template) => Object.keys(t.Resources).find(id => /^WebsocketsDeployment(?!Stage)/.test(id))!;
+function errorOf(config: Partial<ServiceConfig>): string {
+  try {
+    synth(config);
+  } catch (error) {
+    assert.instance(error, ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+websocket('routes share one API; each function gets one integration and one permission', () => {
+  const t = synth({
+    functions: {
+      connection: { handler: 'h.c', events: [{ websocket: '$connect' }, { websocket: { route: '$disconnect' } }] },
+      hello: { handler: 'h.hello', events: [{ websocket: { route: 'say-hello', routeResponseSelectionExpression: '$default' } }] },
+    },
+  });
+  assert.equal(t.Resources.WebsocketsApi, {
+    Type: 'AWS::ApiGatewayV2::Api',
+    Properties: { Name: 'dev-app-websockets', RouteSelectionExpression: '$request.body.action', Description: 'Serverless Websockets', ProtocolType: 'WEBSOCKET' },
+  });
+  assert.equal(t.Resources.ConnectionWebsocketsIntegration, {
+    Type: 'AWS::ApiGatewayV2::Integration',
+    Properties: { ApiId: { Ref: 'WebsocketsApi' }, IntegrationType: 'AWS_PROXY', IntegrationUri: invocationUri(arn('Connection')) },
+  });
+  assert.equal(t.Resources.ConnectionLambdaPermissionWebsockets, {
+    Type: 'AWS::Lambda::Permission',
+    DependsOn: ['WebsocketsApi', 'ConnectionLambdaFunction'],
+    Properties: { FunctionName: arn('Connection'), Action: 'lambda:InvokeFunction', Principal: 'apigateway.amazonaws.com' },
+  });
+  assert.equal(t.Resources.SdisconnectWebsocketsRoute, {
+    Type: 'AWS::ApiGatewayV2::Route',
+    Properties: {
+      ApiId: { Ref: 'WebsocketsApi' },
+      RouteKey: '$disconnect',
+      AuthorizationType: 'NONE',
+      Target: { 'Fn::Join': ['/', ['integrations', { Ref: 'ConnectionWebsocketsIntegration' }]] },
+    },
+  });
+  assert.equal(t.Resources.sayDashhelloWebsocketsRouteResponse, {
+    Type: 'AWS::ApiGatewayV2::RouteResponse',
+    Properties: { ApiId: { Ref: 'WebsocketsApi' }, RouteId: { Ref: 'sayDashhelloWebsocketsRoute' }, RouteResponseKey: '$default' },
+  });
+  const deployment = deploymentOf(t);
+  assert.equal(t.Resources[deployment].DependsOn, [
+    'SconnectWebsocketsRoute',
+    'SdisconnectWebsocketsRoute',
+    'sayDashhelloWebsocketsRouteResponse',
+    'sayDashhelloWebsocketsRoute',
+  ]);
+  assert.equal((t.Resources.WebsocketsDeploymentStage.Properties as any).DeploymentId, { Ref: deployment });
+  assert.equal(t.Outputs!.ServiceEndpointWebsocket.Value, {
+    'Fn::Join': ['', ['wss://', { Ref: 'WebsocketsApi' }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }, '/dev']],
+  });
+});
+
+websocket('the deployment is named after a hash of the API, so it changes exactly when the API does', () => {
+  const config = (route: string) => ({ functions: { f: { handler: 'h.f', events: [{ websocket: route }] } } });
+  assert.is(deploymentOf(synth(config('$connect'))), deploymentOf(synth(config('$connect'))));
+  assert.is.not(deploymentOf(synth(config('$connect'))), deploymentOf(synth(config('$default'))));
+});
+
+websocket('an authorizer function may be declared after the function using it', () => {
+  const t = synth({
+    functions: {
+      connect: { handler: 'h.c', events: [{ websocket: { route: '$connect', authorizer: { name: 'auth', identitySource: 'route.request.querystring.Token' } } }] },
+      auth: { handler: 'h.auth' },
+    },
+  });
+  assert.equal(t.Resources.AuthWebsocketsAuthorizer, {
+    Type: 'AWS::ApiGatewayV2::Authorizer',
+    Properties: {
+      ApiId: { Ref: 'WebsocketsApi' },
+      Name: 'auth',
+      AuthorizerType: 'REQUEST',
+      AuthorizerUri: invocationUri(arn('Auth')),
+      IdentitySource: ['route.request.querystring.Token'],
+    },
+  });
+  assert.equal(t.Resources.AuthLambdaPermissionWebsockets, {
+    Type: 'AWS::Lambda::Permission',
+    DependsOn: ['WebsocketsApi', 'AuthLambdaFunction'],
+    Properties: { Action: 'lambda:InvokeFunction', Principal: 'apigateway.amazonaws.com', FunctionName: arn('Auth') },
+  });
+  assert.equal((t.Resources.SconnectWebsocketsRoute.Properties as any).AuthorizerId, { Ref: 'AuthWebsocketsAuthorizer' });
+});
+
+websocket('an authorizer given by ARN is named after the ARN’s last part', () => {
+  const t = synth({ functions: { c: { handler: 'h.c', events: [{ websocket: { route: '$connect', authorizer: 'arn:aws:lambda:us-east-1:1:function:auth' } }] } } });
+  assert.equal((t.Resources.AuthWebsocketsAuthorizer.Properties as any).IdentitySource, ['route.request.header.Auth']);
+  assert.equal(t.Resources.AuthLambdaPermissionWebsockets.DependsOn, ['WebsocketsApi']);
+});
+
+websocket('logs add the log group, stage settings and the account role custom resource', () => {
+  const t = synth({
+    provider: { name: 'aws', runtime: 'nodejs18.x', logs: { websocket: { level: 'ERROR', fullExecutionData: false } } } as ServiceConfig['provider'],
+    functions: { f: { handler: 'h.f', events: [{ websocket: '$default' }] } },
+  });
+  assert.equal(t.Resources.WebsocketsLogGroup, { Type: 'AWS::Logs::LogGroup', Properties: { LogGroupName: '/aws/websocket/app-dev' } });
+  assert.equal((t.Resources.WebsocketsDeploymentStage.Properties as any).DefaultRouteSettings, { DataTraceEnabled: false, LoggingLevel: 'ERROR' });
+  assert.equal(t.Resources.CustomApiGatewayAccountCloudWatchRole, {
+    Type: 'Custom::ApiGatewayAccountRole',
+    Version: 1,
+    Properties: { ServiceToken: { 'Fn::GetAtt': ['CustomDashresourceDashapigwDashcwDashroleLambdaFunction', 'Arn'] } },
+  });
+});
+
+websocket('a route twice, a route key that cannot name a logical id, or an authorizer off $connect is refused', () => {
+  assert.is(
+    errorOf({
+      functions: {
+        a: { handler: 'h.a', events: [{ websocket: 'x' }] },
+        b: { handler: 'h.b', events: [{ websocket: 'x' }] },
+      },
+    }),
+    `Invalid configuration in 'functions.b.events[0].websocket': the websocket route "x" is already handled by function "a" at 'functions.a.events[0].websocket'`,
+  );
+  assert.match(errorOf({ functions: { a: { handler: 'h.a', events: [{ websocket: { route: 'a b' } }] } } }), `'functions.a.events[0].websocket.route'`);
+  assert.match(
+    errorOf({ functions: { a: { handler: 'h.a', events: [{ websocket: { route: 'foo', authorizer: 'arn:aws:lambda:us-east-1:1:function:auth' } }] } } }),
+    `'functions.a.events[0].websocket.authorizer': API Gateway allows an authorizer on the $connect route only`,
+  );
+  assert.is(
+    errorOf({ functions: { a: { handler: 'h.a', events: [{ websocket: { route: '$connect', authorizer: 'missing' } }] } } }),
+    `Invalid configuration in 'functions.a.events[0].websocket.authorizer': no function named "missing" in this service to use as authorizer`,
+  );
+});
+
+websocket('an API made elsewhere (provider.apiGateway.websocketApiId) gets routes and a deployment naming the stage, but no API or stage resource', () => {
+  const t = synth({
+    provider: { name: 'aws', runtime: 'nodejs18.x', apiGateway: { websocketApiId: 'abc123' } },
+    functions: { f: { handler: 'h.f', events: [{ websocket: '$connect' }] } },
+  });
+  assert.equal(t.Resources.WebsocketsApi, undefined);
+  assert.equal(t.Resources.WebsocketsDeploymentStage, undefined);
+  assert.equal((t.Resources.SconnectWebsocketsRoute.Properties as any).ApiId, 'abc123');
+  assert.equal(t.Resources.FLambdaPermissionWebsockets.DependsOn, ['FLambdaFunction']);
+  assert.equal(t.Resources[deploymentOf(t)].Properties, { ApiId: 'abc123', Description: 'Serverless Websockets', StageName: 'dev' });
+});
+
+websocket.run();

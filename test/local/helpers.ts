@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CloudFormationClient, DescribeStacksCommand, DescribeStackEventsCommand, type Stack, type StackEvent } from '@aws-sdk/client-cloudformation';
+import { S3Client } from '@aws-sdk/client-s3';
+import { startLocalCloud, type RunningLocalCloud } from '../../src/local/index';
+
+// The SDK warns once per process that Node 20 support ends; tests need not say so.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+export const credentials = { accessKeyId: 'AKIDLOCAL', secretAccessKey: 'local-secret' };
+
+export interface TestCloud {
+  cloud: RunningLocalCloud;
+  dataDir: string;
+  cfn: CloudFormationClient;
+  s3: S3Client;
+  config: { endpoint: string; region: string; credentials: typeof credentials };
+  stop(options?: { keepData?: boolean }): Promise<void>;
+}
+
+export async function startTestCloud(dataDir = mkdtempSync(join(tmpdir(), 'fw-local-'))): Promise<TestCloud> {
+  const cloud = await startLocalCloud({ port: 0, dataDir, quiet: true });
+  const config = { endpoint: cloud.url, region: 'us-east-1', credentials };
+  const cfn = new CloudFormationClient({ ...config, maxAttempts: 1 });
+  const s3 = new S3Client({ ...config, forcePathStyle: true, maxAttempts: 1 });
+  return {
+    cloud,
+    dataDir,
+    cfn,
+    s3,
+    config,
+    async stop(options = {}) {
+      cfn.destroy();
+      s3.destroy();
+      await cloud.stop();
+      if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls DescribeStacks until the stack leaves *_IN_PROGRESS, as a deploy would. */
+export async function settle(cfn: CloudFormationClient, stackName: string, timeoutMs = 10_000): Promise<Stack> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { Stacks } = await cfn.send(new DescribeStacksCommand({ StackName: stackName }));
+    const stack = Stacks![0];
+    if (!stack.StackStatus!.endsWith('_IN_PROGRESS') || stack.StackStatus === 'REVIEW_IN_PROGRESS') return stack;
+    if (Date.now() > deadline) throw new Error(`stack ${stackName} still ${stack.StackStatus}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Events oldest first, as `LogicalId STATUS` lines. */
+export async function eventLines(cfn: CloudFormationClient, stackName: string): Promise<string[]> {
+  const events: StackEvent[] = [];
+  let token: string | undefined;
+  do {
+    const page = await cfn.send(new DescribeStackEventsCommand({ StackName: stackName, NextToken: token }));
+    events.push(...page.StackEvents!);
+    token = page.NextToken;
+  } while (token);
+  return events.reverse().map((event) => `${event.LogicalResourceId} ${event.ResourceStatus}`);
+}
+
+export function outputsOf(stack: Stack): Record<string, string> {
+  return Object.fromEntries((stack.Outputs ?? []).map((output) => [output.OutputKey!, output.OutputValue!]));
+}
+
+/** The error a promise rejects with, or undefined when it resolves. */
+export async function failure(promise: Promise<unknown>): Promise<(Error & { $metadata?: { httpStatusCode?: number } }) | undefined> {
+  return promise.then(
+    () => undefined,
+    (error: Error) => error,
+  );
+}

@@ -1,0 +1,41 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { LocalCloud } from '../../src/local/cloud';
+import { Scheduler } from '../../src/local/events/scheduler';
+
+/** Just enough of the local cloud for the scheduler: rules to read, and a record of invocations. */
+function fakeCloud(rules: Record<string, unknown>[]) {
+  const invoked: { target: string; event: Record<string, unknown> }[] = [];
+  const cloud = {
+    accountId: '000000000000',
+    resources: () =>
+      rules.map((properties, i) => ({
+        stack: { region: 'eu-west-1' },
+        record: { physicalId: `rule-${i}`, properties, attributes: { Arn: `arn:aws:events:eu-west-1:000000000000:rule/rule-${i}` } },
+      })),
+    functions: { invokeAsync: (target: string, event: Record<string, unknown>) => invoked.push({ target, event }) },
+  };
+  return { cloud: cloud as unknown as LocalCloud, invoked };
+}
+
+const scheduler = suite('schedule rules');
+
+scheduler('fires due cron rules with the Scheduled Event, or with the target Input', () => {
+  const { cloud, invoked } = fakeCloud([
+    { ScheduleExpression: 'cron(0 12 * * ? *)', State: 'ENABLED', Targets: [{ Arn: 'arn:aws:lambda:eu-west-1:000000000000:function:noon', Id: 'a' }] },
+    { ScheduleExpression: 'cron(0 12 * * ? *)', State: 'ENABLED', Targets: [{ Arn: 'arn:aws:lambda:eu-west-1:000000000000:function:input', Input: '{"k":1}' }] },
+    { ScheduleExpression: 'cron(0 13 * * ? *)', State: 'ENABLED', Targets: [{ Arn: 'arn:aws:lambda:eu-west-1:000000000000:function:later' }] },
+    { ScheduleExpression: 'cron(0 12 * * ? *)', State: 'DISABLED', Targets: [{ Arn: 'arn:aws:lambda:eu-west-1:000000000000:function:off' }] },
+  ]);
+  const rules = new Scheduler(cloud);
+  assert.is(rules.fireCronRules(new Date('2026-11-21T12:00:30Z')), 3);
+  rules.stop();
+  assert.equal(invoked.map((call) => call.target.split(':').pop()), ['noon', 'input']);
+  const { id, time, ...event } = invoked[0].event;
+  assert.match(String(id), /^[0-9a-f-]{36}$/);
+  assert.match(String(time), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  assert.equal(event, { version: '0', 'detail-type': 'Scheduled Event', source: 'aws.events', account: '000000000000', region: 'eu-west-1', resources: ['arn:aws:events:eu-west-1:000000000000:rule/rule-0'], detail: {} });
+  assert.equal(invoked[1].event, { k: 1 });
+});
+
+scheduler.run();

@@ -1,0 +1,109 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { CreateStackCommand } from '@aws-sdk/client-cloudformation';
+import { CloudWatchLogsClient, FilterLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
+import { GetParameterCommand, GetParametersCommand, PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
+import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
+import { failure, settle, startTestCloud, type TestCloud } from './helpers';
+
+interface Context {
+  t: TestCloud;
+  ssm: SSMClient;
+  sts: STSClient;
+  logs: CloudWatchLogsClient;
+}
+
+const services = suite<Context>('local STS, SSM, Logs and SNS, and bad requests');
+
+services.before(async (context) => {
+  context.t = await startTestCloud();
+  context.ssm = new SSMClient({ ...context.t.config, maxAttempts: 1 });
+  context.sts = new STSClient({ ...context.t.config, maxAttempts: 1 });
+  context.logs = new CloudWatchLogsClient({ ...context.t.config, maxAttempts: 1 });
+});
+services.after(async (context) => {
+  context.ssm.destroy();
+  context.sts.destroy();
+  context.logs.destroy();
+  await context.t.stop();
+});
+
+services('STS says who the caller is', async ({ sts }) => {
+  const identity = await sts.send(new GetCallerIdentityCommand({}));
+  assert.equal([identity.Account, identity.Arn], ['000000000000', 'arn:aws:iam::000000000000:user/local']);
+});
+
+services('SSM stores parameters, and templates can read them', async ({ t, ssm }) => {
+  await ssm.send(new PutParameterCommand({ Name: '/app/table', Value: 'orders', Type: 'String' }));
+  const { Parameter } = await ssm.send(new GetParameterCommand({ Name: '/app/table' }));
+  assert.equal([Parameter!.Value, Parameter!.Version], ['orders', 1]);
+  const again = await failure(ssm.send(new PutParameterCommand({ Name: '/app/table', Value: 'x', Type: 'String' })));
+  assert.is(again?.name, 'ParameterAlreadyExists');
+  await ssm.send(new PutParameterCommand({ Name: '/app/table', Value: 'orders2', Type: 'String', Overwrite: true }));
+  const { Parameters, InvalidParameters } = await ssm.send(new GetParametersCommand({ Names: ['/app/table', '/nope'] }));
+  assert.equal(Parameters!.map((p) => [p.Value, p.Version]), [['orders2', 2]]);
+  assert.equal(InvalidParameters, ['/nope']);
+  const missing = await failure(ssm.send(new GetParameterCommand({ Name: '/nope' })));
+  assert.is(missing?.name, 'ParameterNotFound');
+
+  const template = {
+    Parameters: { TableName: { Type: 'AWS::SSM::Parameter::Value<String>', Default: '/app/table' } },
+    Resources: { Table: { Type: 'AWS::DynamoDB::Table', Properties: { TableName: { Ref: 'TableName' }, KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }] } } },
+    Outputs: { Arn: { Value: { 'Fn::GetAtt': ['Table', 'Arn'] } } },
+  };
+  await t.cfn.send(new CreateStackCommand({ StackName: 'ssm', TemplateBody: JSON.stringify(template) }));
+  const stack = await settle(t.cfn, 'ssm');
+  assert.equal(stack.Outputs!.map((o) => o.OutputValue), ['arn:aws:dynamodb:us-east-1:000000000000:table/orders2']);
+});
+
+services('SNS Publish invokes the subscribed function', async ({ t, logs }) => {
+  const template = {
+    Resources: {
+      Topic: { Type: 'AWS::SNS::Topic', Properties: { TopicName: 'alerts' } },
+      Fn: { Type: 'AWS::Lambda::Function', Properties: { FunctionName: 'on-alert', Handler: 'index.handler', Runtime: 'nodejs20.x', Role: 'r', Code: { ZipFile: "exports.handler = async (e) => { console.log('ALERT ' + e.Records[0].Sns.Message); };" } } },
+      Sub: { Type: 'AWS::SNS::Subscription', Properties: { TopicArn: { Ref: 'Topic' }, Protocol: 'lambda', Endpoint: { 'Fn::GetAtt': ['Fn', 'Arn'] } } },
+    },
+  };
+  await t.cfn.send(new CreateStackCommand({ StackName: 'sns', TemplateBody: JSON.stringify(template) }));
+  assert.is((await settle(t.cfn, 'sns')).StackStatus, 'CREATE_COMPLETE');
+  const response = await fetch(t.cloud.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ Action: 'Publish', Version: '2010-03-31', TopicArn: 'arn:aws:sns:us-east-1:000000000000:alerts', Message: 'disk full' }),
+  });
+  assert.is(response.status, 200);
+  assert.match(await response.text(), /<PublishResponse[^>]*><PublishResult><MessageId>[0-9a-f-]{36}<\/MessageId>/);
+  let messages: string[] = [];
+  for (const deadline = Date.now() + 8000; Date.now() < deadline && messages.length === 0; ) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const found = await failure(logs.send(new FilterLogEventsCommand({ logGroupName: '/aws/lambda/on-alert', filterPattern: 'ALERT' })).then((r) => {
+      messages = r.events!.map((e) => e.message!.split('\t').pop()!);
+    }));
+    if (found && found.name !== 'ResourceNotFoundException') throw found;
+  }
+  assert.equal(messages, ['ALERT disk full']);
+});
+
+services('bad requests get the AWS error shape, and the server keeps serving', async ({ t, logs }) => {
+  const garbage = await fetch(t.cloud.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'Action=Nope&Version=2010-05-15' });
+  assert.is(garbage.status, 400);
+  assert.match(await garbage.text(), /<ErrorResponse[^>]*><Error><Type>Sender<\/Type><Code>InvalidAction<\/Code>/);
+  const noName = await fetch(t.cloud.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'Action=CreateStack&Version=2010-05-15' });
+  assert.is(noName.status, 400);
+  assert.match(await noName.text(), /<Code>ValidationError<\/Code>/);
+  const badJson = await fetch(t.cloud.url, { method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'Logs_20140328.FilterLogEvents' }, body: '{not json' });
+  assert.is(badJson.status, 400);
+  assert.equal(await badJson.json(), { __type: 'SerializationException', message: 'The request body is not valid JSON', Message: 'The request body is not valid JSON' });
+  const missingGroup = await failure(logs.send(new FilterLogEventsCommand({ logGroupName: '/none' })));
+  assert.is(missingGroup?.name, 'ResourceNotFoundException');
+  const chunked = await fetch(`${t.cloud.url}/bucket/key`, { method: 'PUT', headers: { 'content-encoding': 'aws-chunked' }, body: 'zz\r\nnot hex' });
+  assert.is(chunked.status, 404);
+  await fetch(`${t.cloud.url}/chunks`, { method: 'PUT' });
+  const malformed = await fetch(`${t.cloud.url}/chunks/key`, { method: 'PUT', headers: { 'content-encoding': 'aws-chunked' }, body: 'zz\r\nnot hex' });
+  assert.is(malformed.status, 400);
+  assert.match(await malformed.text(), /<Code>InvalidRequest<\/Code>/);
+  const identity = await fetch(t.cloud.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'Action=GetCallerIdentity&Version=2011-06-15' });
+  assert.is(identity.status, 200);
+});
+
+services.run();

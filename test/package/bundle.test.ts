@@ -1,0 +1,131 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { buildArtifacts } from '../../src/package/artifacts';
+import { esbuildOptions, nodeTarget } from '../../src/package/bundle';
+import { fn, input, names, readZip, removeDir, tempDir, text, writeTree } from './helpers';
+
+const bundle = suite('TypeScript handlers');
+let dir = '';
+let other = '';
+bundle.before.each(() => {
+  dir = tempDir();
+  other = tempDir();
+});
+bundle.after.each(() => {
+  removeDir(dir);
+  removeDir(other);
+});
+
+const tsService = (root: string) =>
+  writeTree(root, {
+    'src/handler.ts': [
+      "import { greet } from './greet';",
+      "import pad from 'left-pad';",
+      'export const main = async (event: { name: string }): Promise<string> => pad(greet(event.name), 12);',
+    ].join('\n'),
+    'src/greet.ts': 'export function greet(name: string): string { return `hi ${name}`; }\n',
+    'package.json': JSON.stringify({ dependencies: { 'left-pad': '1' } }),
+    'node_modules/left-pad/package.json': JSON.stringify({ name: 'left-pad', main: 'index.js' }),
+    'node_modules/left-pad/index.js': "module.exports = (s, n) => ' '.repeat(Math.max(0, n - s.length)) + s;",
+    'tsconfig.json': '{}',
+  });
+
+/** Unpacks a zip into a folder so its files can be required. */
+function unpack(zip: string, into: string): void {
+  for (const entry of readZip(zip)) {
+    const file = join(into, entry.name);
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(file, entry.content);
+  }
+}
+
+bundle('bundles a .ts handler into <module>.js in the zip, and the handler runs', async () => {
+  tsService(dir);
+  const artifacts = await buildArtifacts(input(dir, { functions: [fn('hello', { handler: 'src/handler.main', runtime: 'nodejs20.x' })] }));
+  const listed = names(artifacts.service!.path);
+  assert.ok(listed.includes('src/handler.js'), listed.join(','));
+  const unpacked = join(other, 'unpacked');
+  unpack(artifacts.service!.path, unpacked);
+  const handler = require(join(unpacked, 'src/handler.js')) as { main: (event: { name: string }) => Promise<string> };
+  assert.is(await handler.main({ name: 'Ada' }), '      hi Ada');
+  assert.not.match(text(artifacts.service!.path, 'src/handler.js')!, 'require("left-pad")');
+});
+
+bundle('leaves build.esbuild.external modules out of the bundle, to be loaded from node_modules', async () => {
+  tsService(dir);
+  const artifacts = await buildArtifacts(
+    input(dir, { build: { esbuild: { external: ['left-pad'] } }, functions: [fn('hello', { handler: 'src/handler.main' })] }),
+  );
+  assert.match(text(artifacts.service!.path, 'src/handler.js')!, 'require("left-pad")');
+  assert.ok(names(artifacts.service!.path).includes('node_modules/left-pad/index.js'));
+  const unpacked = join(other, 'unpacked');
+  unpack(artifacts.service!.path, unpacked);
+  const handler = require(join(unpacked, 'src/handler.js')) as { main: (event: { name: string }) => Promise<string> };
+  assert.is(await handler.main({ name: 'Bo' }), '       hi Bo');
+});
+
+bundle('adds a source map with sourcemap: true', async () => {
+  tsService(dir);
+  const artifacts = await buildArtifacts(input(dir, { build: { esbuild: { sourcemap: true } }, functions: [fn('hello', { handler: 'src/handler.main' })] }));
+  const map = JSON.parse(text(artifacts.service!.path, 'src/handler.js.map')!) as { sources: string[] };
+  assert.equal(map.sources.filter((source) => !source.includes('node_modules')).sort(), ['greet.ts', 'handler.ts']);
+  assert.match(text(artifacts.service!.path, 'src/handler.js')!, '//# sourceMappingURL=handler.js.map');
+});
+
+bundle('puts only the function\'s own bundle in an individual zip', async () => {
+  tsService(dir);
+  writeTree(dir, { 'src/other.ts': 'export const go = () => 1;' });
+  const artifacts = await buildArtifacts(
+    input(dir, {
+      package: { individually: true, patterns: ['!node_modules/**'] },
+      functions: [fn('hello', { handler: 'src/handler.main' }), fn('other', { handler: 'src/other.go' })],
+    }),
+  );
+  assert.ok(names(artifacts.functions.hello.path).includes('src/handler.js'));
+  assert.not.ok(names(artifacts.functions.hello.path).includes('src/other.js'));
+  assert.ok(names(artifacts.functions.other.path).includes('src/other.js'));
+  assert.not.ok(names(artifacts.functions.other.path).includes('src/handler.js'));
+});
+
+bundle('does not bundle when the .js file exists next to the .ts one', async () => {
+  writeTree(dir, { 'handler.ts': 'export const main = 1;', 'handler.js': 'exports.main = 2;' });
+  const artifacts = await buildArtifacts(input(dir));
+  assert.is(text(artifacts.service!.path, 'handler.js'), 'exports.main = 2;');
+});
+
+bundle('gives the same bytes for the same sources in another folder', async () => {
+  tsService(dir);
+  tsService(other);
+  const options = { build: { esbuild: { sourcemap: true } }, functions: [fn('hello', { handler: 'src/handler.main' })] };
+  const here = await buildArtifacts(input(dir, options));
+  const there = await buildArtifacts(input(other, options));
+  assert.is(there.service!.sha256, here.service!.sha256);
+});
+
+bundle('reports a TypeScript syntax error as a configuration error naming the function', async () => {
+  writeTree(dir, { 'handler.ts': 'export const main = (;' });
+  try {
+    await buildArtifacts(input(dir));
+    assert.unreachable();
+  } catch (error) {
+    assert.is((error as Error).name, 'ConfigError');
+    assert.match((error as Error).message, 'Cannot bundle the TypeScript handlers of hello:\n  handler.ts:1:');
+  }
+});
+
+bundle('reads build.esbuild and refuses wrong values', () => {
+  assert.equal(esbuildOptions(undefined), { external: [], sourcemap: false, minify: false });
+  assert.equal(esbuildOptions({ esbuild: { external: ['@aws-sdk/*'], sourcemap: 'inline', minify: true } }), {
+    external: ['@aws-sdk/*'],
+    sourcemap: 'inline',
+    minify: true,
+  });
+  assert.throws(() => esbuildOptions({ esbuild: { external: 'x' } }), /Invalid configuration in 'build.esbuild.external': expected a list of module names, got "x"/);
+  assert.throws(() => esbuildOptions({ esbuild: { sourcemap: 'yes' } }), /build.esbuild.sourcemap/);
+  assert.is(nodeTarget('nodejs18.x'), 'node18');
+  assert.is(nodeTarget('nodejs22.x'), 'node22');
+});
+
+bundle.run();
