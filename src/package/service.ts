@@ -69,6 +69,7 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
     artifactDirectory: `${prefix}/${loaded.serviceName}/${stage}/${now.getTime()}-${now.toISOString()}`,
     instanceId: String(now.getTime()),
   });
+  // Plugin hooks (issue 9): changes to the construct tree before synthesis go here.
 
   const outDir = join(serviceDir, OUTPUT_FOLDER);
   const staging = join(serviceDir, `${OUTPUT_FOLDER}.tmp-${process.pid}`);
@@ -93,6 +94,8 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
     });
     Object.assign(service.artifacts, artifacts);
     const template = synthesize(service);
+    // Plugin hooks (issue 9): changes to the synthesized template go here.
+    // Stack splitting (issue 10): nested templates are written into `staging` here, and added to state.artifacts below.
     const createTemplate = createStackTemplate(template, service);
     const templateText = JSON.stringify(template, null, 2);
     writeFileSync(join(staging, UPDATE_TEMPLATE), templateText);
