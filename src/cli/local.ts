@@ -3,7 +3,6 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command, Option } from 'clipanion';
 import { ConfigError } from '../errors';
-import { startLocalCloud } from '../local/index';
 
 /** `--data`, else $FW_LOCAL_DATA, else ~/.fw/local: one place for the local cloud's state. */
 export function localDataDir(option: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
@@ -36,6 +35,8 @@ export class LocalStartCommand extends Command {
     const dataDir = localDataDir(this.data);
     let cloud;
     try {
+      // Loaded here, not at startup: other commands never pay for the local cloud's code.
+      const { startLocalCloud } = require('../local/index') as typeof import('../local/index');
       cloud = await startLocalCloud({ port, host: this.host, dataDir });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new ConfigError(`Port ${port} is in use; pick another with --port`);
