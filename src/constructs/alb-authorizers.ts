@@ -45,22 +45,22 @@ const providerAlbSchema = isEventObject({
 
 export interface AlbProviderSettings {
   targetGroupPrefix?: string;
-  /** The listener rule action of each authorizer, by name (without its `Order`). */
-  authorizers: Map<string, Record<string, Json>>;
+  /** The listener rule action of each authorizer, by name, at a position among the rule's actions. */
+  authorizers: Map<string, (order: number) => Record<string, Json>>;
 }
 
 /** Reads and checks `provider.alb` (absent: no prefix, no authorizers). */
 export function parseProviderAlb(raw: unknown): AlbProviderSettings {
   if (raw === undefined || raw === null) return { authorizers: new Map() };
   const alb = validateEvent(providerAlbSchema, raw, 'provider.alb');
-  const authorizers = new Map<string, Record<string, Json>>();
+  const authorizers = new Map<string, (order: number) => Record<string, Json>>();
   for (const [name, config] of Object.entries(alb.authorizers ?? {})) {
     authorizers.set(name, authorizerAction(config, `provider.alb.authorizers.${name}`));
   }
   return { targetGroupPrefix: alb.targetGroupPrefix, authorizers };
 }
 
-function authorizerAction(config: unknown, path: string): Record<string, Json> {
+function authorizerAction(config: unknown, path: string): (order: number) => Record<string, Json> {
   const type = (config as { type?: unknown } | null)?.type;
   if (type === 'cognito') {
     const auth = validateEvent(cognitoSchema, config, path);
@@ -70,7 +70,7 @@ function authorizerAction(config: unknown, path: string): Record<string, Json> {
       UserPoolDomain: auth.userPoolDomain,
       ...commonSettings(auth),
     };
-    return { Type: 'authenticate-cognito', AuthenticateCognitoConfig: settings };
+    return order => ({ Type: 'authenticate-cognito', Order: order, AuthenticateCognitoConfig: settings });
   }
   if (type === 'oidc') {
     const auth = validateEvent(oidcSchema, config, path);
@@ -87,7 +87,7 @@ function authorizerAction(config: unknown, path: string): Record<string, Json> {
     if (auth.clientSecret === undefined && auth.useExistingClientSecret !== true) {
       throw new ConfigError(`Invalid configuration in '${path}.clientSecret': expected the client secret (or useExistingClientSecret: true), got nothing`);
     }
-    return { Type: 'authenticate-oidc', AuthenticateOidcConfig: settings };
+    return order => ({ Type: 'authenticate-oidc', Order: order, AuthenticateOidcConfig: settings });
   }
   throw invalid(`${path}.type`, '"cognito" or "oidc"', type);
 }

@@ -24,9 +24,10 @@ export class ExecutionRole extends Resource {
   private readonly customLogResources: { streams: Json[]; events: Json[] } = { streams: [], events: [] };
   private readonly deniedLogGroups: Json[] = [];
   private tracing = false;
+  private servicePrefixUsed = false;
   /** Statements functions need (dead-letter topics, destinations), then those events need (queues, streams). */
   private readonly functionStatements: IamStatement[] = [];
-  private readonly eventStatements: IamStatement[] = [];
+  private readonly eventStatements: Array<{ statement: IamStatement; source?: string }> = [];
   private readonly extraManagedPolicies: Json[] = [];
 
   constructor(scope: Construct, id: string, private readonly props: ExecutionRoleProps) {
@@ -38,6 +39,11 @@ export class ExecutionRole extends Resource {
 
   get logicalId() {
     return naming.roleLambdaExecution();
+  }
+
+  /** The `{service}-{stage}*` log resources, unless every function has a custom name. */
+  private get coversServicePrefix(): boolean {
+    return this.servicePrefixUsed || this.customLogResources.streams.length === 0;
   }
 
   /** A function whose physical name does not start with `{service}-{stage}` needs its own log statement. */
@@ -60,8 +66,14 @@ export class ExecutionRole extends Resource {
     this.functionStatements.push(statement);
   }
 
-  addStatement(statement: IamStatement): void {
-    this.eventStatements.push(statement);
+  /** A statement an event needs; `source` (its event type) places it where the reference does. */
+  addStatement(statement: IamStatement, source?: string): void {
+    this.eventStatements.push({ statement, source });
+  }
+
+  /** A function named `{service}-{stage}-…` is covered by the service-wide log statement. */
+  useServicePrefix(): void {
+    this.servicePrefixUsed = true;
   }
 
   addManagedPolicy(arn: Json): void {
@@ -75,14 +87,18 @@ export class ExecutionRole extends Resource {
       {
         Effect: 'Allow',
         Action: ['logs:CreateLogStream', 'logs:CreateLogGroup', 'logs:TagResource'],
-        Resource: [...this.customLogResources.streams, ...this.logResources.streams],
+        Resource: [...this.customLogResources.streams, ...(this.coversServicePrefix ? this.logResources.streams : [])],
       },
-      { Effect: 'Allow', Action: ['logs:PutLogEvents'], Resource: [...this.customLogResources.events, ...this.logResources.events] },
+      {
+        Effect: 'Allow',
+        Action: ['logs:PutLogEvents'],
+        Resource: [...this.customLogResources.events, ...(this.coversServicePrefix ? this.logResources.events : [])],
+      },
     ];
     if (this.deniedLogGroups.length > 0) statements.push({ Effect: 'Deny', Action: 'logs:PutLogEvents', Resource: this.deniedLogGroups });
     statements.push(...this.props.statements);
     if (this.tracing) statements.push({ Effect: 'Allow', Action: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'], Resource: ['*'] });
-    statements.push(...this.functionStatements, ...this.eventStatements);
+    statements.push(...this.functionStatements, ...orderBySource(this.eventStatements));
     const managed = [...this.props.managedPolicies, ...this.extraManagedPolicies];
     const properties: Record<string, Json> = {
       AssumeRolePolicyDocument: {
@@ -105,6 +121,24 @@ export class ExecutionRole extends Resource {
     }
     return properties;
   }
+}
+
+/** The order in which the reference's event plugins add their statements to the shared role. */
+const STATEMENT_ORDER = [
+  'schedule', 's3', 'http', 'websocket', 'sns', 'stream', 'kafka', 'activemq', 'rabbitmq', 'msk', 'alb',
+  'alexaSkill', 'alexaSmartHome', 'iot', 'iotFleetProvisioning', 'cloudwatchEvent', 'cloudwatchLog',
+  'cognitoUserPool', 'eventBridge', 'sqs', 'cloudFront', 'httpApi',
+];
+
+function orderBySource(entries: Array<{ statement: IamStatement; source?: string }>): IamStatement[] {
+  const rank = (source?: string) => {
+    const index = source === undefined ? -1 : STATEMENT_ORDER.indexOf(source);
+    return index === -1 ? STATEMENT_ORDER.length : index;
+  };
+  return entries
+    .map((entry, position) => ({ ...entry, position }))
+    .sort((a, b) => rank(a.source) - rank(b.source) || a.position - b.position)
+    .map(entry => entry.statement);
 }
 
 const logGroupArn = (logGroupName: string) =>

@@ -38,6 +38,7 @@ export class FunctionConstruct extends Construct {
     const role = this.usesSharedRole ? service.role : undefined;
     const customName = !this.physicalName.startsWith(`${service.name}-${service.stage}`);
     if (customName && !config.disableLogs) role?.addLogGroup(naming.logGroupName(this.physicalName));
+    if (!customName) role?.useServicePrefix();
     if (!customName && config.disableLogs) role?.denyLogs(naming.logGroupName(this.physicalName));
     if (config.tracing ?? service.provider.tracing?.lambda) role?.enableTracing();
     if (config.onError !== undefined) role?.addFunctionStatement({ Effect: 'Allow', Action: ['sns:Publish'], Resource: [config.onError] });

@@ -33,6 +33,17 @@ export class RestApi extends Construct {
           .filter(([, owners]) => owners.length > 1)
           .map(([route, [first, ...others]]) => `Invalid configuration in '${others[0]}': route "${route}" is already used by '${first}'`),
     });
+    if (service.provider.logs?.restApi) {
+      new CfnResource(this, 'LogGroup', {
+        logicalId: naming.restApiLogGroup(),
+        type: 'AWS::Logs::LogGroup',
+        properties: () => {
+          const properties: Record<string, Json> = { LogGroupName: `/aws/api-gateway/${service.name}-${service.stage}` };
+          if (service.provider.logRetentionInDays !== undefined) properties.RetentionInDays = service.provider.logRetentionInDays;
+          return properties;
+        },
+      });
+    }
     if (this.config.restApiId === undefined) {
       new CfnResource(this, 'Api', {
         logicalId: naming.restApi(),
@@ -48,7 +59,11 @@ export class RestApi extends Construct {
     new CfnResource(this, 'Deployment', {
       logicalId: this.deploymentLogicalId,
       type: 'AWS::ApiGateway::Deployment',
-      properties: () => ({ RestApiId: this.apiId, StageName: this.service.stage }),
+      properties: () => {
+        const properties: Record<string, Json> = { RestApiId: this.apiId, StageName: this.service.stage };
+        if (this.config.description !== undefined) properties.Description = this.config.description;
+        return properties;
+      },
       dependsOn: () => [...[...this.preflights.values()].map(p => p.logicalId), ...this.methods],
     });
     new ApiKeys(this, 'ApiKeys', this);
@@ -78,7 +93,7 @@ export class RestApi extends Construct {
     properties.EndpointConfiguration = endpoint;
     if (config.apiKeySourceType !== undefined) properties.ApiKeySourceType = String(config.apiKeySourceType).toUpperCase();
     properties.Policy = config.resourcePolicy && config.resourcePolicy.length > 0
-      ? { Version: '2012-10-17', Statement: config.resourcePolicy }
+      ? { Version: '2012-10-17', Statement: config.resourcePolicy.map(normalizePolicyStatement) }
       : '';
     if (config.disableDefaultEndpoint) properties.DisableExecuteApiEndpoint = true;
     return properties;
@@ -173,4 +188,13 @@ export class RestApi extends Construct {
     extra?.();
     return logicalId;
   }
+}
+
+/** The reference writes resource policy statements in one shape: `Action` a list, a lone `Resource` unwrapped. */
+function normalizePolicyStatement(statement: Json): Json {
+  if (statement === null || typeof statement !== 'object' || Array.isArray(statement)) return statement;
+  const result = { ...(statement as Record<string, Json>) };
+  if (typeof result.Action === 'string') result.Action = [result.Action];
+  if (Array.isArray(result.Resource) && result.Resource.length === 1) result.Resource = result.Resource[0];
+  return result;
 }

@@ -10,6 +10,9 @@ import { goldenCases, normalize, packageCopy } from '../helpers/golden';
  * same "-" segment get one logical id in the reference, which silently drops one of them.
  */
 const DEVIATIONS: Record<string, string> = {
+  // A bare `- alexaSkill` makes the reference open the function to every Alexa skill (deprecated since v3).
+  'alexaSkill-no-app-id':
+    `Invalid configuration in 'functions.mySkill.events[0]': the "alexaSkill" event needs its settings, e.g. "- alexaSkill: …" (see the alexaSkill event's documentation)`,
   'http-authorizers-arn-name-collision':
     `Invalid configuration in 'functions.byArn.events[1].http.authorizer': this authorizer's logical id "AuthorizerApiGatewayAuthorizer" is already used by a different authorizer at 'functions.byArn.events[0].http.authorizer'; give one of them a distinct "name"`,
 };

@@ -94,8 +94,7 @@ export class AlbEvent extends Construct {
         const where = Array.isArray(event.authorizer) ? `${path}.authorizer[${index}]` : `${path}.authorizer`;
         throw new ConfigError(`Invalid configuration in '${where}': no authorizer named ${JSON.stringify(name)} under provider.alb.authorizers`);
       }
-      const [typeEntry, ...settings] = Object.entries(action);
-      return Object.fromEntries([typeEntry, ['Order', index + 1], ...settings]);
+      return action(index + 1);
     });
 
     const permissions = AlbPermissions.of(fn);

@@ -54,10 +54,6 @@ export function isScalarOrObject<S, O>(
   });
 }
 
-/** A string, or an intrinsic that yields one. */
-export const isStringLike = (description = 'a string or a CloudFormation intrinsic') =>
-  expecting(description, t.isOneOf([t.isString(), isIntrinsic]));
-
 /** One value or a list of them (the reference coerces a single value into a list). */
 export function isOneOrMany<T>(description: string, item: t.StrictValidator<unknown, T>): t.StrictValidator<unknown, T | T[]> {
   return expecting(description, t.isOneOf([item, t.cascade(t.isArray(item), [t.hasMinLength(1)])]));
@@ -102,7 +98,7 @@ export function validateEvent<T>(schema: t.StrictValidator<unknown, T>, value: u
 }
 
 /** `.batchSize: Expected a number (got "ten")` under `path` → one ConfigError line. */
-export function toConfigError(error: string, path: string): ConfigError {
+function toConfigError(error: string, path: string): ConfigError {
   const separator = error.indexOf(': ');
   const where = error.slice(0, separator).replace(/#\d+/g, '');
   let message = error.slice(separator + 2);

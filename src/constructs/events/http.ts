@@ -65,7 +65,8 @@ export class HttpEvent extends Construct {
 
     const permission = api.permissionFor(fn);
     const authorization = authorize(fn, api, event.authorizer, `${path}.authorizer`);
-    const integrationType = String(event.integration ?? 'AWS_PROXY').toUpperCase();
+    // `async: true` invokes the function without waiting, which only the non-proxy integration can do.
+    const integrationType = event.async ? 'AWS' : String(event.integration ?? 'AWS_PROXY').toUpperCase().replace(/-/g, '_');
     const isProxy = integrationType === 'AWS_PROXY' || integrationType === 'LAMBDA_PROXY';
     if (!isProxy && integrationType !== 'AWS' && integrationType !== 'LAMBDA') {
       throw invalid(`${path}.integration`, '"lambda-proxy" (the default) or "lambda"', event.integration);
@@ -80,9 +81,12 @@ export class HttpEvent extends Construct {
           RequestParameters: requestParameters(event),
           ResourceId: resourceId,
           RestApiId: api.apiId,
+        };
+        if (event.operationId !== undefined) properties.OperationName = event.operationId;
+        Object.assign(properties, {
           ApiKeyRequired: Boolean(event.private),
           AuthorizationType: authorization.type,
-        };
+        });
         if (authorization.authorizerId) properties.AuthorizerId = { Ref: authorization.authorizerId };
         if (authorization.scopes !== undefined) properties.AuthorizationScopes = authorization.scopes;
         if (isProxy) {
@@ -90,6 +94,7 @@ export class HttpEvent extends Construct {
           properties.MethodResponses = [];
         } else {
           const { integration, methodResponses } = lambdaIntegration(fn, event, cors);
+          if (event.async) integration.RequestParameters = { 'integration.request.header.X-Amz-Invocation-Type': "'Event'" };
           properties.Integration = integration;
           properties.MethodResponses = methodResponses;
         }

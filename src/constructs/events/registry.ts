@@ -22,6 +22,11 @@ export function registerEventType(eventType: EventType): void {
   registry.set(eventType.type, eventType);
 }
 
+/** Takes a plugin's event type out again once its command is done (several services run in one process in tests). */
+export function unregisterEventType(eventType: EventType): void {
+  if (registry.get(eventType.type) === eventType) registry.delete(eventType.type);
+}
+
 export function eventTypes(): ReadonlyMap<string, EventType> {
   return registry;
 }
@@ -35,6 +40,10 @@ export function createEvents(fn: FunctionConstruct, events: unknown, path: strin
   if (!Array.isArray(events)) throw invalid(path, 'a list of events', events);
   events.forEach((event, index) => {
     const at = `${path}[${index}]`;
+    if (typeof event === 'string' && registry.has(event)) {
+      // Serverless v2 allowed a bare `- alexaSkill` (a permission open to every skill); v3 deprecated it.
+      throw new ConfigError(`Invalid configuration in '${at}': the "${event}" event needs its settings, e.g. "- ${event}: …" (see the ${event} event's documentation)`);
+    }
     if (event === null || typeof event !== 'object' || Array.isArray(event)) throw invalid(at, 'an event like { httpApi: "GET /" }', event);
     const keys = Object.keys(event);
     if (keys.length !== 1) throw invalid(at, 'exactly one event type per list entry', keys.join(', ') || event);

@@ -58,6 +58,11 @@ activemq('lets the role read the secrets and describe the brokers of each functi
   ]);
 });
 
+activemq('accepts a broker from Fn::GetAtt', () => {
+  const t = synth({ functions: { compute: { handler: 'h.main', events: [{ activemq: { arn: { 'Fn::GetAtt': ['Broker', 'Arn'] }, queue: 'q', basicAuthArn: SECRET } }] } } });
+  assert.equal(properties(t, 'ComputeEventSourceMappingActiveMQQ').EventSourceArn, { 'Fn::GetAtt': ['Broker', 'Arn'] });
+});
+
 activemq('waits for a role the function names by logical id', () => {
   const t = synth({ functions: { compute: { handler: 'h.main', role: 'MyRole', events: [{ activemq: { arn: BROKER, queue: 'q', basicAuthArn: SECRET } }] } } });
   assert.equal(t.Resources.ComputeEventSourceMappingActiveMQQ.DependsOn, ['MyRole']);
@@ -67,7 +72,7 @@ activemq('refuses a broker ARN of another service and a missing queue', () => {
   const arn = errorOf(() => synth({ functions: { compute: { handler: 'h.main', events: [{ activemq: { arn: 'arn:aws:sqs:x', queue: 'q', basicAuthArn: SECRET } }] } } }));
   assert.is(
     arn,
-    `Invalid configuration in 'functions.compute.events[0].activemq.arn': expected an Amazon MQ broker ARN ("arn:aws:mq:<region>:<account>:broker:<name>:b-…"), { Ref } or { "Fn::ImportValue" }, got "arn:aws:sqs:x"`,
+    `Invalid configuration in 'functions.compute.events[0].activemq.arn': expected an Amazon MQ broker ARN ("arn:aws:mq:<region>:<account>:broker:<name>:b-…") or a CloudFormation intrinsic, got "arn:aws:sqs:x"`,
   );
   const queue = errorOf(() => synth({ functions: { compute: { handler: 'h.main', events: [{ activemq: { arn: BROKER, basicAuthArn: SECRET } }] } } }));
   assert.is(queue, `Invalid configuration in 'functions.compute.events[0].activemq.queue': expected a string, got nothing`);

@@ -122,6 +122,18 @@ kafka('refuses an unknown access configuration and a missing one, naming the pat
   assert.is(missing, `Invalid configuration in 'functions.compute.events[0].kafka.accessConfigurations': expected an object, got nothing`);
 });
 
+kafka('refuses a secret given as an intrinsic (the reference writes it as "[object Object]")', () => {
+  const message = errorOf(() =>
+    synth({
+      functions: { compute: { handler: 'h.main', events: [{ kafka: { accessConfigurations: { saslScram512Auth: [{ Ref: 'Secret' }] }, topic: 't', bootstrapServers: ['a:9092'] } }] } },
+    }),
+  );
+  assert.is(
+    message,
+    `Invalid configuration in 'functions.compute.events[0].kafka.accessConfigurations.saslScram512Auth': expected a Secrets Manager secret ARN or a list of them, got [{"Ref":"Secret"}]`,
+  );
+});
+
 kafka('refuses bootstrap servers that are not a list', () => {
   const message = errorOf(() =>
     synth({ functions: { compute: { handler: 'h.main', events: [{ kafka: { accessConfigurations: { saslScram512Auth: SECRET }, topic: 't', bootstrapServers: 'a:9092' } }] } } }),
