@@ -172,7 +172,7 @@ deploy('missing credentials are one line naming what was tried', async () => {
   });
   rmSync(dir, { recursive: true, force: true });
   assert.is(result.code, 1);
-  assert.match(result.stderr, /^Error: No AWS credentials found for describing shop-dev: tried the environment .+profile "nobody".+--local\.\n$/);
+  assert.match(result.stderr, /^Error: No AWS credentials found for describing shop-dev: tried the environment .+profile "nobody".+--local\.\n$/, result.stderr);
 });
 
 deploy.run();

@@ -14,9 +14,24 @@ export interface EventType {
 }
 
 const registry = new Map<string, EventType>();
+let builtInsRegistered = false;
+
+/**
+ * fw's own event types, registered on first use rather than at load time: event modules
+ * import constructs that import this registry, and a load-time loop could meet a class
+ * whose module is still loading.
+ */
+function registerBuiltIns(): void {
+  if (builtInsRegistered) return;
+  builtInsRegistered = true;
+  for (const eventType of [HttpApiEvent, HttpEvent, ...groupA.eventTypes, ...groupB.eventTypes, ...groupC.eventTypes]) {
+    registerEventType(eventType);
+  }
+}
 
 /** Adds an event type; a second class for one type is a bug (or a clashing plugin) and fails loudly. */
 export function registerEventType(eventType: EventType): void {
+  registerBuiltIns();
   const existing = registry.get(eventType.type);
   if (existing && existing !== eventType) throw new Error(`Event type "${eventType.type}" is registered twice`);
   registry.set(eventType.type, eventType);
@@ -28,15 +43,13 @@ export function unregisterEventType(eventType: EventType): void {
 }
 
 export function eventTypes(): ReadonlyMap<string, EventType> {
+  registerBuiltIns();
   return registry;
-}
-
-for (const eventType of [HttpApiEvent, HttpEvent, ...groupA.eventTypes, ...groupB.eventTypes, ...groupC.eventTypes]) {
-  registerEventType(eventType);
 }
 
 /** Builds one construct per entry of a function's `events` list. */
 export function createEvents(fn: FunctionConstruct, events: unknown, path: string): void {
+  registerBuiltIns();
   if (!Array.isArray(events)) throw invalid(path, 'a list of events', events);
   events.forEach((event, index) => {
     const at = `${path}[${index}]`;
