@@ -12,3 +12,36 @@ export type {
   ServiceConfigExport,
   ServiceConfigFunction,
 } from './config/types';
+
+// Constructs a service file adds with `addConstructs` (issue 9): the same classes fw synthesizes.
+export { Construct } from 'constructs';
+export { CfnOutput, CfnResource, Element, Resource, accountId, getAtt, join, partition, ref, region, sub } from './constructs/resource';
+export type { CfnResourceProps, Fragment, OutputProps } from './constructs/resource';
+export type { Service } from './constructs/service';
+export type { FunctionConstruct } from './constructs/function';
+export type { Template } from './synth/template';
+export { withConstructs, type AddConstructs } from './plugins/constructs';
+
+// The plugin API (issue 9).
+export { definePlugin } from './plugins/types';
+export type {
+  CommandDefinition,
+  CommandOption,
+  ConfigSchema,
+  DeployStep,
+  Hook,
+  HookContext,
+  LifecycleEvent,
+  LifecycleStep,
+  PackageStep,
+  PluginApi,
+  PluginDeclarations,
+  PluginEventType,
+  PluginFactory,
+  PluginLog,
+  PluginProgress,
+  PluginUtils,
+  RemoveStep,
+  SchemaExtension,
+  VariableSource,
+} from './plugins/types';

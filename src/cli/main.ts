@@ -7,8 +7,12 @@ import { InvokeCommand, InvokeLocalCommand } from './invoke';
 import { LogsCommand } from './logs';
 import { LocalResetCommand, LocalStartCommand } from './local';
 import { CreateCommand, DefaultCommand } from './create';
+import { PrintCommand } from './print';
 import { colorsEnabled } from './output';
 import { version } from '../version';
+import { isUserFacing } from '../errors';
+import { servicePluginsMentioned } from '../plugins/discover';
+import { shareFwModule } from '../plugins/share';
 
 export function buildCli(): Cli {
   const cli = new Cli({
@@ -21,15 +25,44 @@ export function buildCli(): Cli {
   cli.register(DefaultCommand);
   cli.register(Builtins.HelpCommand);
   cli.register(Builtins.VersionCommand);
-  for (const command of [CreateCommand, PackageCommand, DeployCommand, RemoveCommand, InfoCommand, InvokeCommand, InvokeLocalCommand, LogsCommand, LocalStartCommand, LocalResetCommand]) {
+  for (const command of [CreateCommand, PackageCommand, DeployCommand, RemoveCommand, InfoCommand, InvokeCommand, InvokeLocalCommand, LogsCommand, PrintCommand, LocalStartCommand, LocalResetCommand]) {
     cli.register(command);
   }
   return cli;
 }
 
+/** Commands that never read the service file: they run even where its plugins cannot load. */
+const WITHOUT_SERVICE = new Set(['create', 'local', '--version', '-v']);
+
+/**
+ * The CLI for a run in `cwd`: the built-in commands, plus the commands of the service's plugins
+ * (issue 9). A service file that does not mention `plugins` costs one file read, no module load.
+ */
+export async function buildCliFor(argv: string[], cwd: string): Promise<{ cli: Cli; argv: string[]; error?: Error }> {
+  const cli = buildCli();
+  if (WITHOUT_SERVICE.has(argv[0] ?? '') || !servicePluginsMentioned(argv, cwd)) return { cli, argv };
+  const { registerPluginCommands } = require('../plugins/commands') as typeof import('../plugins/commands');
+  try {
+    return { cli, argv: await registerPluginCommands(cli, argv, cwd) };
+  } catch (error) {
+    // A built-in command reports it itself when it loads the service; another one is a plugin's command.
+    return { cli, argv, error: error as Error };
+  }
+}
+
 export async function main(argv: string[]): Promise<void> {
   // fw pins its SDK version; the SDK's notice about its own future Node.js support is noise here.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  const cli = buildCli();
-  process.exitCode = await cli.run(argv, Cli.defaultContext);
+  // `require('fw')` in a service file or plugin gets this running fw (issue 9).
+  shareFwModule(() => require('../index'));
+  const { cli, argv: args, error } = await buildCliFor(argv, process.cwd());
+  if (error && !BUILT_IN.has(argv[0] ?? '') && !HELP.has(argv[0] ?? '')) {
+    process.stderr.write(`${isUserFacing(error) ? `Error: ${error.message}` : `Internal error (a bug in fw, please report it):\n${(error as Error).stack}`}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  process.exitCode = await cli.run(args, Cli.defaultContext);
 }
+
+const BUILT_IN = new Set(['package', 'deploy', 'remove', 'info', 'invoke', 'logs', 'print']);
+const HELP = new Set(['help', '--help', '-h']);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { extname, relative } from 'node:path';
 import { ConfigError } from '../errors';
+import { parseJson } from './json';
 import { asConfigError, importModule } from './module';
 import { parseYaml } from './yaml';
 import type { ServiceFile } from './find';
@@ -24,11 +25,7 @@ export async function loadRawConfig(file: ServiceFile, { options = {} }: LoadOpt
       raw = parseYaml(readFileSync(file.path, 'utf8'), shown);
       break;
     case '.json':
-      try {
-        raw = JSON.parse(readFileSync(file.path, 'utf8'));
-      } catch (error) {
-        throw new ConfigError(`Cannot parse ${shown}: ${(error as Error).message}`);
-      }
+      raw = parseJson(readFileSync(file.path, 'utf8'), shown);
       break;
     case '.js':
     case '.cjs':

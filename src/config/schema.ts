@@ -305,6 +305,7 @@ const FUNCTION: Record<string, Schema> = {
   maximumEventAge: num,
   maximumRetryAttempts: num,
   versionFunction: bool,
+  httpApi: shape({ payload: oneOfValues(['1.0', '2.0']) }),
 };
 
 function eventSchema(eventSchemas: Record<string, Schema>): Schema {

@@ -168,6 +168,8 @@ export interface FunctionConfig {
   maximumEventAge?: number;
   maximumRetryAttempts?: number;
   versionFunction?: boolean;
+  /** Per-function HTTP API settings. */
+  httpApi?: { payload?: '1.0' | '2.0' };
   events?: FunctionEvent[];
 }
 

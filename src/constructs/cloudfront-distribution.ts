@@ -6,6 +6,7 @@ import type { Json } from './model';
 import { CfnOutput, CfnResource, Element, Resource, accountId, getAtt, join, partition, ref, type Fragment } from './resource';
 import { LambdaVersion, type FunctionConstruct } from './function';
 import type { Service } from './service';
+import type { ExecutionRole } from './execution-role';
 
 /** The managed "CachingOptimized" policy, used where the event sets no cache policy and no legacy cache settings. */
 const CACHING_OPTIMIZED = '658327ea-f89d-4fab-a63d-7e88639e58f6';
@@ -249,24 +250,23 @@ function applyEdgeLimits(fn: FunctionConstruct): void {
 }
 
 /**
- * `IamRoleLambdaExecution` must also trust `edgelambda.amazonaws.com`, and may write logs in
- * every region (edge replicas log where they run). The reference adds both after every other
- * event's statements; ExecutionRole has no hook for trust or ordering yet, so its fragment is
- * amended on the way out.
+ * `IamRoleLambdaExecution` may write logs in every region (edge replicas log where they run) and
+ * must also trust `edgelambda.amazonaws.com`; ExecutionRole has no hook for trust yet, so its
+ * fragment is amended on the way out.
  */
-function allowEdgeLambda(role: Resource): void {
-  decorate(role, resource => {
-    const properties = resource.Properties as {
-      AssumeRolePolicyDocument?: { Statement?: Array<{ Principal?: { Service?: Json[] } }> };
-      Policies?: Array<{ PolicyDocument?: { Statement?: Json[] } }>;
-    };
-    const services = properties?.AssumeRolePolicyDocument?.Statement?.[0]?.Principal?.Service;
-    if (Array.isArray(services) && !services.includes('edgelambda.amazonaws.com')) services.push('edgelambda.amazonaws.com');
-    properties?.Policies?.[0]?.PolicyDocument?.Statement?.push({
+function allowEdgeLambda(role: ExecutionRole): void {
+  role.addStatement(
+    {
       Effect: 'Allow',
       Action: ['logs:CreateLogGroup', 'logs:CreateLogStream', 'logs:PutLogEvents', 'logs:TagResource'],
       Resource: [{ 'Fn::Sub': 'arn:${AWS::Partition}:logs:*:*:*' }],
-    });
+    },
+    'cloudFront',
+  );
+  decorate(role, resource => {
+    const properties = resource.Properties as { AssumeRolePolicyDocument?: { Statement?: Array<{ Principal?: { Service?: Json[] } }> } };
+    const services = properties?.AssumeRolePolicyDocument?.Statement?.[0]?.Principal?.Service;
+    if (Array.isArray(services) && !services.includes('edgelambda.amazonaws.com')) services.push('edgelambda.amazonaws.com');
   });
 }
 

@@ -3,22 +3,28 @@
  * CloudFormation cannot (notifications of a bucket this stack does not own, triggers
  * of an existing user pool, …).
  *
- * How to use it from an event:
+ * How to use it from an event (see events/s3.ts for a complete one):
  *
  * ```ts
  * const provider = customResourceFunction(fn.service, 'existing-s3', 's3/handler.handler');
- * provider.addStatements('s3:legacy-photos', () => [{ Effect: 'Allow', Action: [...], Resource: ... }]);
- * new CustomResource(fn, 'CustomS3', { logicalId, type: 'Custom::S3', provider, dependsOn: [fn.lambda.logicalId], properties: () => ({ … }) });
+ * // Evaluated at synthesis, so one entry per kind can list everything its resources added:
+ * provider.addStatements('existing-s3', () => buckets.map(bucket => ({ Effect: 'Allow', Action: [...], Resource: ... })));
+ * new CustomResource(fn, 'ExistingS3', {
+ *   logicalId: 'UsersCustomS31', type: 'Custom::S3', provider,
+ *   dependsOn: [fn.lambda.logicalId],              // DependsOn: [these…, the provider function]
+ *   properties: () => ({ FunctionName: …, … }),    // ServiceToken is added first
+ * });
  * ```
  *
- * - Every kind of custom resource (`existing-s3`, `existing-cognito-user-pool`, …) gets one
- *   function, `CustomDash…LambdaFunction`, created on first use, whose handler lives in
- *   `src/custom-resources/<kind folder>/handler.ts`.
- * - All of them run as one shared role, `IamRoleCustomResourcesLambdaExecution`; each
- *   kind adds the statements it needs (keyed, so a bucket used twice is allowed once).
- * - The code of every handler is packaged into one `custom-resources.zip` next to the
- *   service's zips: the packaging step calls `writeCustomResourcesZip(service, dir)`,
- *   which writes it only when the service uses a custom resource.
+ * - Every kind (`existing-s3`, `existing-cognito-user-pool`, …) gets one function,
+ *   `CustomDashresource…LambdaFunction` (nodejs18.x, 1024 MB, 180 s), created on first use.
+ *   Its handler is written by us in `src/custom-resources/<folder>/handler.ts`;
+ *   `src/custom-resources/response.ts` answers CloudFormation for every handler.
+ * - All kinds run as one shared role, `IamRoleCustomResourcesLambdaExecution`; each kind
+ *   adds its statements under a key (the first entry under a key wins), in first-use order.
+ * - Every handler is packaged into one `custom-resources.zip` beside the service's zips: the
+ *   packaging step calls `writeCustomResourcesZip(service, dir)`, which writes it only when
+ *   the service uses a custom resource, and uploads the artifact it returns with the others.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -187,8 +193,13 @@ export class CustomResource extends Resource {
   }
 }
 
-/** Where the compiled handlers are: `dist/src/custom-resources` beside this file's `dist/src/constructs`. */
-export const HANDLERS_DIR = join(__dirname, '..', 'custom-resources');
+/**
+ * Where the compiled handlers are, `dist/src/custom-resources`: beside this file's folder when
+ * run from `dist/src/constructs`, below it when run from the one-file bundle `dist/fw.js`.
+ */
+export const HANDLERS_DIR =
+  [join(__dirname, '..', 'custom-resources'), join(__dirname, 'src', 'custom-resources')].find(dir => existsSync(join(dir, 'response.js'))) ??
+  join(__dirname, '..', 'custom-resources');
 
 /**
  * Packaging hook: writes `custom-resources.zip` (every handler, paths relative to
@@ -197,6 +208,7 @@ export const HANDLERS_DIR = join(__dirname, '..', 'custom-resources');
  */
 export function writeCustomResourcesZip(service: Service, outDir: string, handlersDir = HANDLERS_DIR): Artifact | undefined {
   if (service.node.tryFindChild('CustomResources') === undefined) return undefined;
+  if (!existsSync(join(handlersDir, 'response.js'))) throw new Error(`The custom resource handlers are missing from ${handlersDir} (is fw built?)`);
   const entries: ZipEntry[] = handlerFiles(handlersDir).map(file =>
     zipEntry(relative(handlersDir, file).split(sep).join('/'), readFileSync(file), false),
   );

@@ -152,7 +152,11 @@ export class LambdaFunction extends Resource {
     const tags = { ...(provider.tags ?? {}), ...(config.tags ?? {}) };
     if (Object.keys(tags).length > 0) properties.Tags = Object.entries(tags).map(([Key, Value]) => ({ Key, Value }));
     const environment = { ...(provider.environment ?? {}), ...(config.environment ?? {}) };
-    if (Object.keys(environment).length > 0) properties.Environment = { Variables: environment };
+    // Lambda takes strings only; the reference writes numbers and booleans as their text.
+    const variables = Object.fromEntries(
+      Object.entries(environment).map(([name, value]) => [name, typeof value === 'number' || typeof value === 'boolean' ? String(value) : value]),
+    );
+    if (Object.keys(variables).length > 0) properties.Environment = { Variables: variables };
     if (config.onError !== undefined) properties.DeadLetterConfig = { TargetArn: config.onError };
     const kms = config.kmsKeyArn ?? provider.kmsKeyArn;
     if (kms !== undefined) properties.KmsKeyArn = kms;

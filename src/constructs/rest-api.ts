@@ -7,6 +7,7 @@ import type { Service } from './service';
 import type { FunctionConstruct } from './function';
 import { CorsPreflight, type CorsConfig } from './rest-api-cors';
 import { ApiKeys } from './rest-api-keys';
+import { apiGatewayCloudWatchRole } from './websockets-api';
 
 /**
  * The service's one REST API (API Gateway v1): `ApiGatewayRestApi`, one resource per
@@ -33,7 +34,12 @@ export class RestApi extends Construct {
           .filter(([, owners]) => owners.length > 1)
           .map(([route, [first, ...others]]) => `Invalid configuration in '${others[0]}': route "${route}" is already used by '${first}'`),
     });
-    if (service.provider.logs?.restApi) {
+    const restApiLogs = service.provider.logs?.restApi;
+    if (restApiLogs) {
+      // API Gateway writes logs only once the account has a CloudWatch role; fw sets it unless told it is managed elsewhere.
+      if (!(typeof restApiLogs === 'object' && (restApiLogs as { roleManagedExternally?: boolean }).roleManagedExternally)) {
+        apiGatewayCloudWatchRole(service);
+      }
       new CfnResource(this, 'LogGroup', {
         logicalId: naming.restApiLogGroup(),
         type: 'AWS::Logs::LogGroup',

@@ -136,7 +136,7 @@ export class WebsocketsApi extends Construct {
       Effect: 'Allow',
       Action: ['execute-api:ManageConnections'],
       Resource: [{ 'Fn::Sub': 'arn:${AWS::Partition}:execute-api:*:*:*/@connections/*' }],
-    });
+    }, 'websocket');
     return api;
   }
 
@@ -289,6 +289,8 @@ export class WebsocketsApi extends Construct {
    * `WebsocketsDeployment{hash}`: the hash covers the API, integrations, route responses,
    * authorizers, permissions, routes and stage as the template states them, so a change to any
    * of them deploys the API again and an unchanged redeploy leaves it alone.
+   * With an API made elsewhere the reference hashes nothing (a constant id, so route changes
+   * are never deployed); fw hashes the routes it adds, so its id differs there on purpose.
    */
   get deploymentLogicalId(): string {
     const resources: Record<string, Json> = {};

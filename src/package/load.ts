@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import { findServiceFile } from '../config/find';
-import { loadRawConfig } from '../config/load';
+import { loadService } from '../config/service';
+import type { SchemaExtensions, Schema } from '../config/schema';
 import { ConfigError } from '../errors';
 import type { ServiceConfig } from '../constructs/model';
-import { resolveVariables } from '../variables';
+import { eventTypes } from '../constructs/events/registry';
 import * as naming from '../synth/naming';
+import type { AwsAccess } from '../variables';
 
 export interface LoadedService {
   serviceFile: string;
@@ -16,16 +16,28 @@ export interface LoadedService {
   config: ServiceConfig & { provider: NonNullable<ServiceConfig['provider']> };
 }
 
-/** Service file → resolved configuration, with the stage and region every later step uses. */
-export async function loadServiceConfig(cwd: string, options: Record<string, unknown>): Promise<LoadedService> {
-  const file = findServiceFile(cwd, options.config as string | undefined);
-  const raw = await loadRawConfig(file);
-  const config = (await resolveVariables(raw, {
-    serviceDir: file.dir,
-    options,
-    env: process.env,
-    instanceId: randomUUID(),
-  })) as unknown as ServiceConfig;
+export interface LoadOptions {
+  /** Where `${cf:…}`, `${ssm:…}`, `${s3:…}` go (the local cloud with --local). */
+  aws?: AwsAccess;
+  /** Schema additions from plugins; `false` when the caller validates later. */
+  validation?: SchemaExtensions | false;
+}
+
+/** Each event type's own schema, so a wrong field inside an event is reported with its path. */
+export function eventSchemas(): Record<string, Schema> {
+  const schemas: Record<string, Schema> = {};
+  for (const [type, eventClass] of eventTypes()) {
+    const schema = (eventClass as unknown as { schema?: Schema }).schema;
+    if (schema) schemas[type] = schema;
+  }
+  return schemas;
+}
+
+/** Service file → resolved, validated configuration, with the stage and region every later step uses. */
+export async function loadServiceConfig(cwd: string, options: Record<string, unknown>, load: LoadOptions = {}): Promise<LoadedService> {
+  const validation = load.validation === false ? false : { eventSchemas: eventSchemas(), ...load.validation };
+  const { file, config: resolved, stage, region } = await loadService({ cwd, options, aws: load.aws, validation });
+  const config = resolved as unknown as ServiceConfig;
   const serviceName = typeof config.service === 'object' && config.service !== null ? config.service.name : config.service;
   if (typeof serviceName !== 'string' || !/^[a-zA-Z][0-9a-zA-Z-]*$/.test(serviceName)) {
     throw new ConfigError(
@@ -33,8 +45,6 @@ export async function loadServiceConfig(cwd: string, options: Record<string, unk
     );
   }
   config.provider ??= { name: 'aws' };
-  const stage = String(options.stage ?? config.provider.stage ?? 'dev');
-  const region = String(options.region ?? config.provider.region ?? 'us-east-1');
   return {
     serviceFile: file.path,
     serviceDir: file.dir,

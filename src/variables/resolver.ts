@@ -12,11 +12,13 @@ type Path = string[];
 /** `["functions", "hello", "events", "0"]` → `functions.hello.events[0]` */
 export function showPath(path: Path): string {
   let text = '';
-  for (const segment of path) {
-    if (/^\d+$/.test(segment)) text += `[${segment}]`;
-    else text += text === '' ? segment : `.${segment}`;
-  }
+  for (const segment of path) text = appendSegment(text, segment);
   return text;
+}
+
+function appendSegment(text: string, segment: string): string {
+  if (/^\d+$/.test(segment)) return `${text}[${segment}]`;
+  return text === '' ? segment : `${text}.${segment}`;
 }
 
 /** A resolution failure, already phrased with the config path and the variable. */
@@ -95,16 +97,27 @@ export class Resolver {
     parent[path[path.length - 1]] = value;
   }
 
+  /** True when the node or one of its ancestors was copied already resolved (most configs have none). */
   private isFinal(path: Path): boolean {
-    for (let i = 0; i <= path.length; i += 1) {
-      if (this.finals.has(showPath(path.slice(0, i)))) return true;
+    if (this.finals.size === 0) return false;
+    let key = '';
+    if (this.finals.has(key)) return true;
+    for (const segment of path) {
+      key = appendSegment(key, segment);
+      if (this.finals.has(key)) return true;
     }
     return false;
   }
 
+  /** How many variable results the node sits under (a file whose values are files …). */
   private inheritedDepth(path: Path): number {
-    let depth = 0;
-    for (let i = 0; i < path.length; i += 1) depth = Math.max(depth, this.depthOf.get(showPath(path.slice(0, i))) ?? 0);
+    if (this.depthOf.size === 0) return 0;
+    let depth = this.depthOf.get('') ?? 0;
+    let key = '';
+    for (const segment of path.slice(0, -1)) {
+      key = appendSegment(key, segment);
+      depth = Math.max(depth, this.depthOf.get(key) ?? 0);
+    }
     return depth;
   }
 
@@ -120,7 +133,11 @@ export class Resolver {
     if (this.isFinal(path)) return;
     const value = this.get(path);
     if (value === null || typeof value !== 'object') return;
-    for (const key of Object.keys(value)) await this.resolveDeep([...path, key], errors);
+    for (const [key, child] of Object.entries(value)) {
+      // Plain leaves need no work; skipping them keeps large `resources` sections cheap.
+      if (typeof child === 'string' ? !child.includes('${') : child === null || typeof child !== 'object') continue;
+      await this.resolveDeep([...path, key], errors);
+    }
   }
 
   /** Makes the node at `path` a non-variable value (its children may still hold variables). */
@@ -304,12 +321,6 @@ export class Resolver {
     if (template.length !== 1 || typeof template[0] === 'string') throw new ConfigError(`resolveVariable: ${show(text)} is not a variable`);
     const path = this.inProgress.length > 0 ? addressPath(this.inProgress[this.inProgress.length - 1].replace(/\[(\d+)\]/g, '.$1')) : [];
     return (await this.resolveNode(template[0], path, 0)).value;
-  }
-
-  /** For JS resolver functions: `resolveConfigurationProperty(['provider', 'stage'])`. */
-  async resolveProperty(path: Path): Promise<unknown> {
-    const outcome = await this.lookup(path);
-    return 'value' in outcome ? outcome.value : undefined;
   }
 }
 

@@ -1,5 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadService } from '../../src/config/service';
 import { errorOf, FIXTURES, tempService } from './helpers';
@@ -55,6 +57,15 @@ formats('a YAML syntax error shows file, line and column', async () => {
   }
 });
 
+formats('a JSON syntax error shows file, line and column', async () => {
+  const folder = tempService({ 'fw.json': '{\n  "service": "app",\n}\n' });
+  try {
+    assert.match(await errorOf(() => loadService({ cwd: folder.dir })), /^Cannot parse .*fw\.json:3:1: Expected double-quoted property name$/);
+  } finally {
+    folder.cleanup();
+  }
+});
+
 formats('a JS config that throws shows the file and the error', async () => {
   const folder = tempService({ 'fw.js': "const x = 1;\nthrow new Error('boom');\n" });
   try {
@@ -94,4 +105,25 @@ formats('a top level that is not an object is an error', async () => {
   }
 });
 
+const templates = suite('service file formats: templates');
+
+templates('every format packages to the same template', async () => {
+  const { packageService } = await import('../../src/package/service.js');
+  const now = new Date('2024-01-01T00:00:00.000Z');
+  const results: Record<string, string> = {};
+  for (const folder of ['yml', 'json', 'js-cjs', 'js-esm', 'mjs', 'cjs', 'ts', 'serverless-yml']) {
+    const work = mkdtempSync(join(tmpdir(), `fw-format-${folder}-`));
+    try {
+      cpSync(join(FIXTURES, 'formats', folder), work, { recursive: true });
+      const packaged = await packageService({ cwd: work, options: { stage: 'prod' }, now });
+      results[folder] = JSON.stringify(packaged.template);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }
+  assert.ok(results.yml.includes('HelloLambdaFunction'));
+  for (const [folder, template] of Object.entries(results)) assert.is(template, results.yml, `${folder} differs from yml`);
+});
+
 formats.run();
+templates.run();

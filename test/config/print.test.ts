@@ -4,6 +4,9 @@ import { PassThrough } from 'node:stream';
 import { join } from 'node:path';
 import { Cli } from 'clipanion';
 import { maskSecrets, PrintCommand } from '../../src/cli/print';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { startLocalCloud } from '../../src/local';
 import { tempService } from './helpers';
 
 async function print(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -72,6 +75,32 @@ printCommand('an unresolved variable is printed without a stack trace', async ()
     });
   } finally {
     folder.cleanup();
+  }
+});
+
+printCommand('values from ssm: are masked unless --show-secrets (against the local cloud)', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'fw-print-cloud-'));
+  const cloud = await startLocalCloud({ port: 0, dataDir, quiet: true });
+  const saved = { ...process.env };
+  const folder = tempService({ 'fw.yml': 'service: app\nprovider:\n  name: aws\n  environment:\n    DB_PASSWORD: ${ssm:/app/db-password}\n    DB_URL: postgres://app:${ssm:/app/db-password}@db\n    PLAIN: visible\n' });
+  try {
+    // The AWS SDK reads its endpoint and credentials from the environment, as a user would set them.
+    Object.assign(process.env, { AWS_ENDPOINT_URL: cloud.url, AWS_ACCESS_KEY_ID: 'AKIAFAKE', AWS_SECRET_ACCESS_KEY: 'fake', AWS_REGION: 'us-east-1' });
+    const { SSMClient, PutParameterCommand } = await import('@aws-sdk/client-ssm');
+    const ssm = new SSMClient({ region: 'us-east-1' });
+    await ssm.send(new PutParameterCommand({ Name: '/app/db-password', Value: 'hunter2-secret', Type: 'SecureString' }));
+    ssm.destroy();
+    const file = join(folder.dir, 'fw.yml');
+    const masked = await print(['print', '--config', file, '--path', 'provider.environment', '--format', 'json']);
+    assert.equal(masked.stdout, '{\n  "DB_PASSWORD": "********",\n  "DB_URL": "postgres://app:********@db",\n  "PLAIN": "visible"\n}\n');
+    const shown = await print(['print', '--config', file, '--path', 'provider.environment', '--format', 'json', '--show-secrets']);
+    assert.equal(shown.stdout, '{\n  "DB_PASSWORD": "hunter2-secret",\n  "DB_URL": "postgres://app:hunter2-secret@db",\n  "PLAIN": "visible"\n}\n');
+  } finally {
+    for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+    Object.assign(process.env, saved);
+    folder.cleanup();
+    await cloud.stop();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 });
 

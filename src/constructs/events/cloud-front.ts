@@ -53,6 +53,7 @@ export class CloudFrontEvent extends Construct {
     if (config.includeBody !== undefined && !BODY_EVENT_TYPES.includes(config.eventType)) {
       throw new ConfigError(`Invalid configuration in '${path}.includeBody': CloudFront passes the body to viewer-request and origin-request functions only, got eventType ${JSON.stringify(config.eventType)}`);
     }
+    checkEdgeLimits(fn, config.eventType, path);
     CloudFrontDistribution.of(fn.service).add({
       fn,
       eventType: config.eventType,
@@ -64,6 +65,22 @@ export class CloudFrontEvent extends Construct {
       cachePolicy: config.cachePolicy as { name?: string; id?: Json } | undefined,
       path,
     });
+  }
+}
+
+/**
+ * Lambda@Edge refuses viewer functions over 128 MB or 5 seconds and origin functions over 30 seconds;
+ * the reference only finds out when CloudFormation associates the function.
+ */
+function checkEdgeLimits(fn: FunctionConstruct, eventType: string, path: string): void {
+  const viewer = eventType.startsWith('viewer-');
+  const { memorySize, timeout } = fn.config;
+  if (viewer && typeof memorySize === 'number' && memorySize > 128) {
+    throw new ConfigError(`Invalid configuration in 'functions.${fn.key}.memorySize': ${eventType.startsWith('origin-') ? 'an' : 'a'} ${eventType} function (at '${path}') may use at most 128 MB, got ${memorySize}`);
+  }
+  const maxTimeout = viewer ? 5 : 30;
+  if (typeof timeout === 'number' && timeout > maxTimeout) {
+    throw new ConfigError(`Invalid configuration in 'functions.${fn.key}.timeout': ${eventType.startsWith('origin-') ? 'an' : 'a'} ${eventType} function (at '${path}') may run at most ${maxTimeout} seconds, got ${timeout}`);
   }
 }
 

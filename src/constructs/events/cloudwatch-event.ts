@@ -8,7 +8,7 @@ import { check, isEither, isJsonObject, isOptions, lambdaPermission } from './gr
 import { inputTransformer } from './schedule';
 
 const schema = isOptions({
-  event: t.isOptional(isJsonObject()),
+  event: isJsonObject(),
   input: t.isOptional(isEither<string | Record<string, Json>>('a string or an object', [t.isString(), isJsonObject()])),
   inputPath: t.isOptional(t.isString()),
   inputTransformer: t.isOptional(isOptions({ inputTemplate: t.isString(), inputPathsMap: t.isOptional(isJsonObject()) })),
@@ -44,8 +44,7 @@ export class CloudWatchEventEvent extends Construct {
         if (options.inputTransformer !== undefined) target.InputTransformer = inputTransformer(options.inputTransformer);
         target.Arn = fn.arn;
         target.Id = naming.cloudWatchEventTargetId(fn.key);
-        const properties: Record<string, Json> = {};
-        if (options.event !== undefined) properties.EventPattern = options.event;
+        const properties: Record<string, Json> = { EventPattern: options.event };
         properties.State = options.enabled === false ? 'DISABLED' : 'ENABLED';
         if (options.description !== undefined) properties.Description = options.description;
         if (options.name !== undefined) properties.Name = options.name;

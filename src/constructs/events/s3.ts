@@ -13,7 +13,7 @@ import { checkEvent, isEither, isIntrinsic, isOptions, lambdaPermission, type In
 const BUCKET_NAME = /^(?!(\d{1,3}\.){3}\d{1,3}$)(([a-z0-9]|[a-z0-9][a-z0-9-]*[a-z0-9])\.)*([a-z0-9]|[a-z0-9][a-z0-9-]*[a-z0-9])$/;
 const isBucket = () => t.cascade(t.isString(), t.hasMinLength(1)) as t.StrictValidator<unknown, string>;
 const isRule = () =>
-  isEither<{ prefix?: string; suffix?: string }>('{ prefix: "…" } or { suffix: "…" }', [
+  isEither<{ prefix?: string; suffix?: string }>('{ prefix: "…" } or { suffix: "…" } (one rule per list item)', [
     t.isObject({ prefix: t.isString() }),
     t.isObject({ suffix: t.isString() }),
   ]);
@@ -50,7 +50,10 @@ class Bucket extends Construct {
     this.logicalId = naming.s3Bucket(bucket);
     const settings = (scope.provider as { s3?: Record<string, Record<string, Json> | undefined> }).s3?.[bucket];
     const { name, ...properties } = settings ?? {};
-    this.bucketName = typeof name === 'string' ? name : bucket;
+    if (name !== undefined && typeof name !== 'string') {
+      throw new ConfigError(`Invalid configuration in 'provider.s3.${bucket}.name': expected a bucket name, got ${JSON.stringify(name)}`);
+    }
+    this.bucketName = name ?? bucket;
     if (!BUCKET_NAME.test(this.bucketName) || this.bucketName.length < 3 || this.bucketName.length > 63) {
       const where = settings ? `provider.s3.${bucket}.name` : `${path}`;
       throw new ConfigError(

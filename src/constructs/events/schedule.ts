@@ -48,6 +48,12 @@ export class ScheduleEvent extends Construct {
     if (scheduler && options.inputTransformer !== undefined) {
       throw new ConfigError(`Invalid configuration in '${path}.inputTransformer': not supported with method "scheduler" (use the default method "eventBus")`);
     }
+    if (!scheduler && options.timezone !== undefined) {
+      throw new ConfigError(`Invalid configuration in '${path}.timezone': only with method "scheduler" (EventBridge rules run in UTC)`);
+    }
+    if (options.name !== undefined && Array.isArray(options.rate) && options.rate.length > 1) {
+      throw new ConfigError(`Invalid configuration in '${path}.name': a name is for one schedule, and rate lists ${options.rate.length} expressions`);
+    }
     const input = typeof options.input === 'object' ? JSON.stringify(options.input) : options.input;
     const expressions = Array.isArray(options.rate) ? options.rate : [options.rate];
 

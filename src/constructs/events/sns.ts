@@ -6,7 +6,7 @@ import type { Json } from '../model';
 import { CfnResource, accountId, getAtt, join, partition, ref, region } from '../resource';
 import type { Service } from '../service';
 import type { FunctionConstruct } from '../function';
-import { checkEvent, isEither, isIntrinsic, isJsonObject, isOptions, lambdaPermission, type Intrinsic } from './group-a-support';
+import { checkEvent, claimLogicalId, isEither, isIntrinsic, isJsonObject, isOptions, lambdaPermission, type Intrinsic } from './group-a-support';
 
 const isTopicName = () => t.cascade(t.isString(), t.hasMinLength(1)) as t.StrictValidator<unknown, string>;
 
@@ -102,8 +102,10 @@ export class SnsEvent extends Construct {
       topicArn = arn;
       sourceArn = arn;
       const topicRegion = typeof arn === 'string' ? arn.split(':')[3] : undefined;
+      const subscription = naming.snsSubscription(fn.key, topicName);
+      claimLogicalId(fn.service, subscription, path);
       new CfnResource(this, 'Subscription', {
-        logicalId: naming.snsSubscription(fn.key, topicName),
+        logicalId: subscription,
         type: 'AWS::SNS::Subscription',
         properties: () => {
           const properties = extra({ TopicArn: arn, Protocol: 'lambda', Endpoint: fn.arn });
@@ -119,8 +121,10 @@ export class SnsEvent extends Construct {
       if (options.filterPolicy === undefined && redrive === undefined) {
         topic.endpoints.push(fn.arn);
       } else {
+        const subscription = naming.snsSubscription(fn.key, topicName);
+        claimLogicalId(fn.service, subscription, path);
         new CfnResource(this, 'Subscription', {
-          logicalId: naming.snsSubscription(fn.key, topicName),
+          logicalId: subscription,
           type: 'AWS::SNS::Subscription',
           properties: () => extra({ Endpoint: fn.arn, Protocol: 'lambda', TopicArn: topicArn }),
         });

@@ -8,6 +8,7 @@ import type { FunctionConstruct } from '../function';
 import {
   EventRolePolicy,
   checkEvent,
+  claimLogicalId,
   intrinsicName,
   isEither,
   isIntrinsic,
@@ -46,8 +47,10 @@ export class SqsEvent extends Construct {
     const queueName = queueNameOf(options.arn, arnPath);
     if (fn.usesSharedRole) EventRolePolicy.of(fn.service).addQueue(options.arn);
 
+    const logicalId = naming.sqsEventSourceMapping(fn.key, queueName);
+    claimLogicalId(fn.service, logicalId, path);
     new CfnResource(this, 'EventSourceMapping', {
-      logicalId: naming.sqsEventSourceMapping(fn.key, queueName),
+      logicalId,
       type: 'AWS::Lambda::EventSourceMapping',
       dependsOn: () => roleDependency(fn),
       properties: () => {

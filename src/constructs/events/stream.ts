@@ -8,6 +8,7 @@ import type { FunctionConstruct } from '../function';
 import {
   EventRolePolicy,
   checkEvent,
+  claimLogicalId,
   intrinsicName,
   isEither,
   isIntrinsic,
@@ -81,10 +82,12 @@ export class StreamEvent extends Construct {
       // The reference writes the timestamp only for fan-out consumers and drops it here, which
       // leaves a mapping CloudFormation rejects; refusing is better than a failed deploy.
       throw new ConfigError(
-        `Invalid configuration in '${path}.startingPositionTimestamp': startingPosition AT_TIMESTAMP is supported only with a fan-out consumer ("consumer") in Serverless Framework v3 templates, which fw reproduces`,
+        `Invalid configuration in '${path}.startingPositionTimestamp': startingPosition AT_TIMESTAMP needs a fan-out consumer ("consumer: true" or a consumer ARN): without one, Serverless Framework v3 templates leave the timestamp out and the mapping fails to deploy`,
       );
     }
 
+    const logicalId = naming.streamEventSourceMapping(fn.key, type, streamName);
+    claimLogicalId(fn.service, logicalId, path);
     let eventSourceArn: Json = options.arn;
     const dependsOn = roleDependency(fn);
     if (consumer === true) {
@@ -116,7 +119,7 @@ export class StreamEvent extends Construct {
     }
 
     new CfnResource(this, 'EventSourceMapping', {
-      logicalId: naming.streamEventSourceMapping(fn.key, type, streamName),
+      logicalId,
       type: 'AWS::Lambda::EventSourceMapping',
       dependsOn: () => dependsOn,
       properties: () => {

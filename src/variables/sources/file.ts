@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { extname, isAbsolute, relative, resolve } from 'node:path';
 import { importModule } from '../../config/module';
+import { parseJson } from '../../config/json';
 import { parseYaml } from '../../config/yaml';
 import { ConfigError } from '../../errors';
 import { addressPath, dig, type Outcome, type Source, type SourceHelpers } from '../source';
@@ -24,13 +25,8 @@ export const file: Source = async (ref, helpers) => {
   const extension = extname(path).toLowerCase();
   let content: unknown;
   if (extension === '.yml' || extension === '.yaml') content = parseYaml(readFileSync(path, 'utf8'), shown);
-  else if (extension === '.json') {
-    try {
-      content = JSON.parse(readFileSync(path, 'utf8'));
-    } catch (error) {
-      throw new ConfigError(`Cannot parse ${shown}: ${(error as Error).message}`);
-    }
-  } else if (SCRIPTS.has(extension)) {
+  else if (extension === '.json') content = parseJson(readFileSync(path, 'utf8'), shown);
+  else if (SCRIPTS.has(extension)) {
     content = await callIfFunction(await importModule(path), helpers);
   } else content = readFileSync(path, 'utf8');
   return pick(content, ref.address, shown, helpers);

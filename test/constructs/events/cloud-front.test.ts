@@ -63,9 +63,10 @@ cloudFront('events on one path pattern share a behavior; path patterns get their
   const t = synth({
     provider: { name: 'aws', runtime: 'nodejs18.x', cloudFront: { cachePolicies: { myPolicy: { MinTTL: 0 } } } } as ServiceConfig['provider'],
     functions: {
-      a: { handler: 'h.a', memorySize: 256, events: [{ cloudFront: { eventType: 'viewer-request', origin: 's3://one.s3.amazonaws.com', pathPattern: '/a*', isDefaultOrigin: true } }] },
+      a: { handler: 'h.a', events: [{ cloudFront: { eventType: 'viewer-request', origin: 's3://one.s3.amazonaws.com', pathPattern: '/a*', isDefaultOrigin: true } }] },
       b: {
         handler: 'h.b',
+        memorySize: 256,
         events: [{ cloudFront: { eventType: 'origin-request', includeBody: true, origin: 'https://example.com/site', pathPattern: '/b*', cachePolicy: { name: 'myPolicy' } } }],
       },
     },
@@ -88,7 +89,7 @@ cloudFront('events on one path pattern share a behavior; path patterns get their
     Type: 'AWS::CloudFront::CachePolicy',
     Properties: { CachePolicyConfig: { MinTTL: 0, Name: 'app-dev-myPolicy' } },
   });
-  assert.is((t.Resources.ALambdaFunction.Properties as any).MemorySize, 256);
+  assert.equal([(t.Resources.ALambdaFunction.Properties as any).MemorySize, (t.Resources.BLambdaFunction.Properties as any).MemorySize], [128, 256]);
 });
 
 cloudFront('versions are published for edge functions even with versionFunctions: false', () => {
@@ -148,6 +149,14 @@ cloudFront('clashing event types, several origins without a default, unknown cac
     `'functions.a.events[0].cloudFront.includeBody'`,
   );
   assert.match(errorOf({ functions: { a: { handler: 'h.a', events: [{ cloudFront: { eventType: 'viewer-request' } }] } } }), `'functions.a.events[0].cloudFront.origin'`);
+  assert.is(
+    errorOf({ functions: { a: { handler: 'h.a', memorySize: 512, events: [{ cloudFront: { eventType: 'viewer-request', origin } }] } } }),
+    `Invalid configuration in 'functions.a.memorySize': a viewer-request function (at 'functions.a.events[0].cloudFront') may use at most 128 MB, got 512`,
+  );
+  assert.match(
+    errorOf({ functions: { a: { handler: 'h.a', timeout: 60, events: [{ cloudFront: { eventType: 'origin-request', origin } }] } } }),
+    `'functions.a.timeout': an origin-request function`,
+  );
 });
 
 cloudFront.run();

@@ -49,4 +49,11 @@ cloudwatchEvent('refuses a wrongly typed field, naming it', () => {
   );
 });
 
+cloudwatchEvent('refuses a rule without an event pattern, on which the reference crashes', () => {
+  assert.is(
+    configErrorOf(() => synth(withEvents('watch', [{ cloudwatchEvent: { input: { a: 1 } } }]))),
+    `Invalid configuration in 'functions.watch.events[0].cloudwatchEvent.event': expected an object, got nothing`,
+  );
+});
+
 cloudwatchEvent.run();

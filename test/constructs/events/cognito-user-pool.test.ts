@@ -1,8 +1,11 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ConfigError } from '../../../src/errors';
 import type { ServiceConfig } from '../../../src/constructs/model';
 import { synth } from '../../helpers/synth';
+import { makeHandler, statementId, type Apis, type UserPool } from '../../../src/custom-resources/cognito-user-pool/handler';
 
 const cognito = suite('cognitoUserPool event');
 
@@ -151,3 +154,115 @@ cognito('a function attached to two existing pools, or forceDeploy without exist
 });
 
 cognito.run();
+
+const existingPoolHandler = suite('existing user pool custom resource');
+
+/** A local stand-in for CloudFormation's pre-signed response URL, collecting the answers. */
+async function responseUrl() {
+  const bodies: any[] = [];
+  const server = createServer((req, res) => {
+    let text = '';
+    req.on('data', chunk => (text += chunk));
+    req.on('end', () => {
+      bodies.push(JSON.parse(text));
+      res.end();
+    });
+  });
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/answer`, bodies, close: () => server.close() };
+}
+
+function fakeApis(pool: UserPool | undefined) {
+  const calls: Array<[string, unknown]> = [];
+  const apis: Apis = {
+    findUserPool: async name => (calls.push(['findUserPool', name]), pool),
+    updateUserPool: async input => void calls.push(['updateUserPool', input]),
+    addPermission: async input => void calls.push(['addPermission', input]),
+    removePermission: async input => void calls.push(['removePermission', input]),
+  };
+  return { apis, calls };
+}
+
+const context = { invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:app-dev-custom-resource-existing-cup', logStreamName: 'stream' };
+const fnArn = 'arn:aws:lambda:us-east-1:123456789012:function:app-dev-users';
+const legacyPool: UserPool = {
+  Id: 'us-east-1_abc',
+  Arn: 'arn:aws:cognito-idp:us-east-1:123456789012:userpool/us-east-1_abc',
+  Name: 'legacy',
+  LambdaConfig: { PostConfirmation: 'arn:other', PreSignUp: fnArn },
+  AutoVerifiedAttributes: ['email'],
+  AdminCreateUserConfig: { AllowAdminCreateUserOnly: false, UnusedAccountValidityDays: 7 },
+  CreationDate: 'ignored',
+};
+const poolEvent = (RequestType: 'Create' | 'Update' | 'Delete', ResponseURL: string) => ({
+  RequestType,
+  ResponseURL,
+  StackId: 'stack',
+  RequestId: 'request',
+  LogicalResourceId: 'UsersCustomCognitoUserPool1',
+  ResourceProperties: { FunctionName: 'app-dev-users', UserPoolName: 'legacy', UserPoolConfigs: [{ Trigger: 'CustomMessage' }] },
+});
+
+existingPoolHandler('attaching keeps the pool settings and other functions’ triggers, and lets Cognito invoke the function', async () => {
+  const answer = await responseUrl();
+  const { apis, calls } = fakeApis(legacyPool);
+  try {
+    await makeHandler(apis)(poolEvent('Create', answer.url), context);
+    assert.equal(calls, [
+      ['findUserPool', 'legacy'],
+      [
+        'updateUserPool',
+        {
+          UserPoolId: 'us-east-1_abc',
+          AutoVerifiedAttributes: ['email'],
+          AdminCreateUserConfig: { AllowAdminCreateUserOnly: false },
+          LambdaConfig: { PostConfirmation: 'arn:other', CustomMessage: fnArn },
+        },
+      ],
+      [
+        'addPermission',
+        {
+          FunctionName: 'app-dev-users',
+          StatementId: statementId('us-east-1_abc'),
+          Action: 'lambda:InvokeFunction',
+          Principal: 'cognito-idp.amazonaws.com',
+          SourceArn: legacyPool.Arn,
+        },
+      ],
+    ]);
+    assert.is(answer.bodies[0].Status, 'SUCCESS');
+    assert.is(answer.bodies[0].PhysicalResourceId, 'app-dev-users-legacy');
+  } finally {
+    answer.close();
+  }
+});
+
+existingPoolHandler('deleting removes only this function’s triggers and its permission', async () => {
+  const answer = await responseUrl();
+  const { apis, calls } = fakeApis(legacyPool);
+  try {
+    await makeHandler(apis)(poolEvent('Delete', answer.url), context);
+    assert.equal((calls[1][1] as any).LambdaConfig, { PostConfirmation: 'arn:other' });
+    assert.equal(calls[2], ['removePermission', { FunctionName: 'app-dev-users', StatementId: statementId('us-east-1_abc') }]);
+    assert.is(answer.bodies[0].Status, 'SUCCESS');
+  } finally {
+    answer.close();
+  }
+});
+
+existingPoolHandler('a missing pool fails the deployment with its name instead of leaving CloudFormation waiting', async () => {
+  const answer = await responseUrl();
+  const { apis } = fakeApis(undefined);
+  const quiet = console.error;
+  console.error = () => undefined;
+  try {
+    await makeHandler(apis)(poolEvent('Create', answer.url), context);
+    assert.is(answer.bodies[0].Status, 'FAILED');
+    assert.is(answer.bodies[0].Reason, 'No user pool named "legacy" in this account and region (log stream stream)');
+  } finally {
+    console.error = quiet;
+    answer.close();
+  }
+});
+
+existingPoolHandler.run();

@@ -1,8 +1,11 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ConfigError } from '../../../src/errors';
 import type { ServiceConfig } from '../../../src/constructs/model';
 import { synth } from '../../helpers/synth';
+import { makeHandler, statementId, type Apis } from '../../../src/custom-resources/event-bridge/handler';
 
 const eventBridge = suite('eventBridge event');
 
@@ -159,3 +162,90 @@ eventBridge('a bus name that cannot form a logical id is refused (the reference 
 });
 
 eventBridge.run();
+
+const legacyHandler = suite('EventBridge custom resource');
+
+/** A local stand-in for CloudFormation's pre-signed response URL, collecting the answers. */
+async function responseUrl() {
+  const bodies: any[] = [];
+  const server = createServer((req, res) => {
+    let text = '';
+    req.on('data', chunk => (text += chunk));
+    req.on('end', () => {
+      bodies.push(JSON.parse(text));
+      res.end();
+    });
+  });
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/answer`, bodies, close: () => server.close() };
+}
+
+function fakeApis() {
+  const calls: Array<[string, string, Record<string, unknown>]> = [];
+  const apis: Apis = {
+    events: async (command, input) => void calls.push(['events', command, input]),
+    lambda: async (command, input) => void calls.push(['lambda', command, input]),
+  };
+  return { apis, calls };
+}
+const legacyContext = { invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:app-dev-custom-resource-event-bridge', logStreamName: 'stream' };
+const legacyEvent = (RequestType: 'Create' | 'Delete', ResponseURL: string) => ({
+  RequestType,
+  ResponseURL,
+  StackId: 'stack',
+  RequestId: 'request',
+  LogicalResourceId: 'HelloCustomEventBridge1',
+  ResourceProperties: {
+    FunctionName: 'app-dev-hello',
+    EventBridgeConfig: { RuleName: 'app-dev-hello-rule-1', State: 'ENABLED', EventBus: 'saas', Pattern: { source: ['x'] }, Input: { a: 1 } },
+  },
+});
+
+legacyHandler('creating makes the bus, the rule, its target and the permission', async () => {
+  const answer = await responseUrl();
+  const { apis, calls } = fakeApis();
+  try {
+    await makeHandler(apis)(legacyEvent('Create', answer.url), legacyContext);
+    assert.equal(calls, [
+      ['events', 'CreateEventBus', { Name: 'saas' }],
+      ['events', 'PutRule', { Name: 'app-dev-hello-rule-1', EventBusName: 'saas', EventPattern: '{"source":["x"]}', ScheduleExpression: undefined, State: 'ENABLED' }],
+      [
+        'events',
+        'PutTargets',
+        {
+          Rule: 'app-dev-hello-rule-1',
+          EventBusName: 'saas',
+          Targets: [{ Id: 'app-dev-hello-rule-1-target', Arn: 'arn:aws:lambda:us-east-1:123456789012:function:app-dev-hello', Input: '{"a":1}' }],
+        },
+      ],
+      [
+        'lambda',
+        'AddPermission',
+        {
+          FunctionName: 'app-dev-hello',
+          StatementId: statementId('app-dev-hello-rule-1'),
+          Action: 'lambda:InvokeFunction',
+          Principal: 'events.amazonaws.com',
+          SourceArn: 'arn:aws:events:us-east-1:123456789012:rule/saas/app-dev-hello-rule-1',
+        },
+      ],
+    ]);
+    assert.is(answer.bodies[0].Status, 'SUCCESS');
+  } finally {
+    answer.close();
+  }
+});
+
+legacyHandler('deleting removes the target, the rule, the permission and the bus it created', async () => {
+  const answer = await responseUrl();
+  const { apis, calls } = fakeApis();
+  try {
+    await makeHandler(apis)(legacyEvent('Delete', answer.url), legacyContext);
+    assert.equal(calls.map(([, command]) => command), ['RemoveTargets', 'DeleteRule', 'RemovePermission', 'DeleteEventBus']);
+    assert.is(answer.bodies[0].Status, 'SUCCESS');
+  } finally {
+    answer.close();
+  }
+});
+
+legacyHandler.run();

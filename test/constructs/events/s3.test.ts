@@ -108,8 +108,23 @@ s3('refuses a bucket name S3 would refuse', () => {
   );
   assert.is(
     configErrorOf(() => synth(withEvents('users', [{ s3: { bucket: 'photos', rules: [{ prefix: 3 }] } }]))),
-    `Invalid configuration in 'functions.users.events[0].s3.rules[0]': expected { prefix: "…" } or { suffix: "…" }, got {"prefix":3}`,
+    `Invalid configuration in 'functions.users.events[0].s3.rules[0]': expected { prefix: "…" } or { suffix: "…" } (one rule per list item), got {"prefix":3}`,
   );
+});
+
+s3('refuses a rule with both prefix and suffix, of which the reference silently keeps only the prefix', () => {
+  assert.is(
+    configErrorOf(() => synth(withEvents('users', [{ s3: { bucket: 'photos', rules: [{ prefix: 'a/', suffix: '.jpg' }] } }]))),
+    `Invalid configuration in 'functions.users.events[0].s3.rules[0]': expected { prefix: "…" } or { suffix: "…" } (one rule per list item), got {"prefix":"a/","suffix":".jpg"}`,
+  );
+});
+
+s3('an existing bucket may be an intrinsic, for the custom resource and its role', () => {
+  const t = synth(withEvents('users', [{ s3: { bucket: { Ref: 'MyBucket' }, existing: true } }]));
+  assert.equal((t.Resources.UsersCustomS31.Properties as any).BucketName, { Ref: 'MyBucket' });
+  assert.equal((t.Resources.IamRoleCustomResourcesLambdaExecution.Properties as any).Policies[0].PolicyDocument.Statement[0].Resource, {
+    'Fn::Join': [':', ['arn', { Ref: 'AWS::Partition' }, 's3', '', '', { Ref: 'MyBucket' }]],
+  });
 });
 
 s3.run();

@@ -105,4 +105,18 @@ schedule('refuses inputPath with method scheduler, which cannot honour it', () =
   );
 });
 
+schedule('refuses one name for several expressions, as the reference does', () => {
+  assert.is(
+    configErrorOf(() => synth(withEvents('f', [{ schedule: { rate: ['rate(1 hour)', 'rate(2 hours)'], name: 'same' } }]))),
+    `Invalid configuration in 'functions.f.events[0].schedule.name': a name is for one schedule, and rate lists 2 expressions`,
+  );
+});
+
+schedule('refuses a timezone on an EventBridge rule, as the reference does', () => {
+  assert.is(
+    configErrorOf(() => synth(withEvents('f', [{ schedule: { rate: 'rate(1 hour)', timezone: 'Europe/Paris' } }]))),
+    `Invalid configuration in 'functions.f.events[0].schedule.timezone': only with method "scheduler" (EventBridge rules run in UTC)`,
+  );
+});
+
 schedule.run();

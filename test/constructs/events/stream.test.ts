@@ -112,7 +112,7 @@ stream('refuses AT_TIMESTAMP without a consumer, which the reference turns into 
     configErrorOf(() =>
       synth(withEvents('f', [{ stream: { arn: KINESIS, startingPosition: 'AT_TIMESTAMP', startingPositionTimestamp: 1000000001 } }])),
     ),
-    `Invalid configuration in 'functions.f.events[0].stream.startingPositionTimestamp': startingPosition AT_TIMESTAMP is supported only with a fan-out consumer ("consumer") in Serverless Framework v3 templates, which fw reproduces`,
+    `Invalid configuration in 'functions.f.events[0].stream.startingPositionTimestamp': startingPosition AT_TIMESTAMP needs a fan-out consumer ("consumer: true" or a consumer ARN): without one, Serverless Framework v3 templates leave the timestamp out and the mapping fails to deploy`,
   );
   const t = synth(withEvents('f', [{ stream: { arn: KINESIS, consumer: true, startingPosition: 'AT_TIMESTAMP', startingPositionTimestamp: 1000 } }]));
   assert.is((t.Resources.FEventSourceMappingKinesisFoobar.Properties as any).StartingPositionTimestamp, 1000);

@@ -1,9 +1,12 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ConfigError } from '../../../src/errors';
 import type { ServiceConfig } from '../../../src/constructs/model';
 import type { Template } from '../../../src/synth/template';
 import { synth } from '../../helpers/synth';
+import { ROLE_NAME, makeHandler, type Apis } from '../../../src/custom-resources/api-gateway-cloud-watch-role/handler';
 
 const websocket = suite('websocket event');
 
@@ -153,3 +156,81 @@ websocket('an API made elsewhere (provider.apiGateway.websocketApiId) gets route
 });
 
 websocket.run();
+
+const accountRole = suite('API Gateway account CloudWatch role custom resource');
+
+/** A local stand-in for CloudFormation's pre-signed response URL, collecting the answers. */
+async function responseUrl() {
+  const bodies: any[] = [];
+  const server = createServer((req, res) => {
+    let text = '';
+    req.on('data', chunk => (text += chunk));
+    req.on('end', () => {
+      bodies.push(JSON.parse(text));
+      res.end();
+    });
+  });
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/answer`, bodies, close: () => server.close() };
+}
+
+function fakeAccount(current: string | undefined, failures = 0) {
+  const calls: Array<[string, ...unknown[]]> = [];
+  let left = failures;
+  const apis: Apis = {
+    accountRoleArn: async () => (calls.push(['accountRoleArn']), current),
+    setAccountRoleArn: async arn => {
+      calls.push(['setAccountRoleArn', arn]);
+      if (left-- > 0) throw Object.assign(new Error('role not assumable yet'), { name: 'BadRequestException' });
+    },
+    ensureRole: async name => void calls.push(['ensureRole', name]),
+    attachedPolicies: async name => (calls.push(['attachedPolicies', name]), []),
+    attachPolicy: async (name, policy) => void calls.push(['attachPolicy', name, policy]),
+    sleep: async () => undefined,
+  };
+  return { apis, calls };
+}
+const roleContext = { invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:app-dev-custom-resource-apigw-cw-role', logStreamName: 'stream' };
+const roleEvent = (ResponseURL: string) => ({
+  RequestType: 'Create' as const,
+  ResponseURL,
+  StackId: 'stack',
+  RequestId: 'request',
+  LogicalResourceId: 'CustomApiGatewayAccountCloudWatchRole',
+  ResourceProperties: {},
+});
+
+accountRole('without an account role, one is created with the push-to-logs policy and set, retrying while IAM propagates', async () => {
+  const answer = await responseUrl();
+  const { apis, calls } = fakeAccount(undefined, 2);
+  try {
+    await makeHandler(apis)(roleEvent(answer.url), roleContext);
+    const roleArn = `arn:aws:iam::123456789012:role/${ROLE_NAME}`;
+    assert.equal(calls, [
+      ['accountRoleArn'],
+      ['ensureRole', ROLE_NAME],
+      ['attachedPolicies', ROLE_NAME],
+      ['attachPolicy', ROLE_NAME, 'arn:aws:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs'],
+      ['setAccountRoleArn', roleArn],
+      ['setAccountRoleArn', roleArn],
+      ['setAccountRoleArn', roleArn],
+    ]);
+    assert.is(answer.bodies[0].Status, 'SUCCESS');
+  } finally {
+    answer.close();
+  }
+});
+
+accountRole('an account role already set is left alone', async () => {
+  const answer = await responseUrl();
+  const { apis, calls } = fakeAccount('arn:aws:iam::123456789012:role/theirs');
+  try {
+    await makeHandler(apis)(roleEvent(answer.url), roleContext);
+    assert.equal(calls, [['accountRoleArn']]);
+    assert.is(answer.bodies[0].Status, 'SUCCESS');
+  } finally {
+    answer.close();
+  }
+});
+
+accountRole.run();

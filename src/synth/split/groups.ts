@@ -1,0 +1,76 @@
+import { dependsOnList, referencesIn } from './references';
+
+type Resources = Record<string, Record<string, unknown>>;
+
+/** Types that are shared by nature (an API, the role, the REST deployment): they stay in the root stack. */
+const SHARED_TYPES = new Set([
+  'AWS::IAM::Role',
+  'AWS::IAM::ManagedPolicy',
+  'AWS::ApiGateway::RestApi',
+  'AWS::ApiGateway::Deployment',
+  'AWS::ApiGateway::Stage',
+  'AWS::ApiGateway::Authorizer',
+  'AWS::ApiGateway::GatewayResponse',
+  'AWS::ApiGateway::Account',
+  'AWS::ApiGatewayV2::Api',
+  'AWS::ApiGatewayV2::Stage',
+  'AWS::ApiGatewayV2::Authorizer',
+  'AWS::Lambda::LayerVersion',
+]);
+
+/** Types that belong to the one function whose resources use them (its log group, its REST path). */
+const FOLLOW_USERS = new Set(['AWS::Logs::LogGroup', 'AWS::ApiGateway::Resource']);
+
+/** Each resource's references to other resources of the template (Ref, GetAtt, Sub, DependsOn). */
+export function referenceGraph(resources: Resources): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const [id, resource] of Object.entries(resources)) {
+    const targets = new Set<string>();
+    for (const { target } of referencesIn(resource.Properties)) if (target in resources && target !== id) targets.add(target);
+    for (const target of dependsOnList(resource.DependsOn)) if (target in resources) targets.add(target);
+    graph.set(id, targets);
+  }
+  return graph;
+}
+
+/**
+ * The function each resource belongs to (its group key, e.g. `Hello` for `HelloLambdaFunction`),
+ * for the resources that can leave the root stack: a function, what references only that
+ * function's resources (version, permissions, integrations, routes, methods, event rules), and
+ * the log groups and REST paths only that function's resources use. `pinned` resources (the
+ * user's, the deployment bucket) and shared ones get no group.
+ */
+export function functionGroups(resources: Resources, pinned: Set<string>): Map<string, string> {
+  const graph = referenceGraph(resources);
+  const users = new Map<string, string[]>();
+  for (const [id, targets] of graph) for (const target of targets) users.set(target, [...(users.get(target) ?? []), id]);
+  const root = new Set<string>();
+  const group = new Map<string, string>();
+  for (const [id, resource] of Object.entries(resources)) {
+    if (pinned.has(id) || SHARED_TYPES.has(String(resource.Type)) || resource.Condition !== undefined) root.add(id);
+  }
+  for (const [id, resource] of Object.entries(resources)) {
+    const anchor = /^(.+)LambdaFunction$/.exec(id);
+    if (anchor && resource.Type === 'AWS::Lambda::Function' && !root.has(id)) group.set(id, anchor[1]);
+  }
+  const open = () => Object.keys(resources).filter(id => !root.has(id) && !group.has(id));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const id of open()) {
+      const groups = new Set([...graph.get(id)!].flatMap(target => (group.has(target) ? [group.get(target)!] : [])));
+      if (groups.size > 1) root.add(id);
+      else if (groups.size === 1) group.set(id, [...groups][0]);
+      else continue;
+      changed = true;
+    }
+    if (changed) continue;
+    for (const id of open()) {
+      if (!FOLLOW_USERS.has(String(resources[id].Type))) continue;
+      const groups = new Set((users.get(id) ?? []).map(user => group.get(user)));
+      if (groups.size !== 1 || groups.has(undefined)) continue;
+      group.set(id, [...groups][0]!);
+      changed = true;
+    }
+  }
+  return group;
+}

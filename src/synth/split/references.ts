@@ -1,0 +1,113 @@
+/**
+ * Where a template value points at other resources: `Ref`, `Fn::GetAtt` (both forms),
+ * `${Name}` / `${Name.Attribute}` inside `Fn::Sub`. `DependsOn` is read separately.
+ */
+
+export interface Reference {
+  target: string;
+  /** The attribute of `Fn::GetAtt` / `${Name.Attribute}`; none for `Ref`. */
+  attribute?: string;
+}
+
+const SUB_VARIABLE = /\$\{([^!}][^}]*)\}/g;
+
+/** Every reference in a value, in document order (duplicates included). */
+export function referencesIn(value: unknown, found: Reference[] = []): Reference[] {
+  if (Array.isArray(value)) {
+    for (const item of value) referencesIn(item, found);
+    return found;
+  }
+  if (value === null || typeof value !== 'object') return found;
+  const object = value as Record<string, unknown>;
+  const keys = Object.keys(object);
+  if (keys.length === 1) {
+    const [key] = keys;
+    const argument = object[key];
+    if (key === 'Ref' && typeof argument === 'string') {
+      if (!argument.startsWith('AWS::')) found.push({ target: argument });
+      return found;
+    }
+    if (key === 'Fn::GetAtt') {
+      const [target, attribute] = getAttParts(argument);
+      if (target) found.push({ target, attribute });
+      return found;
+    }
+    if (key === 'Fn::Sub') {
+      const [text, variables] = Array.isArray(argument) ? [argument[0], argument[1] as Record<string, unknown> | undefined] : [argument, undefined];
+      if (typeof text === 'string') {
+        for (const match of text.matchAll(SUB_VARIABLE)) {
+          const name = match[1].trim();
+          if (name.startsWith('AWS::') || (variables && name in variables)) continue;
+          const dot = name.indexOf('.');
+          found.push(dot < 0 ? { target: name } : { target: name.slice(0, dot), attribute: name.slice(dot + 1) });
+        }
+      }
+      if (variables) referencesIn(variables, found);
+      return found;
+    }
+  }
+  for (const key of keys) referencesIn(object[key], found);
+  return found;
+}
+
+export function getAttParts(argument: unknown): [string | undefined, string | undefined] {
+  if (typeof argument === 'string') {
+    const dot = argument.indexOf('.');
+    return dot < 0 ? [argument, undefined] : [argument.slice(0, dot), argument.slice(dot + 1)];
+  }
+  if (Array.isArray(argument) && typeof argument[0] === 'string') return [argument[0], typeof argument[1] === 'string' ? argument[1] : undefined];
+  return [undefined, undefined];
+}
+
+export const dependsOnList = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : []);
+
+/**
+ * A copy of a value with some references replaced: `replace` returns the expression that
+ * stands for a reference here, or undefined to keep it. In `Fn::Sub` text a replaced name
+ * becomes a variable of the Sub's map.
+ */
+export function rewriteReferences(value: unknown, replace: (reference: Reference) => unknown): unknown {
+  if (Array.isArray(value)) return value.map(item => rewriteReferences(item, replace));
+  if (value === null || typeof value !== 'object') return value;
+  const object = value as Record<string, unknown>;
+  const keys = Object.keys(object);
+  if (keys.length === 1) {
+    const [key] = keys;
+    const argument = object[key];
+    if (key === 'Ref' && typeof argument === 'string') {
+      return argument.startsWith('AWS::') ? value : (replace({ target: argument }) ?? value);
+    }
+    if (key === 'Fn::GetAtt') {
+      const [target, attribute] = getAttParts(argument);
+      return target ? (replace({ target, attribute }) ?? value) : value;
+    }
+    if (key === 'Fn::Sub') return rewriteSub(argument, replace) ?? value;
+  }
+  const copy: Record<string, unknown> = {};
+  for (const key of keys) copy[key] = rewriteReferences(object[key], replace);
+  return copy;
+}
+
+function rewriteSub(argument: unknown, replace: (reference: Reference) => unknown): unknown {
+  const [text, variables] = Array.isArray(argument) ? [argument[0], argument[1] as Record<string, unknown> | undefined] : [argument, undefined];
+  if (typeof text !== 'string') return undefined;
+  const map: Record<string, unknown> = variables ? (rewriteReferences(variables, replace) as Record<string, unknown>) : {};
+  let added = false;
+  const rewritten = text.replace(SUB_VARIABLE, (whole, inner: string) => {
+    const name = inner.trim();
+    if (name.startsWith('AWS::') || (variables && name in variables)) return whole;
+    const dot = name.indexOf('.');
+    const reference = dot < 0 ? { target: name } : { target: name.slice(0, dot), attribute: name.slice(dot + 1) };
+    const replacement = replace(reference);
+    if (replacement === undefined) return whole;
+    // A parameter of a nested stack is still a plain `${Name}`; anything else goes in the map.
+    const plain = replacement as { Ref?: unknown };
+    if (Object.keys(replacement as object).length === 1 && typeof plain.Ref === 'string') return `\${${plain.Ref}}`;
+    const variable = `${reference.target}${(reference.attribute ?? '').replace(/[^A-Za-z0-9]/g, '')}`;
+    map[variable] = replacement;
+    added = true;
+    return `\${${variable}}`;
+  });
+  if (!added && !variables) return rewritten === text ? undefined : { 'Fn::Sub': rewritten };
+  return { 'Fn::Sub': [rewritten, map] };
+}

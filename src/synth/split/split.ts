@@ -1,0 +1,203 @@
+import type { Template, TemplateResource } from '../template';
+import { functionGroups, referenceGraph } from './groups';
+import { LIMITS, limitsExceeded } from './limits';
+import { placeResources, ROOT, type Placement, type SplitMode } from './placement';
+import { dependsOnList, referencesIn, rewriteReferences, type Reference } from './references';
+
+export interface SplitOptions {
+  /** `auto`: split only when the template goes over a limit (or was split before). */
+  mode: SplitMode;
+  /** The placement of the last package or deployment: what was placed stays where it is. */
+  previousPlacement?: Placement;
+  /** Logical ids that stay in the root stack (the user's `resources`, the deployment bucket). */
+  pinned?: Iterable<string>;
+  /** Output keys that stay in the root stack (the user's `resources.Outputs`). */
+  pinnedOutputs?: Iterable<string>;
+  /** The `TemplateURL` value of a nested template written as `file` beside the root one. */
+  templateUrl: (file: string) => unknown;
+}
+
+export interface NestedTemplate {
+  /** The nested stack's logical id in the root template. */
+  name: string;
+  /** The file `fw package` writes it to, beside the root template. */
+  file: string;
+  template: Template;
+}
+
+export interface Move {
+  logicalId: string;
+  from: string;
+  to: string;
+}
+
+export interface SplitResult {
+  root: Template;
+  nested: NestedTemplate[];
+  /** Every resource's stack (all `root` when the template was left whole). */
+  placement: Placement;
+  /** Resources that change stacks compared with the previous placement: each is replaced. */
+  moves: Move[];
+}
+
+interface NestedStack {
+  name: string;
+  resources: Record<string, TemplateResource>;
+  parameters: Record<string, { Type: 'String' }>;
+  /** What the root passes for each parameter. */
+  passed: Record<string, unknown>;
+  outputs: Record<string, Record<string, unknown>>;
+  dependsOn: Set<string>;
+}
+
+export const nestedTemplateFile = (name: string) => `cloudformation-template-nested-${name}.json`;
+const clean = (text: string) => text.replace(/[^A-Za-z0-9]/g, '');
+const wiringName = ({ target, attribute }: Reference) => (attribute === undefined ? target : `${target}Att${clean(attribute)}`);
+
+/**
+ * Moves resources of a synthesized template into nested stacks (`AWS::CloudFormation::Stack`)
+ * so that every stack stays under CloudFormation's limits. A function's resources move together;
+ * every `Ref`/`Fn::GetAtt`/`Fn::Sub` across stacks becomes a parameter of the nested stack (fed
+ * by the root) or an output of the stack that holds the resource; a `DependsOn` across stacks
+ * becomes a dependency on the nested stack. Pure: the same input gives the same output.
+ */
+export function splitTemplate(template: Template, options: SplitOptions): SplitResult {
+  const previous = options.previousPlacement;
+  const wasSplit = previous !== undefined && previous.mode === options.mode && Object.values(previous.resources).some(stack => stack !== ROOT);
+  if (options.mode === 'auto' && !wasSplit && limitsExceeded(template).length === 0) {
+    const whole = new Map(Object.keys(template.Resources).map(id => [id, ROOT]));
+    return { root: template, nested: [], placement: { mode: options.mode, resources: Object.fromEntries(whole) }, moves: previous ? movesBetween(previous.resources, whole) : [] };
+  }
+  const pinned = new Set(options.pinned ?? []);
+  const groups = functionGroups(template.Resources, pinned);
+  const placement = placeResources(template.Resources, groups, options.mode, previous);
+  const stackOf = (id: string) => placement.get(id) ?? ROOT;
+
+  const stacks = new Map<string, NestedStack>();
+  for (const stack of new Set(placement.values())) {
+    if (stack === ROOT) continue;
+    if (template.Resources[stack]) throw new Error(`Cannot split the stack: the nested stack's logical id ${stack} is already a resource of the template`);
+    stacks.set(stack, { name: stack, resources: {}, parameters: {}, passed: {}, outputs: {}, dependsOn: new Set() });
+  }
+  const rootParameters = template.Parameters ?? {};
+  const whereIs = (target: string) => (target in template.Resources ? stackOf(target) : target in rootParameters ? ROOT : undefined);
+
+  const outputOf = (stack: NestedStack, reference: Reference) => {
+    const key = wiringName(reference);
+    stack.outputs[key] ??= { Value: reference.attribute === undefined ? { Ref: reference.target } : { 'Fn::GetAtt': [reference.target, reference.attribute] } };
+    return key;
+  };
+  const inRoot = (reference: Reference): unknown => {
+    const where = whereIs(reference.target)!;
+    if (where === ROOT) return reference.attribute === undefined ? { Ref: reference.target } : { 'Fn::GetAtt': [reference.target, reference.attribute] };
+    return { 'Fn::GetAtt': [where, `Outputs.${outputOf(stacks.get(where)!, reference)}`] };
+  };
+  const replacer = (home: string) => (reference: Reference) => {
+    const where = whereIs(reference.target);
+    if (where === undefined || where === home) return undefined;
+    if (home === ROOT) return inRoot(reference);
+    const stack = stacks.get(home)!;
+    const parameter = wiringName(reference);
+    stack.parameters[parameter] = { Type: 'String' };
+    stack.passed[parameter] ??= inRoot(reference);
+    return { Ref: parameter };
+  };
+
+  const root: Template = { ...template, Resources: {} };
+  for (const [id, declaration] of Object.entries(template.Resources)) {
+    const home = stackOf(id);
+    const resource: TemplateResource = { ...declaration };
+    if (resource.Properties !== undefined) resource.Properties = rewriteReferences(resource.Properties, replacer(home));
+    const dependsOn = dependsOnList(declaration.DependsOn);
+    if (dependsOn.length > 0) {
+      const kept = new Set<string>();
+      for (const target of dependsOn) {
+        const where = whereIs(target);
+        if (where === undefined || where === home) kept.add(target);
+        else if (home === ROOT) kept.add(where);
+        else stacks.get(home)!.dependsOn.add(where === ROOT ? target : where);
+      }
+      if (kept.size === 0) delete resource.DependsOn;
+      else resource.DependsOn = typeof declaration.DependsOn === 'string' && kept.size === 1 ? [...kept][0] : [...kept].sort();
+    }
+    if (home === ROOT) root.Resources[id] = resource;
+    else stacks.get(home)!.resources[id] = resource;
+  }
+
+  // Outputs stay in the root stack (read through the nested stack's outputs) unless there are too many.
+  const rootOutputs: Record<string, Record<string, unknown>> = {};
+  const outputs = Object.entries(template.Outputs ?? {});
+  const movable = (output: Record<string, unknown>) => {
+    const homes = new Set(referencesIn(output.Value).map(reference => whereIs(reference.target) ?? ROOT));
+    return homes.size === 1 && !homes.has(ROOT) ? [...homes][0] : undefined;
+  };
+  const tooMany = outputs.length > LIMITS.outputs;
+  const pinnedOutputs = new Set(options.pinnedOutputs ?? []);
+  for (const [key, output] of outputs) {
+    const target = tooMany && output.Condition === undefined && !pinnedOutputs.has(key) ? movable(output) : undefined;
+    if (target) stacks.get(target)!.outputs[key] = output;
+    else rootOutputs[key] = rewriteReferences(output, replacer(ROOT)) as Record<string, unknown>;
+  }
+  if (outputs.length > 0) root.Outputs = rootOutputs;
+
+  const nested: NestedTemplate[] = [];
+  for (const stack of [...stacks.values()].sort((a, b) => a.name.localeCompare(b.name))) {
+    const file = nestedTemplateFile(stack.name);
+    const child: Template = {
+      AWSTemplateFormatVersion: '2010-09-09',
+      Description: `${template.Description} (nested stack ${stack.name})`,
+      ...(Object.keys(stack.parameters).length > 0 ? { Parameters: sortKeys(stack.parameters) } : {}),
+      ...(template.Mappings ? { Mappings: template.Mappings } : {}),
+      Resources: stack.resources,
+      ...(Object.keys(stack.outputs).length > 0 ? { Outputs: sortKeys(stack.outputs) } : {}),
+    };
+    const over = limitsExceeded(child);
+    if (over.length > 0) throw new Error(`Nested stack ${stack.name} would still have ${over.join(', ')}: use provider.stackSplitting: per-function`);
+    nested.push({ name: stack.name, file, template: child });
+    const dependsOn = [...stack.dependsOn].filter(name => name !== stack.name).sort();
+    root.Resources[stack.name] = {
+      Type: 'AWS::CloudFormation::Stack',
+      Properties: {
+        TemplateURL: options.templateUrl(file),
+        ...(Object.keys(stack.passed).length > 0 ? { Parameters: sortKeys(stack.passed) } : {}),
+      },
+      ...(dependsOn.length > 0 ? { DependsOn: dependsOn } : {}),
+    };
+  }
+  const over = limitsExceeded(root);
+  if (over.length > 0) throw new Error(`The root stack would still have ${over.join(', ')} after moving every function's resources into nested stacks`);
+  assertAcyclic(root);
+  const resources = Object.fromEntries([...placement].sort(([a], [b]) => a.localeCompare(b)));
+  return { root, nested, placement: { mode: options.mode, resources }, moves: previous ? movesBetween(previous.resources, placement) : [] };
+}
+
+function movesBetween(before: Record<string, string>, after: Map<string, string>): Move[] {
+  const moves: Move[] = [];
+  for (const [logicalId, to] of after) {
+    const from = before[logicalId];
+    if (from !== undefined && from !== to) moves.push({ logicalId, from, to });
+  }
+  return moves.sort((a, b) => a.logicalId.localeCompare(b.logicalId));
+}
+
+const sortKeys = <T>(record: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
+
+/** A nested stack that needs a root resource which itself needs that nested stack cannot be deployed: say which. */
+function assertAcyclic(root: Template): void {
+  const graph = referenceGraph(root.Resources);
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (id: string) => {
+    if (state.get(id) === 'done') return;
+    if (state.get(id) === 'open') {
+      const cycle = [...path.slice(path.indexOf(id)), id];
+      throw new Error(`Cannot split the stack: its resources would depend on each other across stacks (${cycle.join(' → ')})`);
+    }
+    state.set(id, 'open');
+    path.push(id);
+    for (const target of graph.get(id) ?? []) visit(target);
+    path.pop();
+    state.set(id, 'done');
+  };
+  for (const id of Object.keys(root.Resources)) visit(id);
+}
