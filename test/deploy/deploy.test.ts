@@ -169,6 +169,7 @@ deploy('missing credentials are one line naming what was tried', async () => {
     AWS_SHARED_CREDENTIALS_FILE: join(dir, 'home', 'credentials'),
     AWS_EC2_METADATA_DISABLED: 'true',
     AWS_ENDPOINT_URL: 'http://127.0.0.1:9',
+    NO_COLOR: '1',
   });
   rmSync(dir, { recursive: true, force: true });
   assert.is(result.code, 1);
