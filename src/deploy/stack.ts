@@ -51,7 +51,11 @@ export async function monitorStack(clients: AwsClients, stackName: string, optio
     let events: StackEvent[] = [];
     let stackStatus: string | undefined;
     try {
-      events = await newEvents(clients, stackName, options.since, seen);
+      events = await newEvents(clients, stackName, options.since, seen).catch(error => {
+        // A deleted stack (by name) has no events to read any more: its status below says DELETE_COMPLETE.
+        if (/does not exist/.test((error as Error).message ?? '')) return [];
+        throw error;
+      });
       const stack = await describeStack(clients, stackName);
       stackStatus = stack?.StackStatus ?? 'DELETE_COMPLETE';
     } catch (error) {
