@@ -3,12 +3,15 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { join, relative, resolve } from 'node:path';
 import { ConfigError } from '../errors';
 import { Service } from '../constructs/service';
+import { writeCustomResourcesZip } from '../constructs/custom-resources';
 import type { ServiceConfig } from '../constructs/model';
 import { createStackTemplate, synthesize } from '../synth/synthesize';
+import { splitPackagedTemplate } from '../synth/split/package';
 import type { Template } from '../synth/template';
 import { version } from '../version';
 import { buildArtifacts, type Artifact, type Artifacts } from './artifacts';
 import { loadServiceConfig, type LoadedService } from './load';
+import { attachPlugins, compile as compilePlugins, finalize as finalizePlugins, loadPlugins, loadServiceWithPlugins, startPackage } from '../plugins';
 
 export const OUTPUT_FOLDER = '.serverless';
 export const UPDATE_TEMPLATE = 'cloudformation-template-update-stack.json';
@@ -40,6 +43,10 @@ export interface PackageState {
    */
   deploymentHash: string;
   artifacts: Array<{ name: string; sha256: string; size: number }>;
+  /** Stack splitting (issue 10): the nested stacks' templates, written beside the root one and listed in `artifacts`. */
+  nestedStacks?: Array<{ logicalId: string; file: string }>;
+  /** Stack splitting: the stack every resource lives in (`root` or a nested stack's logical id), reused so a later package moves nothing. */
+  placement?: { mode: string; resources: Record<string, string> };
 }
 
 export interface PackagedService extends LoadedService {
@@ -58,18 +65,22 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
  * synthesize, and replace `.serverless/` in one step so a failure never leaves it half-written.
  */
 export async function packageService(request: PackageRequest): Promise<PackagedService> {
-  const loaded = await loadServiceConfig(request.cwd, request.options);
+  // Plugin hooks (issue 9): plugins load before variables resolve (they may add variable sources).
+  const plugins = await loadPlugins({ cwd: request.cwd, options: request.options });
+  const loaded = await loadServiceWithPlugins(plugins, request.cwd, request.options);
+  await startPackage(plugins, loaded);
   const { config, stage, region, serviceDir, serviceFile } = loaded;
   const now = request.now ?? new Date();
   const prefix = config.provider.deploymentPrefix ?? 'serverless';
-  const service = new Service({
+  const service = plugins.withEventTypes(() => new Service({
     config: config as ServiceConfig,
     stage,
     region,
     artifactDirectory: `${prefix}/${loaded.serviceName}/${stage}/${now.getTime()}-${now.toISOString()}`,
     instanceId: String(now.getTime()),
-  });
+  }));
   // Plugin hooks (issue 9): changes to the construct tree before synthesis go here.
+  await compilePlugins(plugins, service, config as Record<string, unknown>);
 
   const outDir = join(serviceDir, OUTPUT_FOLDER);
   const staging = join(serviceDir, `${OUTPUT_FOLDER}.tmp-${process.pid}`);
@@ -93,9 +104,25 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
       build: config.build as never,
     });
     Object.assign(service.artifacts, artifacts);
+    // The handlers of the custom resources the template uses (existing buckets and user pools, API Gateway logging).
+    const customResources = writeCustomResourcesZip(service, staging);
     const template = synthesize(service);
     // Plugin hooks (issue 9): changes to the synthesized template go here.
+    await finalizePlugins(plugins, template);
     // Stack splitting (issue 10): nested templates are written into `staging` here, and added to state.artifacts below.
+    const split = splitPackagedTemplate({
+      template,
+      provider: config.provider as Record<string, unknown>,
+      userResources: Object.keys((config.resources as { Resources?: object } | undefined)?.Resources ?? {}),
+      userOutputs: Object.keys((config.resources as { Outputs?: object } | undefined)?.Outputs ?? {}),
+      artifactDirectory: service.artifactDirectory,
+      bucket: service.deploymentBucketRef,
+      previousStateFile: join(outDir, STATE_FILE),
+      stage,
+      region,
+      folder: staging,
+      volatile: [service.artifactDirectory, `ApiGatewayDeployment${service.instanceId}`],
+    });
     const createTemplate = createStackTemplate(template, service);
     const templateText = JSON.stringify(template, null, 2);
     writeFileSync(join(staging, UPDATE_TEMPLATE), templateText);
@@ -110,7 +137,12 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
       deploymentBucket: service.deploymentBucketName,
       templateSha256: sha256(templateText),
       deploymentHash: '',
-      artifacts: uniqueArtifacts(artifacts).map(({ name, sha256: hash, size }) => ({ name, sha256: hash, size })),
+      artifacts: [
+        ...[...uniqueArtifacts(artifacts), ...(customResources ? [customResources] : [])].map(({ name, sha256: hash, size }) => ({ name, sha256: hash, size })),
+        ...split.files,
+      ],
+      ...(split.nestedStacks.length > 0 ? { nestedStacks: split.nestedStacks } : {}),
+      ...(split.placement ? { placement: split.placement } : {}),
     };
     const stableTemplate = templateText
       .split(service.artifactDirectory).join('<artifacts>')
@@ -118,7 +150,8 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
     state.deploymentHash = sha256(JSON.stringify([stableTemplate, state.artifacts]));
     writeFileSync(join(staging, STATE_FILE), JSON.stringify(state, null, 2));
     replaceFolder(staging, outDir);
-    return { ...loaded, outDir, template, createTemplate, artifacts: relocate(artifacts, staging, outDir), state };
+    // Plugin hooks (issue 9): the plugins go along with the result, for deploy's hooks.
+    return attachPlugins({ ...loaded, outDir, template, createTemplate, artifacts: relocate(artifacts, staging, outDir), state }, plugins);
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
     throw error;

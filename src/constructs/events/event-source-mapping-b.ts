@@ -50,7 +50,7 @@ class BrokerEventPolicies extends Construct {
       for (const [key, fnConfig] of Object.entries(service.config.functions ?? {})) {
         const events = eventsOfType(fnConfig?.events, `functions.${key}.events`, builder.type);
         if (events.length === 0) continue;
-        for (const statement of builder.statements(events)) role.addStatement(statement);
+        for (const statement of builder.statements(events)) role.addStatement(statement, builder.type);
       }
     }
   }

@@ -172,9 +172,10 @@ export interface StreamStatements {
 
 /**
  * The statements group-A events add to `IamRoleLambdaExecution`. They are collected while
- * the tree is built and written once it is complete, so their order is the reference's
- * (scheduler invocations, then each function's stream statements, then one statement for
- * every queue) whatever order the functions and events come in.
+ * the tree is built and written once it is complete, so they are shaped as the reference
+ * shapes them (one scheduler statement; per function, its stream statements in a fixed
+ * order; one statement for every queue) whatever order the functions and events come in;
+ * the role places them among other event types' statements by their source.
  */
 export class EventRolePolicy extends Construct {
   private readonly schedulerTargets: Json[] = [];
@@ -223,12 +224,12 @@ export class EventRolePolicy extends Construct {
     if (this.applied || role === undefined) return;
     this.applied = true;
     if (this.schedulerTargets.length > 0) {
-      role.addStatement({ Effect: 'Allow', Action: ['lambda:InvokeFunction'], Resource: this.schedulerTargets });
+      role.addStatement({ Effect: 'Allow', Action: ['lambda:InvokeFunction'], Resource: this.schedulerTargets }, 'schedule');
       trustService(role, 'scheduler.amazonaws.com');
     }
     for (const stream of this.streams.values()) {
       const add = (actions: string[], resources: Json[]) => {
-        if (resources.length > 0) role.addStatement({ Effect: 'Allow', Action: actions, Resource: resources });
+        if (resources.length > 0) role.addStatement({ Effect: 'Allow', Action: actions, Resource: resources }, 'stream');
       };
       add(['dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:DescribeStream', 'dynamodb:ListStreams'], stream.dynamodb);
       add(['kinesis:GetRecords', 'kinesis:GetShardIterator', 'kinesis:DescribeStream', 'kinesis:ListStreams'], stream.kinesis);
@@ -238,7 +239,7 @@ export class EventRolePolicy extends Construct {
       add(['sqs:ListQueues', 'sqs:SendMessage'], stream.sqsDestinations);
     }
     if (this.queues.length > 0) {
-      role.addStatement({ Effect: 'Allow', Action: ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'], Resource: this.queues });
+      role.addStatement({ Effect: 'Allow', Action: ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'], Resource: this.queues }, 'sqs');
     }
   }
 }

@@ -72,16 +72,15 @@ export class SqsEvent extends Construct {
 
 /**
  * The queue's name, for the logical id: the ARN's last part, the `Fn::GetAtt` target,
- * the import name or the last `Fn::Join` part. A bare `Ref` names no queue ARN (a queue's
- * `Ref` is its URL), and the reference crashes on it: refused with a pointer to `Fn::GetAtt`.
+ * the import name or the last `Fn::Join` part. Anything else (a queue's `Ref` is its URL, an
+ * `Fn::Sub` names nothing) crashes the reference: refused, with a pointer to `Fn::GetAtt`.
  */
 function queueNameOf(arn: string | Intrinsic, path: string): string {
   if (typeof arn === 'string') return arn.split(':').pop() ?? arn;
   const name = 'Ref' in arn ? undefined : intrinsicName(arn);
   if (name === undefined) {
-    throw new ConfigError(
-      `Invalid configuration in '${path}': expected ${ARN}, got ${JSON.stringify(arn)} (a queue's Ref is its URL; use { "Fn::GetAtt": [<queue>, "Arn"] })`,
-    );
+    const hint = 'Ref' in arn ? ` (a queue's Ref is its URL; use { "Fn::GetAtt": [<queue>, "Arn"] })` : '';
+    throw new ConfigError(`Invalid configuration in '${path}': expected ${ARN}, got ${JSON.stringify(arn)}${hint}`);
   }
   return name;
 }

@@ -19,6 +19,8 @@ export function limitsExceeded(template: { Resources: object; Outputs?: object; 
   if (resources > LIMITS.resources) over.push(`${resources} resources (limit ${LIMITS.resources})`);
   if (outputs > LIMITS.outputs) over.push(`${outputs} outputs (limit ${LIMITS.outputs})`);
   if (parameters > LIMITS.parameters) over.push(`${parameters} parameters (limit ${LIMITS.parameters})`);
+  // Pretty-printing a large template costs time: only when the compact text is not clearly small enough.
+  if (over.length > 0 || JSON.stringify(template).length * 2 < LIMITS.templateBytes) return over;
   const bytes = templateBytes(template);
   if (bytes > LIMITS.templateBytes) over.push(`${bytes} bytes (limit ${LIMITS.templateBytes})`);
   return over;

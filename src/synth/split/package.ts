@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '../../errors';
 import type { Template } from '../template';
 import * as naming from '../naming';
 import { splittingConfig } from './config';
-import { limitsExceeded } from './limits';
 import type { Placement } from './placement';
 import { splitTemplate, type Move } from './split';
 
@@ -44,11 +42,8 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
  */
 export function splitPackagedTemplate(input: SplitPackageInput): SplitPackage {
   const config = splittingConfig(input.provider.stackSplitting);
-  if (config.mode === 'off') {
-    const over = limitsExceeded(input.template);
-    if (over.length > 0) throw new ConfigError(`The template has ${over.join(', ')}: remove provider.stackSplitting: off so fw can split it into nested stacks`);
-    return { nestedStacks: [], files: [], moves: [] };
-  }
+  // `off`: the template stays whole, and CloudFormation says which limit it goes over, if any.
+  if (config.mode === 'off') return { nestedStacks: [], files: [], moves: [] };
   const previousPlacement = readPreviousPlacement(input);
   const pinned = new Set([naming.deploymentBucket(), naming.deploymentBucketPolicy(), ...(config.moveUserResources ? [] : input.userResources)]);
   const result = splitTemplate(input.template, {

@@ -67,7 +67,10 @@ export const dependsOnList = (value: unknown): string[] => (Array.isArray(value)
  * becomes a variable of the Sub's map.
  */
 export function rewriteReferences(value: unknown, replace: (reference: Reference) => unknown): unknown {
-  if (Array.isArray(value)) return value.map(item => rewriteReferences(item, replace));
+  if (Array.isArray(value)) {
+    const items = value.map(item => rewriteReferences(item, replace));
+    return items.some((item, index) => item !== value[index]) ? items : value;
+  }
   if (value === null || typeof value !== 'object') return value;
   const object = value as Record<string, unknown>;
   const keys = Object.keys(object);
@@ -83,9 +86,14 @@ export function rewriteReferences(value: unknown, replace: (reference: Reference
     }
     if (key === 'Fn::Sub') return rewriteSub(argument, replace) ?? value;
   }
-  const copy: Record<string, unknown> = {};
-  for (const key of keys) copy[key] = rewriteReferences(object[key], replace);
-  return copy;
+  // Unchanged parts are shared, not copied: most of a template has no reference to rewrite.
+  let copy: Record<string, unknown> | undefined;
+  for (const key of keys) {
+    const rewritten = rewriteReferences(object[key], replace);
+    if (rewritten !== object[key]) copy ??= { ...object };
+    if (copy) copy[key] = rewritten;
+  }
+  return copy ?? value;
 }
 
 function rewriteSub(argument: unknown, replace: (reference: Reference) => unknown): unknown {
