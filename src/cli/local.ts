@@ -33,6 +33,8 @@ export class LocalStartCommand extends Command {
     const port = Number(this.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`Invalid --port: expected a number from 0 to 65535, got ${JSON.stringify(this.port)}`);
     const dataDir = localDataDir(this.data);
+    // Loaded on use, so other commands start without the local cloud's modules.
+    const { startLocalCloud } = require('../local/index') as typeof import('../local/index');
     let cloud;
     try {
       // Loaded here, not at startup: other commands never pay for the local cloud's code.

@@ -86,7 +86,7 @@ export class LocalCloud {
   async close(): Promise<void> {
     this.scheduler.stop();
     await this.engine.idle();
-    this.functions.stop();
+    await this.functions.stop();
     this.stacks.save();
     this.logs.flush();
   }

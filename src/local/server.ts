@@ -8,13 +8,15 @@ import { header, type LocalRequest, type LocalResponse } from './http';
 import { S3Api } from './s3/api';
 import { GatewayRouter } from './gateway/router';
 import { dynamoDbApi } from './services/dynamodb';
+import { eventBridgeApi } from './services/eventbridge';
+import { SqsApi } from './services/sqs';
 import { lambdaApi } from './services/lambda';
 import { logsApi } from './services/logs';
 import { snsAction } from './services/sns';
 import { ssmApi } from './services/ssm';
 import { stsAction } from './services/sts';
 
-type Service = 'cloudformation' | 'sts' | 'sns' | 'sqs' | 'lambda' | 'logs' | 'ssm' | 'dynamodb' | 'gateway' | 's3';
+type Service = 'cloudformation' | 'sts' | 'sns' | 'sqs' | 'lambda' | 'logs' | 'ssm' | 'dynamodb' | 'events' | 'gateway' | 's3';
 
 const QUERY_NAMESPACES: Record<string, string> = {
   cloudformation: 'http://cloudformation.amazonaws.com/doc/2010-05-15/',
@@ -24,7 +26,10 @@ const QUERY_NAMESPACES: Record<string, string> = {
 
 const QUERY_VERSIONS: Record<string, Service> = { '2010-05-15': 'cloudformation', '2011-06-15': 'sts', '2010-03-31': 'sns', '2012-11-05': 'sqs' };
 
-const TARGET_PREFIXES: Record<string, Service> = { Logs_20140328: 'logs', AmazonSSM: 'ssm', DynamoDB_20120810: 'dynamodb', AmazonSQS: 'sqs' };
+const TARGET_PREFIXES: Record<string, Service> = { Logs_20140328: 'logs', AmazonSSM: 'ssm', DynamoDB_20120810: 'dynamodb', AmazonSQS: 'sqs', AWSEvents: 'events' };
+
+/** Credential-scope service names that are also the local service's name. */
+const SIGNED_SERVICES = new Set<string>(['cloudformation', 'sts', 'sns', 'sqs', 'logs', 'ssm', 'lambda', 'dynamodb', 'events', 's3']);
 
 /**
  * Which AWS service a request is for, the way the SDK and the AWS CLI address
@@ -39,8 +44,7 @@ export function serviceOf(request: LocalRequest): Service {
     if (service) return service;
   }
   const scope = /Credential=[^/]*\/[^/]*\/[^/]*\/([^/]+)\/aws4_request/.exec(header(request, 'authorization') ?? '')?.[1];
-  if (scope === 'cloudformation' || scope === 'sts' || scope === 'sns' || scope === 'sqs' || scope === 'logs' || scope === 'ssm' || scope === 'lambda' || scope === 'dynamodb') return scope;
-  if (scope === 's3') return 's3';
+  if (scope && SIGNED_SERVICES.has(scope)) return scope as Service;
   const contentType = header(request, 'content-type') ?? '';
   if (request.method === 'POST' && contentType.startsWith('application/x-www-form-urlencoded')) {
     const version = new URLSearchParams(request.body.toString('utf8')).get('Version') ?? request.search.get('Version') ?? '';
@@ -59,12 +63,14 @@ export class LocalServer {
   private readonly cloudFormation: CloudFormationApi;
   private readonly s3: S3Api;
   private readonly gateway: GatewayRouter;
+  private readonly sqs: SqsApi;
   readonly http: Server;
 
   constructor(private readonly cloud: LocalCloud) {
     this.cloudFormation = new CloudFormationApi(cloud);
     this.s3 = new S3Api(cloud.s3);
     this.gateway = new GatewayRouter(cloud);
+    this.sqs = new SqsApi(cloud);
     this.http = createServer((req, res) => void this.serve(req, res));
     this.http.keepAliveTimeout = 5_000;
   }
@@ -99,6 +105,8 @@ export class LocalServer {
     } catch (error) {
       response = { status: 500, body: String(error) };
     }
+    // What a user watching `fw local start` wants to see: their endpoints being called.
+    if (serviceOf(request) === 'gateway') this.cloud.log(`${request.method} ${request.path} → ${response.status}`);
     if (res.destroyed) return;
     const body = response.body === undefined ? undefined : Buffer.isBuffer(response.body) ? response.body : Buffer.from(response.body);
     const headers: Record<string, string> = { 'x-amzn-requestid': 'local', ...response.headers };
@@ -119,7 +127,7 @@ export class LocalServer {
         return s3Error(asAwsError(error), request.method);
       }
     }
-    const jsonContentType = service === 'lambda' || service === 'gateway' ? 'application/json' : service === 'dynamodb' ? 'application/x-amz-json-1.0' : undefined;
+    const jsonContentType = service === 'lambda' || service === 'gateway' ? 'application/json' : service === 'dynamodb' || service === 'sqs' ? 'application/x-amz-json-1.0' : undefined;
     try {
       const response = await this.serveJson(service, request);
       if (response) return response;
@@ -133,7 +141,7 @@ export class LocalServer {
   private async serveJson(service: Service, request: LocalRequest): Promise<LocalResponse | undefined> {
     if (service === 'gateway') return this.gateway.handle(request);
     if (service === 'lambda') return lambdaApi(this.cloud, request);
-    if (service === 'logs' || service === 'ssm' || service === 'dynamodb') {
+    if (service === 'logs' || service === 'ssm' || service === 'dynamodb' || service === 'events' || service === 'sqs') {
       const operation = (header(request, 'x-amz-target') ?? '').split('.')[1] ?? '';
       let input: Record<string, unknown>;
       try {
@@ -142,6 +150,8 @@ export class LocalServer {
         throw new AwsError('SerializationException', 'The request body is not valid JSON');
       }
       if (service === 'dynamodb') return dynamoDbApi(this.cloud, operation, input);
+      if (service === 'events') return eventBridgeApi(this.cloud, operation, input, request.region);
+      if (service === 'sqs') return this.sqs.handle(operation, input);
       return service === 'logs' ? logsApi(this.cloud, operation, input) : ssmApi(this.cloud, operation, input);
     }
     return undefined;

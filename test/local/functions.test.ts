@@ -29,6 +29,8 @@ const HANDLERS: Record<string, string> = {
   'slow.js': `exports.handler = () => new Promise((resolve) => setTimeout(resolve, 10000));`,
   'fails.js': `exports.handler = async () => { console.error('about to fail'); throw new TypeError('bad thing'); };`,
   'upload.js': `exports.handler = async (event) => { const r = event.Records[0]; console.log('UPLOADED ' + r.eventName + ' ' + r.s3.bucket.name + '/' + r.s3.object.key + ' ' + r.s3.object.size); };`,
+  'esm-pkg/package.json': '{"type":"module"}',
+  'esm-pkg/index.js': `export const handler = async () => 'esm from a type:module package';`,
   'py_handler.py': `def hello(event, context):\n    print('python says hi')\n    return {'got': event, 'name': context.function_name}\n`,
 };
 
@@ -88,7 +90,7 @@ const template = {
     UploadLambdaFunction: lambdaFunction('upload', 'upload.handler'),
     HelloLambdaVersionAbc: { Type: 'AWS::Lambda::Version', DeletionPolicy: 'Retain', Properties: { FunctionName: { Ref: 'HelloLambdaFunction' }, CodeSha256: 'x' } },
     HelloLambdaFunctionUrl: { Type: 'AWS::Lambda::Url', Properties: { AuthType: 'NONE', TargetFunctionArn: fnArn('HelloLambdaFunction') } },
-    HttpApi: { Type: 'AWS::ApiGatewayV2::Api', Properties: { Name: 'dev-app', ProtocolType: 'HTTP' } },
+    HttpApi: { Type: 'AWS::ApiGatewayV2::Api', Properties: { Name: 'dev-app', ProtocolType: 'HTTP', CorsConfiguration: { AllowOrigins: ['*'], AllowHeaders: ['Content-Type'], AllowMethods: ['GET', 'POST'], MaxAge: 60 } } },
     HttpApiStage: { Type: 'AWS::ApiGatewayV2::Stage', Properties: { ApiId: { Ref: 'HttpApi' }, StageName: '$default', AutoDeploy: true } },
     HttpApiIntegrationHello: { Type: 'AWS::ApiGatewayV2::Integration', Properties: { ApiId: { Ref: 'HttpApi' }, IntegrationType: 'AWS_PROXY', IntegrationUri: fnArn('HelloLambdaFunction'), PayloadFormatVersion: '2.0' } },
     HttpApiRouteGetUsersIdVar: { Type: 'AWS::ApiGatewayV2::Route', Properties: { ApiId: { Ref: 'HttpApi' }, RouteKey: 'GET /users/{id}', Target: { 'Fn::Join': ['/', ['integrations', { Ref: 'HttpApiIntegrationHello' }]] } }, DependsOn: 'HttpApiIntegrationHello' },
@@ -100,6 +102,16 @@ const template = {
       Type: 'AWS::ApiGateway::Method',
       Properties: { HttpMethod: 'GET', RequestParameters: {}, ResourceId: { Ref: 'ApiGatewayResourceItemsIdVar' }, RestApiId: { Ref: 'ApiGatewayRestApi' }, ApiKeyRequired: false, AuthorizationType: 'NONE', Integration: { IntegrationHttpMethod: 'POST', Type: 'AWS_PROXY', Uri: invocationsUri('HelloLambdaFunction') }, MethodResponses: [] },
     },
+    ApiGatewayMethodItemsIdVarOptions: {
+      Type: 'AWS::ApiGateway::Method',
+      Properties: {
+        AuthorizationType: 'NONE', HttpMethod: 'OPTIONS', ResourceId: { Ref: 'ApiGatewayResourceItemsIdVar' }, RestApiId: { Ref: 'ApiGatewayRestApi' },
+        MethodResponses: [{ StatusCode: '200', ResponseParameters: { 'method.response.header.Access-Control-Allow-Origin': true } }],
+        Integration: { Type: 'MOCK', RequestTemplates: { 'application/json': '{statusCode:200}' }, IntegrationResponses: [{ StatusCode: '200', ResponseParameters: { 'method.response.header.Access-Control-Allow-Origin': "'*'", 'method.response.header.Access-Control-Allow-Methods': "'OPTIONS,GET'" }, ResponseTemplates: { 'application/json': '' } }] },
+      },
+    },
+    EsmpkgLambdaFunction: lambdaFunction('esmpkg', 'esm-pkg/index.handler'),
+    EsmpkgLogGroup: logGroup('esmpkg'),
     ApiGatewayDeployment1700000000000: { Type: 'AWS::ApiGateway::Deployment', Properties: { RestApiId: { Ref: 'ApiGatewayRestApi' }, StageName: 'dev' }, DependsOn: ['ApiGatewayMethodItemsIdVarGet'] },
     HelloLambdaPermissionApiGateway: { Type: 'AWS::Lambda::Permission', Properties: { FunctionName: fnArn('HelloLambdaFunction'), Action: 'lambda:InvokeFunction', Principal: 'apigateway.amazonaws.com' } },
     UploadLambdaPermissionPhotosS3: { Type: 'AWS::Lambda::Permission', Properties: { FunctionName: fnArn('UploadLambdaFunction'), Action: 'lambda:InvokeFunction', Principal: 's3.amazonaws.com' } },
@@ -167,6 +179,20 @@ fns('a REST API route invokes the handler with proxy payload 1.0 and path parame
   assert.is(missing.status, 403);
 });
 
+fns('CORS: the HTTP API answers preflights and the REST API its MOCK OPTIONS method', async ({ outputs }) => {
+  const preflight = await fetch(`${outputs.HttpApiUrl}/users/1`, { method: 'OPTIONS', headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'GET' } });
+  assert.is(preflight.status, 204);
+  assert.equal(
+    ['access-control-allow-origin', 'access-control-allow-methods', 'access-control-allow-headers', 'access-control-max-age'].map((name) => preflight.headers.get(name)),
+    ['*', 'GET,POST', 'Content-Type', '60'],
+  );
+  const simple = await fetch(`${outputs.HttpApiUrl}/users/1`, { headers: { origin: 'http://localhost:3000' } });
+  assert.is(simple.headers.get('access-control-allow-origin'), '*');
+  const options = await fetch(`${outputs.ServiceEndpoint}/items/1`, { method: 'OPTIONS' });
+  assert.is(options.status, 200);
+  assert.equal([options.headers.get('access-control-allow-origin'), options.headers.get('access-control-allow-methods')], ['*', 'OPTIONS,GET']);
+});
+
 fns('a function URL invokes the handler', async ({ outputs }) => {
   const response = await fetch(`${outputs.HelloLambdaFunctionUrl}some/path`);
   assert.is(response.status, 200);
@@ -179,6 +205,8 @@ fns('Lambda Invoke runs callback-style and ESM handlers', async ({ lambda }) => 
   assert.equal(decode(callback.Payload), { style: 'callback', got: { n: 1 } });
   const esm = await lambda.send(new InvokeCommand({ FunctionName: 'arn:aws:lambda:us-east-1:000000000000:function:app-dev-esm', Payload: Buffer.from('{"n":2}') }));
   assert.equal(decode(esm.Payload), { style: 'esm', got: { n: 2 } });
+  const packaged = await lambda.send(new InvokeCommand({ FunctionName: 'app-dev-esmpkg' }));
+  assert.is(decode(packaged.Payload), 'esm from a type:module package');
   const { Configuration } = await lambda.send(new GetFunctionCommand({ FunctionName: 'app-dev-hello' }));
   assert.equal([Configuration!.Handler, Configuration!.MemorySize, Configuration!.Timeout, Configuration!.Environment!.Variables], ['src/api.hello', 256, 6, { GREETING: 'hi there' }]);
   const missing = await failure(lambda.send(new GetFunctionCommand({ FunctionName: 'nope' })));

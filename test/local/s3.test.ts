@@ -10,6 +10,7 @@ import {
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectVersionsCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
@@ -62,7 +63,10 @@ s3Suite('lists with prefixes, delimiters and pages, then deletes many at once', 
   assert.equal(prefixed.Contents!.map((o) => [o.Key, o.Size]), [['a/1', 3], ['a/2', 3], ['a/3', 3]]);
   const notEmpty = await failure(t.s3.send(new DeleteBucketCommand({ Bucket: 'listing' })));
   assert.is(notEmpty?.name, 'BucketNotEmpty');
-  const deleted = await t.s3.send(new DeleteObjectsCommand({ Bucket: 'listing', Delete: { Objects: keys.map((Key) => ({ Key })) } }));
+  const versions = await t.s3.send(new ListObjectVersionsCommand({ Bucket: 'listing', Prefix: 'a/', MaxKeys: 2 }));
+  assert.equal(versions.Versions!.map((v) => [v.Key, v.VersionId, v.IsLatest]), [['a/1', 'null', true], ['a/2', 'null', true]]);
+  assert.equal([versions.IsTruncated, versions.NextKeyMarker], [true, 'a/2']);
+  const deleted = await t.s3.send(new DeleteObjectsCommand({ Bucket: 'listing', Delete: { Objects: keys.map((Key) => ({ Key, VersionId: 'null' })) } }));
   assert.equal(deleted.Deleted!.map((d) => d.Key), keys);
   await t.s3.send(new DeleteBucketCommand({ Bucket: 'listing' }));
 });

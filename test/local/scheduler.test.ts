@@ -2,6 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { LocalCloud } from '../../src/local/cloud';
 import { Scheduler } from '../../src/local/events/scheduler';
+import { matchesPattern } from '../../src/local/events/event-pattern';
 
 /** Just enough of the local cloud for the scheduler: rules to read, and a record of invocations. */
 function fakeCloud(rules: Record<string, unknown>[]) {
@@ -39,3 +40,18 @@ scheduler('fires due cron rules with the Scheduled Event, or with the target Inp
 });
 
 scheduler.run();
+
+const patterns = suite('EventBridge event patterns');
+
+patterns('match exact values, prefixes, anything-but, exists, numbers and nested fields', () => {
+  const event = { source: 'shop', 'detail-type': 'Order', detail: { state: 'paid', total: 42, tags: ['a', 'b'] } };
+  assert.ok(matchesPattern({ source: ['shop', 'other'] }, event));
+  assert.not.ok(matchesPattern({ source: ['other'] }, event));
+  assert.ok(matchesPattern({ detail: { state: [{ prefix: 'pa' }], tags: ['b'] } }, event));
+  assert.ok(matchesPattern({ detail: { state: [{ 'anything-but': ['refunded'] }] } }, event));
+  assert.not.ok(matchesPattern({ detail: { state: [{ 'anything-but': 'paid' }] } }, event));
+  assert.ok(matchesPattern({ detail: { coupon: [{ exists: false }], total: [{ numeric: ['>', 40, '<=', 42] }] } }, event));
+  assert.not.ok(matchesPattern({ detail: { total: [{ numeric: ['<', 10] }] } }, event));
+});
+
+patterns.run();

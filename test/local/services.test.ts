@@ -84,6 +84,41 @@ services('SNS Publish invokes the subscribed function', async ({ t, logs }) => {
   assert.equal(messages, ['ALERT disk full']);
 });
 
+services('EventBridge events and SQS messages invoke the functions that listen for them', async ({ t, logs }) => {
+  const code = "exports.handler = async (e) => { console.log('GOT ' + JSON.stringify(e.Records ? e.Records[0].body : e.detail)); };";
+  const template = {
+    Resources: {
+      Fn: { Type: 'AWS::Lambda::Function', Properties: { FunctionName: 'listener', Handler: 'index.handler', Runtime: 'nodejs20.x', Role: 'r', Code: { ZipFile: code } } },
+      Rule: { Type: 'AWS::Events::Rule', Properties: { EventPattern: { source: ['my.app'], detail: { kind: [{ prefix: 'order' }] } }, State: 'ENABLED', Targets: [{ Arn: { 'Fn::GetAtt': ['Fn', 'Arn'] }, Id: 't' }] } },
+      Jobs: { Type: 'AWS::SQS::Queue', Properties: { QueueName: 'jobs' } },
+      Mapping: { Type: 'AWS::Lambda::EventSourceMapping', Properties: { EventSourceArn: { 'Fn::GetAtt': ['Jobs', 'Arn'] }, FunctionName: { 'Fn::GetAtt': ['Fn', 'Arn'] }, BatchSize: 10, Enabled: true } },
+    },
+  };
+  await t.cfn.send(new CreateStackCommand({ StackName: 'listeners', TemplateBody: JSON.stringify(template) }));
+  assert.is((await settle(t.cfn, 'listeners')).StackStatus, 'CREATE_COMPLETE');
+  const call = (target: string, contentType: string, body: unknown) =>
+    fetch(t.cloud.url, { method: 'POST', headers: { 'content-type': contentType, 'x-amz-target': target }, body: JSON.stringify(body) });
+  const put = await call('AWSEvents.PutEvents', 'application/x-amz-json-1.1', {
+    Entries: [
+      { Source: 'my.app', DetailType: 'd', Detail: JSON.stringify({ kind: 'order-created' }) },
+      { Source: 'my.app', DetailType: 'd', Detail: JSON.stringify({ kind: 'refund' }) },
+    ],
+  });
+  assert.is(((await put.json()) as { FailedEntryCount: number }).FailedEntryCount, 0);
+  const sent = await call('AmazonSQS.SendMessage', 'application/x-amz-json-1.0', { QueueUrl: 'https://sqs.us-east-1.amazonaws.com/000000000000/jobs', MessageBody: 'job-1' });
+  assert.is(sent.status, 200);
+  let messages: string[] = [];
+  for (const deadline = Date.now() + 8000; Date.now() < deadline && messages.length < 2; ) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const { events } = await logs.send(new FilterLogEventsCommand({ logGroupName: '/aws/lambda/listener', filterPattern: 'GOT' }));
+    messages = events!.map((e) => e.message!.split('\t').pop()!).sort();
+  }
+  assert.equal(messages, ['GOT "job-1"', 'GOT {"kind":"order-created"}']);
+  const missing = await call('AmazonSQS.SendMessage', 'application/x-amz-json-1.0', { QueueUrl: 'nope', MessageBody: 'x' });
+  assert.is(missing.status, 400);
+  assert.is(((await missing.json()) as { __type: string }).__type, 'AWS.SimpleQueueService.NonExistentQueue');
+});
+
 services('bad requests get the AWS error shape, and the server keeps serving', async ({ t, logs }) => {
   const garbage = await fetch(t.cloud.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'Action=Nope&Version=2010-05-15' });
   assert.is(garbage.status, 400);

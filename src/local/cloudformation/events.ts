@@ -3,6 +3,9 @@ import type { StackEvent, StackRecord } from './model';
 
 export const STACK_TYPE = 'AWS::CloudFormation::Stack';
 
+/** AWS keeps 90 days of events; the local cloud keeps the newest ones, so the state file stays small. */
+const EVENTS_KEPT = 10_000;
+
 /** Appends one event to the stack's history, newest last. */
 export function recordEvent(
   stack: StackRecord,
@@ -24,6 +27,7 @@ export function recordEvent(
     ResourceProperties: properties ? JSON.stringify(properties) : undefined,
   };
   stack.events.push(event);
+  if (stack.events.length > EVENTS_KEPT) stack.events.splice(0, stack.events.length - EVENTS_KEPT);
 }
 
 /** Moves the stack to a status and says so in its events, as CloudFormation does. */

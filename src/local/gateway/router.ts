@@ -2,6 +2,7 @@ import type { LocalCloud } from '../cloud';
 import type { ResourceRecord } from '../cloudformation/model';
 import type { LocalRequest, LocalResponse } from '../http';
 import { EXECUTE_API_PREFIX, LAMBDA_URL_PREFIX } from './endpoints';
+import { corsPreflight, mockResponse, withCorsHeaders, type CorsConfiguration } from './cors';
 import { httpEventV2, httpResponseV2, jsonMessage, restEventV1, restResponseV1 } from './events';
 import { bestMatch, functionOfIntegration } from './routes';
 
@@ -61,6 +62,13 @@ export class GatewayRouter {
   }
 
   private async httpApi(request: LocalRequest, target: Target, api: ResourceRecord): Promise<LocalResponse> {
+    const cors = api.properties.CorsConfiguration as CorsConfiguration | undefined;
+    const preflight = corsPreflight(request, cors);
+    if (preflight) return preflight;
+    return withCorsHeaders(request, cors, await this.httpApiRoute(request, target, api));
+  }
+
+  private async httpApiRoute(request: LocalRequest, target: Target, api: ResourceRecord): Promise<LocalResponse> {
     const stages = this.children('AWS::ApiGatewayV2::Stage', 'ApiId', api.physicalId).map((record) => String(record.properties.StageName));
     const first = target.path.split('/')[1] ?? '';
     const stage = first && first !== '$default' && stages.includes(first) ? first : '$default';
@@ -105,7 +113,7 @@ export class GatewayRouter {
     const match = bestMatch(methods, request.method, path);
     if (!match) return jsonMessage(403, 'Missing Authentication Token');
     const integration = (match.item.record.properties.Integration ?? {}) as Record<string, unknown>;
-    if (integration.Type === 'MOCK') return { status: 200, headers: { 'content-type': 'application/json' }, body: '' };
+    if (integration.Type === 'MOCK') return mockResponse(integration);
     const event = restEventV1(request, {
       accountId: this.cloud.accountId,
       apiId: api.physicalId,

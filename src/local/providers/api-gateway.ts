@@ -8,9 +8,10 @@ import type { ResourceProvider } from './provider';
 
 export const httpApiProvider: ResourceProvider = {
   replaceOn: ['ProtocolType'],
-  create(_properties, context) {
+  create(properties, context) {
     const id = shortId();
-    return { physicalId: id, attributes: { ApiId: id, ApiEndpoint: `https://${id}.execute-api.${context.region}.amazonaws.com` } };
+    const scheme = properties.ProtocolType === 'WEBSOCKET' ? 'wss' : 'https';
+    return { physicalId: id, attributes: { ApiId: id, ApiEndpoint: `${scheme}://${id}.execute-api.${context.region}.amazonaws.com` } };
   },
 };
 

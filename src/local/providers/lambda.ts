@@ -36,8 +36,8 @@ export const lambdaFunctionProvider: ResourceProvider = {
   update(properties, previous, context) {
     return deployFunction(previous.physicalId, properties, context);
   },
-  delete(record, context) {
-    context.cloud.functions.stop(record.physicalId);
+  async delete(record, context) {
+    await context.cloud.functions.stop(record.physicalId);
   },
 };
 

@@ -4,6 +4,7 @@ import { s3BucketProvider } from './s3-bucket';
 import * as gateway from './api-gateway';
 import * as lambda from './lambda';
 import * as simple from './simple';
+import { nestedStackProvider } from './nested-stack';
 
 /** Types with local behaviour; every other type is recorded only. */
 const PROVIDERS: Record<string, ResourceProvider> = {
@@ -32,6 +33,7 @@ const PROVIDERS: Record<string, ResourceProvider> = {
   'AWS::ApiGateway::Method': gateway.restApiMethodProvider,
   'AWS::ApiGateway::Deployment': gateway.restApiDeploymentProvider,
   'AWS::ApiGateway::Stage': gateway.restApiStageProvider,
+  'AWS::CloudFormation::Stack': nestedStackProvider,
 };
 
 export function providerFor(type: string): ResourceProvider {

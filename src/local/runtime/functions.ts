@@ -32,6 +32,7 @@ export function functionNameOf(reference: string): string {
 export class FunctionRuntime {
   private readonly pools = new Map<string, Worker[]>();
   private readonly waiting = new Map<string, (() => void)[]>();
+  private closed = false;
 
   constructor(private readonly cloud: LocalCloud) {}
 
@@ -94,6 +95,7 @@ export class FunctionRuntime {
 
   private async acquire(config: FunctionConfig): Promise<Worker> {
     for (;;) {
+      if (this.closed) throw new AwsError('ServiceException', 'The local cloud is stopping', 503);
       let pool = (this.pools.get(config.name) ?? []).filter((worker) => !worker.dead);
       for (const stale of pool.filter((worker) => worker.config.revision !== config.revision && !worker.busy)) stale.kill();
       pool = pool.filter((worker) => !worker.dead);
@@ -135,12 +137,18 @@ export class FunctionRuntime {
     return file;
   }
 
-  /** Stops the warm processes of one function (it changed or went away), or of all. */
-  stop(name?: string): void {
+  /** Stops the warm processes of one function (it went away), or of all; settles once they have exited. */
+  async stop(name?: string): Promise<void> {
+    const stopping: Promise<void>[] = [];
+    if (name === undefined) this.closed = true;
     for (const [key, pool] of this.pools) {
       if (name !== undefined && key !== name) continue;
-      for (const worker of pool) worker.kill();
+      for (const worker of pool) {
+        worker.kill();
+        stopping.push(worker.gone);
+      }
       this.pools.delete(key);
     }
+    await Promise.all(stopping);
   }
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { format } from 'node:util';
-import type { FunctionErrorPayload, InvokeMessage, ReplyMessage } from './protocol';
+import { FLUSH_MARKER, type FunctionErrorPayload, type InvokeMessage, type ReplyMessage } from './protocol';
 
 type Handler = (event: unknown, context: Record<string, unknown>, callback: (error?: unknown, value?: unknown) => void) => unknown;
 
@@ -108,13 +108,16 @@ async function main(): Promise<void> {
   for await (const line of lines) {
     const message = JSON.parse(line) as InvokeMessage;
     currentRequest = message.id;
+    let result: ReplyMessage;
     try {
       if (!handler) throw loadError;
       const value = await run(handler, message);
-      reply({ type: 'result', id: message.id, ok: true, value: value === undefined ? null : value });
+      result = { type: 'result', id: message.id, ok: true, value: value === undefined ? null : value };
     } catch (error) {
-      reply({ type: 'result', id: message.id, ok: false, error: errorPayload(error) });
+      result = { type: 'result', id: message.id, ok: false, error: errorPayload(error) };
     }
+    await Promise.all([process.stdout, process.stderr].map((stream) => new Promise((done) => stream.write(`${FLUSH_MARKER}${message.id}\n`, done))));
+    reply(result);
     currentRequest = undefined;
   }
   process.exit(0);

@@ -20,3 +20,9 @@ export type ReplyMessage =
   | { type: 'result'; id: string; ok: true; value: unknown }
   | { type: 'result'; id: string; ok: false; error: FunctionErrorPayload }
   | { type: 'log'; id?: string; level: string; message: string };
+
+/**
+ * Written to stdout and stderr after an invocation and before its result, so
+ * the log holds everything the function printed before the result is returned.
+ */
+export const FLUSH_MARKER = '\u0000fw-flush ';

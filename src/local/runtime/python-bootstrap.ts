@@ -2,6 +2,8 @@
 export const PYTHON_BOOTSTRAP = String.raw`
 import importlib, json, os, sys, time, traceback
 
+FLUSH_MARKER = '\x00fw-flush '
+
 replies = os.fdopen(3, 'w', buffering=1)
 def reply(message):
     replies.write(json.dumps(message, default=str) + '\n')
@@ -44,10 +46,11 @@ for line in sys.stdin:
     try:
         if handler is None:
             raise load_error
-        value = handler(message['event'], Context(message))
-        sys.stdout.flush()
-        reply({'type': 'result', 'id': message['id'], 'ok': True, 'value': value})
+        result = {'type': 'result', 'id': message['id'], 'ok': True, 'value': handler(message['event'], Context(message))}
     except Exception as error:
-        sys.stdout.flush()
-        reply({'type': 'result', 'id': message['id'], 'ok': False, 'error': error_payload(error)})
+        result = {'type': 'result', 'id': message['id'], 'ok': False, 'error': error_payload(error)}
+    for stream in (sys.stdout, sys.stderr):
+        stream.write(FLUSH_MARKER + message['id'] + '\n')
+        stream.flush()
+    reply(result)
 `;

@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import type { FunctionErrorPayload, InvokeMessage, ReplyMessage } from './protocol';
+import { FLUSH_MARKER, type FunctionErrorPayload, type InvokeMessage, type ReplyMessage } from './protocol';
 
 export interface FunctionConfig {
   name: string;
@@ -34,6 +35,18 @@ export interface WorkerHost {
   writeLogs(group: string, stream: string, lines: string[]): void;
 }
 
+/**
+ * The compiled Node bootstrap. Beside this module under tsc's output; when the CLI
+ * runs from the single-file bundle (dist/fw.js), __dirname is dist/ and the
+ * compiled copy lives under dist/src/local/runtime/.
+ */
+function nodeBootstrap(): string {
+  const candidates = [join(__dirname, 'node-bootstrap.js'), join(__dirname, 'src', 'local', 'runtime', 'node-bootstrap.js')];
+  const found = candidates.find((candidate) => existsSync(candidate));
+  if (!found) throw new Error(`The local cloud's Node.js bootstrap is missing (looked for ${candidates.join(', ')}); run the build`);
+  return found;
+}
+
 function streamName(): string {
   const day = new Date().toISOString().slice(0, 10).replace(/-/g, '/');
   return `${day}/[$LATEST]${randomBytes(16).toString('hex')}`;
@@ -46,12 +59,23 @@ function streamName(): string {
 export class Worker {
   private readonly child: ChildProcess;
   private readonly stream = streamName();
-  private pending?: { id: string; resolve: (result: Invocation) => void; logs: string[]; timer: NodeJS.Timeout; started: number };
+  private pending?: {
+    id: string;
+    resolve: (result: Invocation) => void;
+    logs: string[];
+    timer: NodeJS.Timeout;
+    started: number;
+    /** The outputs whose flush marker arrived, and the result waiting for them. */
+    flushed: Set<Readable>;
+    result?: Invocation;
+  };
   private readonly startedAt = Date.now();
   private initDuration?: number;
   private stderrTail = '';
   busy = false;
   dead = false;
+  /** Settles when the process has gone, so a stopping server leaves no child behind. */
+  readonly gone: Promise<void>;
 
   constructor(readonly config: FunctionConfig, private readonly host: WorkerHost) {
     const env: Record<string, string> = {
@@ -82,14 +106,22 @@ export class Worker {
     const stdio: ('pipe')[] = ['pipe', 'pipe', 'pipe', 'pipe'];
     this.child = config.runtime.startsWith('python')
       ? spawn('python3', ['-u', host.pythonBootstrap()], { cwd: config.codeDir, env, stdio })
-      : spawn(process.execPath, [`--max-old-space-size=${config.memory}`, join(__dirname, 'node-bootstrap.js')], { cwd: config.codeDir, env, stdio });
+      : spawn(process.execPath, [`--max-old-space-size=${config.memory}`, nodeBootstrap()], { cwd: config.codeDir, env, stdio });
 
+    this.gone = new Promise((resolve) => {
+      this.child.once('close', () => resolve());
+      // A process that never started has nothing to wait for.
+      this.child.once('error', () => this.child.pid === undefined && resolve());
+    });
     this.child.on('error', (error) => this.exited(`Runtime failed to start: ${error.message}`));
     this.child.on('exit', (code, signal) => this.exited(signal ? `signal: ${signal === 'SIGKILL' ? 'killed' : signal}` : `exit status ${code}`));
     for (const output of [this.child.stdout, this.child.stderr] as Readable[]) {
       createInterface({ input: output }).on('line', (line) => {
-        if (output === this.child.stderr) this.stderrTail = (this.stderrTail + line + '\n').slice(-2000);
-        this.log(line);
+        const marker = line.indexOf(FLUSH_MARKER);
+        const text = marker === -1 ? line : line.slice(0, marker);
+        if (output === this.child.stderr) this.stderrTail = (this.stderrTail + text + '\n').slice(-2000);
+        if (marker === -1 || text) this.log(text);
+        if (marker !== -1) this.flushed(output, line.slice(marker + FLUSH_MARKER.length));
       });
     }
     createInterface({ input: this.child.stdio[3] as Readable }).on('line', (line) => this.received(line));
@@ -118,8 +150,27 @@ export class Worker {
       if (!message.ok) {
         this.log(`${new Date().toISOString()}\t${message.id}\tERROR\tInvoke Error \t${JSON.stringify(message.error)}`);
       }
-      this.finish(message.ok ? { ok: true, value: message.value, logs: [] } : { ok: false, error: message.error, logs: [] });
+      this.pending.result = message.ok ? { ok: true, value: message.value, logs: [] } : { ok: false, error: message.error, logs: [] };
+      this.finishWhenFlushed();
     }
+  }
+
+  private flushed(output: Readable, id: string): void {
+    if (this.pending?.id !== id) return;
+    this.pending.flushed.add(output);
+    this.finishWhenFlushed();
+  }
+
+  private finishWhenFlushed(): void {
+    const pending = this.pending;
+    if (!pending?.result) return;
+    if (pending.flushed.size === 2) {
+      this.finish(pending.result);
+      return;
+    }
+    // A runtime that cannot write its markers (stdout closed by the function) still answers, a little later.
+    clearTimeout(pending.timer);
+    pending.timer = setTimeout(() => pending.result && this.finish(pending.result), 200);
   }
 
   private finish(result: Invocation): void {
@@ -138,10 +189,15 @@ export class Worker {
 
   private firstInvocation = true;
 
+  private deathReason?: string;
+
   private exited(reason: string): void {
+    this.deathReason ??= reason;
     if (this.dead) return;
     this.dead = true;
-    if (this.pending) {
+    if (this.pending?.result) {
+      this.finish(this.pending.result);
+    } else if (this.pending) {
       const outOfMemory = /heap out of memory|MemoryError/.test(this.stderrTail);
       this.finish({
         ok: false,
@@ -155,6 +211,11 @@ export class Worker {
 
   invoke(id: string, event: unknown): Promise<Invocation> {
     this.busy = true;
+    if (this.dead) {
+      // The process could not start (python3 missing, say) before it was handed this invocation.
+      const error = { errorType: 'Runtime.ExitError', errorMessage: `RequestId: ${id} Error: Runtime exited with error: ${this.deathReason ?? 'not running'}` };
+      return Promise.resolve({ ok: false, error, logs: [] });
+    }
     return new Promise((resolve) => {
       const timeoutMs = this.config.timeout * 1000;
       const timer = setTimeout(() => {
@@ -163,7 +224,7 @@ export class Worker {
         this.finish({ ok: false, error: { errorType: 'Sandbox.Timedout', errorMessage: `RequestId: ${id} Error: Task timed out after ${seconds} seconds` }, logs: [] });
         this.kill();
       }, timeoutMs);
-      this.pending = { id, resolve, logs: [], timer, started: Date.now() };
+      this.pending = { id, resolve, logs: [], timer, started: Date.now(), flushed: new Set() };
       this.log(`START RequestId: ${id} Version: $LATEST`);
       const message: InvokeMessage = { type: 'invoke', id, event, deadline: Date.now() + timeoutMs, invokedFunctionArn: this.config.arn };
       (this.child.stdin as Writable).write(`${JSON.stringify(message)}\n`);

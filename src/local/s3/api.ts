@@ -110,6 +110,7 @@ export class S3Api {
       const region = this.store.bucket(name).region;
       return xmlResponse(`<?xml version="1.0" encoding="UTF-8"?>\n<LocationConstraint xmlns="${NAMESPACE}">${region === 'us-east-1' ? '' : region}</LocationConstraint>`);
     }
+    if (method === 'GET' && search.has('versions')) return this.listObjectVersions(request, name);
     if (method === 'GET' && search.has('versioning')) {
       this.store.bucket(name);
       return xmlResponse(document('VersioningConfiguration', {}, NAMESPACE));
@@ -175,6 +176,33 @@ export class S3Api {
       CommonPrefixes: flat(prefixes.map((p) => ({ Prefix: encode(p) }))),
     };
     return xmlResponse(document('ListBucketResult', listed, NAMESPACE));
+  }
+
+  /** Buckets here are never versioned: every object is its only version, with the id "null" as in S3. */
+  private listObjectVersions(request: LocalRequest, name: string): LocalResponse {
+    const { search } = request;
+    const prefix = search.get('prefix') ?? '';
+    const marker = search.get('key-marker') ?? '';
+    const maxKeys = Math.max(0, Math.min(1000, Number(search.get('max-keys') ?? 1000)));
+    const bucket = this.store.bucket(name);
+    const keys = this.store.sortedKeys(name).filter((key) => key.startsWith(prefix) && (!marker || Buffer.compare(Buffer.from(key), Buffer.from(marker)) > 0));
+    const listed = keys.slice(0, maxKeys);
+    const truncated = keys.length > listed.length;
+    const result = {
+      Name: name,
+      Prefix: prefix,
+      KeyMarker: marker,
+      VersionIdMarker: search.get('version-id-marker') ?? '',
+      MaxKeys: maxKeys,
+      IsTruncated: truncated,
+      NextKeyMarker: truncated ? listed[listed.length - 1] : undefined,
+      NextVersionIdMarker: truncated ? 'null' : undefined,
+      Version: flat(listed.map((key) => {
+        const object = bucket.objects[key];
+        return { Key: key, VersionId: 'null', IsLatest: true, LastModified: object.lastModified, ETag: object.etag, Size: object.size, StorageClass: 'STANDARD' };
+      })),
+    };
+    return xmlResponse(document('ListVersionsResult', result, NAMESPACE));
   }
 
   private deleteObjects(request: LocalRequest, name: string): LocalResponse {

@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import { AwsError } from '../aws/errors';
+import type { LocalCloud } from '../cloud';
+import { matchesPattern } from '../events/event-pattern';
+import { jsonResponse, type LocalResponse } from '../http';
+
+interface Entry {
+  Source?: string;
+  DetailType?: string;
+  Detail?: string;
+  EventBusName?: string;
+  Resources?: string[];
+  Time?: number;
+}
+
+interface Target {
+  Arn?: string;
+  Input?: string;
+  InputPath?: string;
+}
+
+function busName(reference: unknown): string {
+  const text = typeof reference === 'string' && reference ? reference : 'default';
+  return text.includes(':event-bus/') ? text.split(':event-bus/')[1] : text;
+}
+
+/** `$.detail.user` style paths, the subset InputPath uses. */
+function atPath(event: Record<string, unknown>, path: string): unknown {
+  return path.replace(/^\$\.?/, '').split('.').filter(Boolean).reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], event);
+}
+
+/** EventBridge PutEvents (JSON 1.1): each event goes to the Lambda targets of the rules whose pattern it matches. */
+export function eventBridgeApi(cloud: LocalCloud, operation: string, input: Record<string, unknown>, region: string): LocalResponse {
+  if (operation !== 'PutEvents') throw new AwsError('UnknownOperationException', `The local cloud does not implement EventBridge ${operation}`);
+  const entries = (input.Entries as Entry[] | undefined) ?? [];
+  const results: { EventId: string }[] = [];
+  for (const entry of entries) {
+    let detail: unknown;
+    try {
+      detail = JSON.parse(entry.Detail ?? '{}');
+    } catch {
+      throw new AwsError('ValidationException', 'Detail is malformed.');
+    }
+    const event: Record<string, unknown> = {
+      version: '0',
+      id: randomUUID(),
+      'detail-type': entry.DetailType,
+      source: entry.Source,
+      account: cloud.accountId,
+      time: new Date(entry.Time ? entry.Time * 1000 : Date.now()).toISOString().replace(/\.\d+Z$/, 'Z'),
+      region,
+      resources: entry.Resources ?? [],
+      detail,
+    };
+    results.push({ EventId: String(event.id) });
+    for (const { record } of cloud.resources('AWS::Events::Rule')) {
+      const pattern = record.properties.EventPattern;
+      if (!pattern || (record.properties.State ?? 'ENABLED') !== 'ENABLED' || busName(record.properties.EventBusName) !== busName(entry.EventBusName)) continue;
+      const parsed = (typeof pattern === 'string' ? JSON.parse(pattern) : pattern) as Record<string, unknown>;
+      if (!matchesPattern(parsed, event)) continue;
+      for (const target of (record.properties.Targets as Target[] | undefined) ?? []) {
+        if (!target.Arn?.includes(':lambda:')) continue;
+        const payload = target.Input ? (JSON.parse(target.Input) as unknown) : target.InputPath ? atPath(event, target.InputPath) : event;
+        cloud.functions.invokeAsync(target.Arn, payload);
+      }
+    }
+  }
+  return jsonResponse({ FailedEntryCount: 0, Entries: results }, 200, 'application/x-amz-json-1.1');
+}
