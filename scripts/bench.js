@@ -22,6 +22,7 @@
 // Run `npm run build` first: fw runs from dist/.
 'use strict';
 
+const crypto = require('crypto');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
@@ -79,6 +80,18 @@ const REFERENCE_ENV = {
   CI: '1',
 };
 
+/** sha256 of every zip the run left in .serverless/, to check that runs give identical bytes. */
+function zipHashes(cwd) {
+  const dir = path.join(cwd, '.serverless');
+  if (!fs.existsSync(dir)) return '';
+  return fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith('.zip'))
+    .sort()
+    .map((name) => `${name}:${crypto.createHash('sha256').update(fs.readFileSync(path.join(dir, name))).digest('hex')}`)
+    .join(',');
+}
+
 async function timeTool(label, command, args, cwd, env, runs) {
   const clean = () => fs.rmSync(path.join(cwd, '.serverless'), { recursive: true, force: true });
   clean();
@@ -87,13 +100,16 @@ async function timeTool(label, command, args, cwd, env, runs) {
     throw new Error(`${label} failed in ${cwd} (exit ${warm.code}):\n${warm.output.slice(-2000)}`);
   }
   const samples = [];
+  const hashes = new Set([zipHashes(cwd)]);
   for (let i = 0; i < runs; i++) {
     clean();
     const sample = await measure(command, args, { cwd, env });
     if (sample.code !== 0) throw new Error(`${label} failed in ${cwd} (exit ${sample.code}):\n${sample.output.slice(-2000)}`);
     samples.push(sample);
+    hashes.add(zipHashes(cwd));
   }
   return {
+    identical: hashes.size === 1,
     wallMs: median(samples.map((sample) => sample.wallMs)),
     cpuMs: median(samples.map((sample) => sample.cpuMs)),
     rssMb: median(samples.map((sample) => sample.rssMb)),
@@ -111,7 +127,7 @@ function table(rows) {
 
 async function main() {
   const options = parseArgs(process.argv.slice(2));
-  if (!fs.existsSync(path.join(REPO, 'dist', 'src', 'cli', 'main.js'))) {
+  if (!['fw.js', 'src/cli/main.js'].some((file) => fs.existsSync(path.join(REPO, 'dist', file)))) {
     console.error('dist/ is missing: run `npm run build` first.');
     process.exit(1);
   }
@@ -145,10 +161,11 @@ async function main() {
     else fs.rmSync(root, { recursive: true, force: true });
   }
 
-  const rows = [['service', 'fw wall', 'fw cpu', 'fw peak', ...(reference ? ['ref wall', 'ref cpu', 'ref peak', 'speed-up', 'cpu ratio', 'memory'] : [])]];
+  const rows = [['service', 'fw wall', 'fw cpu', 'fw peak', 'same zip', ...(reference ? ['ref wall', 'ref cpu', 'ref peak', 'speed-up', 'cpu ratio', 'memory'] : [])]];
   const verdicts = [];
   for (const { name, label, fw, ref } of results) {
-    const row = [label, fmtMs(fw.wallMs), fmtMs(fw.cpuMs), fmtMb(fw.rssMb)];
+    const row = [label, fmtMs(fw.wallMs), fmtMs(fw.cpuMs), fmtMb(fw.rssMb), fw.identical ? 'yes' : 'NO'];
+    if (!fw.identical) verdicts.push(`FAIL  ${label}: fw wrote different zip bytes from one run to the next`);
     if (ref) {
       const speedUp = ref.wallMs / fw.wallMs;
       const memory = fw.rssMb / ref.rssMb;

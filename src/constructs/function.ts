@@ -178,7 +178,9 @@ export class LambdaFunction extends Resource {
 
   protected properties() {
     const artifact = this.fn.artifact;
-    const code = artifact
+    const code = artifact?.s3
+      ? { S3Bucket: artifact.s3.bucket, S3Key: artifact.s3.key }
+      : artifact
       ? { S3Bucket: this.fn.service.deploymentBucketRef, S3Key: `${this.fn.service.artifactDirectory}/${artifact.name}` }
       : { ImageUri: this.fn.config.image };
     return { Code: code, ...this.configurationProperties() };

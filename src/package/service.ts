@@ -161,7 +161,8 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
 function uniqueArtifacts(artifacts: Artifacts): Artifact[] {
   const byName = new Map<string, Artifact>();
   for (const artifact of [artifacts.service, ...Object.values(artifacts.functions), ...Object.values(artifacts.layers)]) {
-    if (artifact) byName.set(artifact.name, artifact);
+    // An artifact already in S3 (`package.artifact: s3://…`) is neither uploaded nor hashed.
+    if (artifact && !artifact.s3) byName.set(artifact.name, artifact);
   }
   return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -5,6 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildArtifacts } from '../../src/package/artifacts';
 import { walkFiles } from '../../src/package/files';
+import { writeZip, zipEntry } from '../../src/package/zip';
 import { fn, input, names, readZip, removeDir, tempDir, text, writeTree } from './helpers';
 
 const build = suite('buildArtifacts');
@@ -85,6 +86,23 @@ build('gives the same bytes for a copy of the tree in another folder', async () 
   assert.is(there.service!.sha256, here.service!.sha256);
 });
 
+build('gives the same bytes whichever way a file is deflated (main thread or pool), over 700 files', async () => {
+  const tree: Record<string, string | { content: string; mode: number }> = {};
+  for (let i = 0; i < 700; i++) {
+    const path = `lib/${String(i % 7)}/file-${i}.js`;
+    tree[path] = i % 100 === 0 ? '' : `// ${i}\n${'x = x * 31 + 7;\n'.repeat((i * 37) % 50)}`;
+  }
+  tree['big/data.txt'] = Array.from({ length: 40_000 }, (_, i) => `row ${(i * 7919) % 10007}`).join('\n');
+  tree['bin/run'] = { content: '#!/bin/sh\n', mode: 0o755 };
+  writeTree(dir, tree);
+  const artifacts = await buildArtifacts(input(dir, { functions: [fn('hello', { handler: 'bin/run', runtime: 'provided.al2' })] }));
+  const expected = join(outside, 'expected.zip');
+  const files = walkFiles(dir, { prune: new Set(['.serverless']) });
+  const written = writeZip(expected, files.map((file) => zipEntry(file.path, readFileSync(file.abs), (statSync(file.abs).mode & 0o111) !== 0)));
+  assert.is(artifacts.service!.sha256, written.sha256);
+  assert.equal(readFileSync(artifacts.service!.path), readFileSync(expected));
+});
+
 build('keeps devDependencies with excludeDevDependencies: false', async () => {
   service();
   const artifacts = await buildArtifacts(input(dir, { package: { excludeDevDependencies: false } }));
@@ -110,6 +128,17 @@ build('accepts the older include / exclude lists', async () => {
   service();
   const artifacts = await buildArtifacts(input(dir, { package: { exclude: ['lib/**', 'node_modules/**'], include: ['lib/util.js'] } }));
   assert.equal(names(artifacts.service!.path), ['bin/tool', 'handler.js', 'lib/util.js', 'package.json']);
+});
+
+build('does not walk a folder the patterns exclude whole', async () => {
+  writeTree(outside, { 'x.js': '' });
+  writeTree(dir, { 'handler.js': '', 'node_modules/a/index.js': '', 'node_modules/link': { link: outside }, 'node_modules/keep/k.js': '' });
+  const skipped = input(dir, { package: { patterns: ['!node_modules/**'] } });
+  assert.equal(names((await buildArtifacts(skipped)).service!.path), ['handler.js']);
+  assert.equal(skipped.warnings, []);
+  const walked = input(dir, { package: { patterns: ['!node_modules/**', 'node_modules/keep/**'] } });
+  assert.equal(names((await buildArtifacts(walked)).service!.path), ['handler.js', 'node_modules/keep/k.js']);
+  assert.is(walked.warnings.length, 1);
 });
 
 build('never zips the service file, other artifacts or the output folder', async () => {

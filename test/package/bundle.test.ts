@@ -89,6 +89,14 @@ bundle('puts only the function\'s own bundle in an individual zip', async () => 
   assert.not.ok(names(artifacts.functions.other.path).includes('src/handler.js'));
 });
 
+bundle('bundles a handler whose sources the patterns leave out, shipping only the bundle', async () => {
+  tsService(dir);
+  const artifacts = await buildArtifacts(
+    input(dir, { package: { patterns: ['!src/**', '!node_modules/**'] }, functions: [fn('hello', { handler: 'src/handler.main' })] }),
+  );
+  assert.equal(names(artifacts.service!.path), ['package.json', 'src/handler.js', 'tsconfig.json']);
+});
+
 bundle('does not bundle when the .js file exists next to the .ts one', async () => {
   writeTree(dir, { 'handler.ts': 'export const main = 1;', 'handler.js': 'exports.main = 2;' });
   const artifacts = await buildArtifacts(input(dir));

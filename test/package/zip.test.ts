@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { deflateRawSync } from 'node:zlib';
 import { DeflatePool } from '../../src/package/deflate';
-import { hashBytes, sortEntries, writeZip, zipEntry } from '../../src/package/zip';
+import { hashBytes, sortEntries, writeZip, zipEntry, ZipWriter } from '../../src/package/zip';
 import { readZip, removeDir, tempDir } from './helpers';
 
 const zip = suite('zip writer');
@@ -89,3 +89,19 @@ deflate('gives exactly the bytes of deflateRawSync, file after file on reused co
   }
 });
 deflate.run();
+
+const order = suite('zip entry order');
+order('writeZip sorts what it is given; the streaming writer refuses entries out of order', () => {
+  const dir = tempDir();
+  try {
+    writeZip(join(dir, 'a.zip'), ['a/x.js', 'a-b.js'].map((name) => zipEntry(name, Buffer.from(name), false)));
+    assert.equal(readZip(join(dir, 'a.zip')).map((entry) => entry.name), ['a-b.js', 'a/x.js']);
+    const writer = new ZipWriter(join(dir, 'b.zip'));
+    writer.add(zipEntry('b', Buffer.from('b'), false));
+    assert.throws(() => writer.add(zipEntry('a', Buffer.from('a'), false)), /out of order/);
+    writer.abort();
+  } finally {
+    removeDir(dir);
+  }
+});
+order.run();
