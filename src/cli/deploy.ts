@@ -16,12 +16,14 @@ export class DeployCommand extends CloudCommand {
       ['Deploy the prod stage to AWS in eu-west-1', '$0 deploy --stage prod --region eu-west-1'],
       ['Deploy with a named AWS profile, showing every stack event', '$0 deploy --aws-profile work --verbose'],
       ['Deploy a folder packaged earlier with fw package', '$0 deploy --package .serverless'],
+      ['Show what a deploy would change without changing anything (exit 2 when something would)', '$0 deploy --dry-run'],
       ['Deploy to another AWS-compatible endpoint', '$0 deploy --endpoint-url http://localhost:4566'],
     ],
   });
 
   force = Option.Boolean('--force', false, { description: 'Deploy even when nothing changed' });
   packageDir = Option.String('--package', { description: 'Deploy a folder packaged earlier instead of packaging now' });
+  dryRun = Option.Boolean('--dry-run', false, { description: 'Only print what the deploy would change (exit 0: nothing, 2: changes), like fw diff' });
 
   async run(): Promise<number> {
     const { packageService, readPackaged } = require('../package/service') as typeof import('../package/service');
@@ -29,11 +31,22 @@ export class DeployCommand extends CloudCommand {
     const { describeStack } = require('../deploy/stack') as typeof import('../deploy/stack');
     const { summarize, formatSummary } = require('../deploy/summary') as typeof import('../deploy/summary');
     const { describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
+    const plugins = require('../plugins') as typeof import('../plugins');
     const started = Date.now();
     const packaged = this.packageDir
-      ? await readPackaged(process.cwd(), this.packageDir, this.cliOptions())
+      ? await this.readPackagedWithPlugins(readPackaged, plugins)
       : await packageService({ cwd: process.cwd(), options: this.cliOptions() });
     const connection = await this.connect(packaged);
+    // Plugin hooks (issue 9): deploy's steps, `deploy:deploy` and `deploy:finalize`, with provider.request at this connection.
+    const pluginManager = plugins.pluginsOf(packaged);
+    if (pluginManager) {
+      pluginManager.awsTarget = async () => connection.clients.target;
+      pluginManager.write = text => this.context.stdout.write(text);
+    }
+    if (this.dryRun) {
+      const { printPreview } = require('./diff') as typeof import('./diff');
+      return printPreview(this, packaged, connection);
+    }
     const reporter = this.reporter();
     const interrupted = () => {
       reporter.done();
@@ -47,9 +60,12 @@ export class DeployCommand extends CloudCommand {
     try {
       const where = connection.startedLocalCloud ? `the local cloud (${connection.startedLocalCloud})` : connection.clients.target.endpoint ?? `AWS ${packaged.region}`;
       reporter.info(`Deploying ${packaged.serviceName} to stage ${packaged.stage} in ${where}`);
-      const outcome = await deployService(packaged, connection.clients, { force: this.force, reporter }).catch(error => {
-        throw describeAwsError(error, `deploying ${packaged.stackName}`, connection.clients.target);
-      });
+      const deploy = () =>
+        deployService(packaged, connection.clients, { force: this.force, reporter }).catch(error => {
+          throw describeAwsError(error, `deploying ${packaged.stackName}`, connection.clients.target);
+        });
+      const outcome = pluginManager ? (await pluginManager.run('deploy:deploy', deploy))! : await deploy();
+      await pluginManager?.run('deploy:finalize');
       const stack = await describeStack(connection.clients, packaged.stackName);
       reporter.done();
       if (outcome === 'deployed') this.context.stdout.write(`${this.out.green('✔')} Service deployed to stack ${packaged.stackName} (${((Date.now() - started) / 1000).toFixed(1)} s)\n\n`);
@@ -65,5 +81,16 @@ export class DeployCommand extends CloudCommand {
       reporter.done();
       await connection.close();
     }
+  }
+
+  /** `--package DIR`: the service file is still read, with the plugins' variable sources, and `initialize` runs. */
+  private async readPackagedWithPlugins(
+    readPackaged: typeof import('../package/service').readPackaged,
+    plugins: typeof import('../plugins'),
+  ): Promise<import('../package/service').PackagedService> {
+    const manager = await plugins.loadPlugins({ cwd: process.cwd(), options: this.cliOptions() });
+    const packaged = await manager.withVariableSources(() => readPackaged(process.cwd(), this.packageDir!, this.cliOptions()));
+    await plugins.initialize(manager, packaged);
+    return plugins.attachPlugins(packaged, manager);
   }
 }

@@ -24,6 +24,11 @@ export interface PackageRequest {
   options: Record<string, unknown>;
   /** Fixed clock, for reproducible tests; default now. */
   now?: Date;
+  /**
+   * Stack splitting: where the deployed stack holds each resource (the `placement` of the last deployment's
+   * state), kept so nothing moves; default: the placement in `.serverless/` from the last package, if any.
+   */
+  previousPlacement?: PackageState['placement'];
 }
 
 /** What deploy needs to know about a packaged service (also written as the state file). */
@@ -118,6 +123,7 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
       artifactDirectory: service.artifactDirectory,
       bucket: service.deploymentBucketRef,
       previousStateFile: join(outDir, STATE_FILE),
+      previousPlacement: request.previousPlacement,
       stage,
       region,
       folder: staging,

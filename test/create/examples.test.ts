@@ -12,8 +12,8 @@ const examplesDir = join(repoRoot, 'examples');
 const examples = suite('examples');
 examples.after.each(removeTempDirs);
 
-examples('holds every template, plus the larger orders service', () => {
-  assert.equal(readdirSync(examplesDir).sort(), [...listTemplates().map((t) => t.name), 'orders'].sort());
+examples('holds every template, plus the larger orders service and the constructs-from-fw.ts example', () => {
+  assert.equal(readdirSync(examplesDir).sort(), [...listTemplates().map((t) => t.name), 'orders', 'constructs-ts'].sort());
 });
 
 examples('each template example is exactly what "fw create" writes for it', () => {

@@ -1,0 +1,242 @@
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { findServiceFile } from '../config/find';
+import { loadRawConfig } from '../config/load';
+import { importModule } from '../config/module';
+import type { Service } from '../constructs/service';
+import type { LoadedService } from '../package/load';
+import type { Template } from '../synth/template';
+import { pluginNames, resolvePlugin, type PluginSpec } from './load';
+import type { PluginDeclarations } from './types';
+import { PluginError, PluginManager, pluginFailure, type LoadedPlugin } from './manager';
+import { sources } from '../variables/sources';
+import { any } from '../config/schema';
+import { constructSource, resolveConstructReferences } from './constructs';
+
+export { PluginError, PluginManager } from './manager';
+
+/** A service file that does not mention `plugins` has none: no module is loaded to find out. */
+const MENTIONS_PLUGINS = /\bplugins\b/;
+
+let session: PluginManager | undefined;
+
+let sessionSources: string[] = [];
+
+/**
+ * The plugins `fw` loaded at start (to register their commands); commands of that run reuse them,
+ * and every command resolves their variable sources.
+ */
+export function setPluginSession(manager: PluginManager): void {
+  clearPluginSession();
+  session = manager;
+  sessionSources = manager.installVariableSources();
+}
+
+/** Ends a run's plugins (tests run many in one process). */
+export function clearPluginSession(): void {
+  for (const name of sessionSources) delete sources[name];
+  if (sources.construct === constructSource) delete sources.construct;
+  sessionSources = [];
+  session = undefined;
+}
+
+/**
+ * The plugins of the service in `cwd` (or `--config`), constructed in `plugins:` order with the
+ * CLI options. A service without plugins gets an empty manager, for the price of reading its file.
+ */
+export async function loadPlugins({ cwd, options }: { cwd: string; options: Record<string, unknown> }): Promise<PluginManager> {
+  const file = findServiceFile(cwd, typeof options.config === 'string' ? options.config : undefined);
+  if (session && session.serviceFile === file.path) {
+    Object.assign(session.options, options);
+    return session;
+  }
+  if (!MENTIONS_PLUGINS.test(readFileSync(file.path, 'utf8'))) return new PluginManager(file.dir, file.path, {});
+  const raw = await loadRawConfig(file, { options });
+  const shown = relative(cwd, file.path) || file.path;
+  const { names, localPath } = pluginNames(raw, shown);
+  const manager = new PluginManager(file.dir, file.path, raw);
+  Object.assign(manager.options, options);
+  const { createServerless } = require('./v3') as typeof import('./v3');
+  manager.v3 = createServerless(manager);
+  const before = JSON.parse(JSON.stringify(manager.v3.service)) as unknown;
+  for (const name of names) await addPlugin(manager, resolvePlugin(name, file.dir, localPath));
+  // Constructors that set configuration on `serverless.service` (v3 plugins do, e.g. environment
+  // variables from .env) change the configuration as written: applied again once it is resolved.
+  const changes = configurationChanges(before, JSON.parse(JSON.stringify(manager.v3.service)));
+  manager.configurationExtensions.push(...changes.filter(({ path }) => !['initialServerlessConfig', 'serviceObject', 'service'].includes(path[0])));
+  return manager;
+}
+
+/** Every place `after` differs from `before`, as a path and the new value (deepest objects first compared key by key). */
+function configurationChanges(before: unknown, after: unknown, path: string[] = []): Array<{ path: string[]; value: unknown }> {
+  const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+  if (JSON.stringify(before) === JSON.stringify(after)) return [];
+  if (!isObject(before) || !isObject(after)) return path.length === 0 ? [] : [{ path, value: after }];
+  return Object.keys(after).flatMap((key) => configurationChanges(before[key], after[key], [...path, key]));
+}
+
+/** Loads one plugin module and constructs it (a class) or calls it (a factory). */
+export async function addPlugin(manager: PluginManager, spec: PluginSpec): Promise<void> {
+  let exported: unknown;
+  try {
+    exported = await importModule(spec.file);
+  } catch (error) {
+    throw new PluginError(`Plugin "${spec.name}" cannot be loaded: ${(error as Error).message}`);
+  }
+  const plugin: LoadedPlugin = { name: spec.name, file: spec.file, instance: undefined };
+  manager.plugins.push(plugin);
+  const { createServerless } = require('./v3') as typeof import('./v3');
+  manager.v3 ??= createServerless(manager);
+  const api = manager.apiFor(plugin, manager.v3);
+  const utils = manager.utils(plugin);
+  try {
+    if (isClass(exported)) {
+      plugin.instance = new exported(api, manager.options, utils);
+      manager.declare(plugin, plugin.instance as object);
+    } else if (typeof exported === 'function') {
+      const declared = await (exported as (...args: unknown[]) => unknown)(api, manager.options, utils);
+      plugin.instance = declared ?? api;
+      manager.declare(plugin, declared as object);
+    } else if (exported !== null && typeof exported === 'object' && ('hooks' in exported || 'commands' in exported || 'configurationVariablesSources' in exported)) {
+      plugin.instance = exported;
+      manager.declare(plugin, exported as PluginDeclarations);
+    } else {
+      throw new PluginError(`Plugin "${spec.name}" (${relative(process.cwd(), spec.file) || spec.file}) exports neither a class nor a function, got ${typeof exported}`);
+    }
+    const asyncInit = (plugin.instance as { asyncInit?: () => unknown }).asyncInit;
+    if (typeof asyncInit === 'function') await asyncInit.call(plugin.instance);
+  } catch (error) {
+    throw pluginFailure(plugin, error, 'while loading');
+  }
+}
+
+function isClass(value: unknown): value is new (...args: unknown[]) => unknown {
+  if (typeof value !== 'function') return false;
+  if (/^class[\s{]/.test(Function.prototype.toString.call(value))) return true;
+  // A constructor function written before classes: methods on its prototype.
+  const prototype = (value as { prototype?: object }).prototype;
+  return prototype !== undefined && Object.getOwnPropertyNames(prototype).length > 1;
+}
+
+/**
+ * The service's configuration, resolved with the plugins' variable sources and validated with
+ * the schema they extended (their top-level keys, function properties, `custom` keys, event types).
+ */
+export async function loadServiceWithPlugins(manager: PluginManager, cwd: string, options: Record<string, unknown>): Promise<LoadedService> {
+  const { loadServiceConfig, eventSchemas } = require('../package/load') as typeof import('../package/load');
+  // `${construct:…}` is known to service files that can add constructs (fw.ts, fw.js).
+  const withConstructs = /\.[cm]?[jt]s$/.test(manager.serviceFile);
+  const addSource = withConstructs && sources.construct === undefined;
+  if (addSource) sources.construct = constructSource;
+  try {
+    if (manager.empty && !withConstructs) return await loadServiceConfig(cwd, options);
+    const { eventSchemas: pluginEvents = {}, extend = {} } = manager.schemaExtensions();
+    if (withConstructs) extend.topLevel = { addConstructs: any, ...extend.topLevel };
+    return await manager.withVariableSources(() => loadServiceConfig(cwd, options, { validation: { eventSchemas: { ...eventSchemas(), ...pluginEvents }, extend } }));
+  } finally {
+    if (addSource) delete sources.construct;
+  }
+}
+
+export interface ResolvedService {
+  config: Record<string, unknown>;
+  stage: string;
+  region: string;
+}
+
+/**
+ * Once variables are resolved: plugin configuration checked, `serverless.service` refilled,
+ * then `initialize`. Every command that runs hooks starts here.
+ */
+export async function initialize(manager: PluginManager, loaded: ResolvedService): Promise<void> {
+  if (manager.empty) {
+    Object.assign(manager.state, { config: loaded.config, stage: loaded.stage, region: loaded.region });
+    return;
+  }
+  // As Serverless v3 does: plugins read the stage and region from the options even when none was passed.
+  manager.options.stage ??= loaded.stage;
+  manager.options.region ??= loaded.region;
+  const { setPath } = require('./v3') as typeof import('./v3');
+  for (const { path, value } of manager.configurationExtensions) setPath(loaded.config, path, value);
+  Object.assign(manager.state, { config: loaded.config, stage: loaded.stage, region: loaded.region });
+  manager.v3?.resetService();
+  await manager.runEvent('initialize');
+}
+
+/** `fw package`, up to the construct tree: `initialize`, then `package:initialize` (the config may still change). */
+export async function startPackage(manager: PluginManager, loaded: ResolvedService): Promise<void> {
+  await initialize(manager, loaded);
+  if (manager.empty) return;
+  await manager.run('package:cleanup');
+  await manager.run('package:initialize');
+  await manager.run('package:setupProviderConfiguration');
+  addFunctionsFromPlugins(manager, loaded.config);
+}
+
+/** v3 plugins that add functions or resources do it on `serverless.service`; fw builds them too. */
+function addFunctionsFromPlugins(manager: PluginManager, config: Record<string, unknown>): void {
+  const v3Service = manager.v3?.v3Service;
+  if (!v3Service) return;
+  // `service.resources` replaced or created by a plugin (a warmer's role) is the service's `resources`.
+  if (v3Service.resources !== undefined && v3Service.resources !== config.resources) config.resources = v3Service.resources;
+  const added = v3Service.functions;
+  const functions = (config.functions ??= {}) as Record<string, unknown>;
+  for (const [key, fn] of Object.entries(added)) {
+    if (key in functions) continue;
+    const { name, events, ...rest } = fn;
+    functions[key] = { ...rest, ...(name !== `${manager.v3!.v3Service!.service}-${manager.state.stage}-${key}` ? { name } : {}), events };
+  }
+}
+
+/**
+ * The construct tree exists: constructs from the service file's `addConstructs`, then
+ * `package:compileFunctions` and `package:compileEvents`, where plugins find, add and change constructs.
+ */
+export async function compile(manager: PluginManager, service: Service, config: Record<string, unknown>): Promise<void> {
+  const addConstructs = config.addConstructs;
+  if (typeof addConstructs === 'function') {
+    try {
+      await addConstructs(service, { stage: service.stage, region: service.region });
+    } catch (error) {
+      const { ConfigError } = require('../errors') as typeof import('../errors');
+      if (error instanceof ConfigError) throw error;
+      throw new ConfigError(`addConstructs in the service file failed: ${(error as Error).message}`);
+    }
+  }
+  manager.state.service = service;
+  if (manager.empty) return;
+  // fw zips the code after the compile steps; plugins that build code before it and clean up after it
+  // (bundlers, warmers) get `before:` here and the step itself and `after:` once the zips exist.
+  await manager.runEvent('before:package:createDeploymentArtifacts');
+  await manager.run('package:compileLayers');
+  await manager.run('package:compileFunctions');
+  await manager.run('package:compileEvents');
+}
+
+/** The template exists: edits v3 plugins made during the compile steps, then `package:finalize`. */
+export async function finalize(manager: PluginManager, template: Template): Promise<void> {
+  if (manager.state.service) resolveConstructReferences(template, manager.state.service);
+  if (manager.empty) return;
+  manager.applyPreviewChanges(template);
+  manager.state.template = template;
+  await manager.runEvent('package:createDeploymentArtifacts');
+  await manager.runEvent('after:package:createDeploymentArtifacts');
+  // v3 merges `resources` and writes the state inside package:finalize; plugins hook those steps too.
+  await manager.runEvent('before:package:finalize');
+  await manager.run('aws:package:finalize:mergeCustomProviderResources');
+  await manager.run('aws:package:finalize:saveServiceState');
+  await manager.runEvent('package:finalize');
+  await manager.runEvent('after:package:finalize');
+}
+
+const attached = new WeakMap<object, PluginManager>();
+
+/** Keeps a command's plugins with what it produced (a packaged service), for the steps after it (deploy). */
+export function attachPlugins<T extends object>(value: T, manager: PluginManager): T {
+  attached.set(value, manager);
+  return value;
+}
+
+export function pluginsOf(value: object): PluginManager | undefined {
+  return attached.get(value);
+}

@@ -1,0 +1,237 @@
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import * as naming from '../synth/naming';
+import type { Template } from '../synth/template';
+import { fromJsonSchema, propertiesOf } from './json-schema';
+import type { PluginManager } from './manager';
+import { awsRequest } from './request';
+
+/**
+ * The `serverless` object a Serverless Framework v3 plugin is constructed with, for the common
+ * cases: `service` (the configuration, with `getAllFunctions()`, `getFunction()`, …, and
+ * `provider.compiledCloudFormationTemplate`), `getProvider('aws')` (`naming`, `request`),
+ * `configSchemaHandler`, `classes.Error`, `cli.log`, `extendConfiguration`.
+ */
+
+/** Serverless' own error class: a message for the user. */
+export class ServerlessError extends Error {
+  constructor(message: string, readonly code?: string) {
+    super(message);
+    this.name = 'ServerlessError';
+  }
+}
+
+/** The version v3 plugins are told they run in (several check `serverless.version`). */
+export const V3_VERSION = '3.40.0';
+
+type Config = Record<string, unknown>;
+type FunctionObject = Record<string, unknown> & { name: string; events: unknown[] };
+
+/** `serverless.service`: the configuration as v3 shapes it. */
+export class V3Service {
+  [key: string]: unknown;
+  service!: string;
+  serviceObject!: { name: string };
+  provider!: Record<string, unknown> & { compiledCloudFormationTemplate: Template; stage: string; region: string; name: string };
+  functions: Record<string, FunctionObject> = {};
+  custom: Record<string, unknown> = {};
+  layers: Record<string, Record<string, unknown>> = {};
+  resources: unknown;
+  package: Record<string, unknown> = {};
+  plugins: unknown;
+
+  constructor(private readonly manager: PluginManager, config: Config, stage: string, region: string) {
+    Object.defineProperty(this, 'manager', { enumerable: false });
+    this.update(config, stage, region);
+  }
+
+  /** Refills every field from `config` (the raw one while plugins load, the resolved one after). */
+  update(config: Config, stage: string, region: string): void {
+    const manager = this.manager;
+    for (const [key, value] of Object.entries(config)) {
+      if (!['functions', 'provider', 'service', 'custom', 'layers', 'package'].includes(key)) this[key] = value;
+    }
+    const name = typeof config.service === 'object' && config.service !== null ? String((config.service as { name: unknown }).name) : String(config.service);
+    this.service = name;
+    this.serviceObject = { name };
+    this.custom = (config.custom ?? {}) as Record<string, unknown>;
+    this.layers = (config.layers ?? {}) as Record<string, Record<string, unknown>>;
+    this.package = (config.package ?? {}) as Record<string, unknown>;
+    this.initialServerlessConfig = config;
+    const provider = { ...((config.provider ?? {}) as Record<string, unknown>), stage, region } as V3Service['provider'];
+    provider.name ??= 'aws';
+    Object.defineProperty(provider, 'compiledCloudFormationTemplate', {
+      enumerable: false,
+      configurable: true,
+      get: () => manager.v3Template(),
+      set: (template: Template) => manager.replaceTemplate(template),
+    });
+    this.provider = provider;
+    // Each function as v3 completes it: the deployed name and an events list.
+    const functions = (config.functions ?? {}) as Record<string, Record<string, unknown> | null>;
+    this.functions = Object.fromEntries(
+      Object.entries(functions).map(([key, fn]) => [
+        key,
+        { ...(fn ?? {}), name: typeof fn?.name === 'string' ? fn.name : naming.defaultFunctionName(name, stage, key), events: Array.isArray(fn?.events) ? fn.events : [] },
+      ]),
+    );
+  }
+
+  getServiceName(): string {
+    return this.service;
+  }
+  getAllFunctions(): string[] {
+    return Object.keys(this.functions);
+  }
+  getAllFunctionsNames(): string[] {
+    return Object.values(this.functions).map((fn) => fn.name);
+  }
+  getFunction(name: string): FunctionObject {
+    const fn = this.functions[name];
+    if (!fn) throw new ServerlessError(`Function "${name}" doesn't exist in this Service`, 'FUNCTION_MISSING_IN_SERVICE');
+    return fn;
+  }
+  getAllEventsInFunction(name: string): unknown[] {
+    return this.getFunction(name).events;
+  }
+  getAllLayers(): string[] {
+    return Object.keys(this.layers);
+  }
+  getLayer(name: string): Record<string, unknown> {
+    const layer = this.layers[name];
+    if (!layer) throw new ServerlessError(`Layer "${name}" doesn't exist in this Service`, 'LAYER_MISSING_IN_SERVICE');
+    return layer;
+  }
+  getEventInFunction(event: string, fn: string): unknown {
+    return this.getAllEventsInFunction(fn).find((entry) => entry !== null && typeof entry === 'object' && event in (entry as object));
+  }
+}
+
+/** `provider.naming`: v3's logical ids, from fw's one naming module. */
+export function v3Naming(service: () => V3Service) {
+  return {
+    normalizeName: naming.normalizeName,
+    normalizeNameToAlphaNumericOnly: naming.normalizeNameToAlphaNumericOnly,
+    getNormalizedFunctionName: naming.functionName,
+    getLambdaLogicalId: naming.lambdaFunction,
+    getLambdaLogicalIdRegex: () => /LambdaFunction$/,
+    getLambdaVersionLogicalId: (fn: string, hash: string) => naming.lambdaVersion(fn, hash),
+    getLambdaVersionOutputLogicalId: naming.lambdaQualifiedArnOutput,
+    getLambdaFunctionUrlLogicalId: naming.lambdaUrl,
+    getLogGroupLogicalId: naming.logGroup,
+    getLogGroupName: naming.logGroupName,
+    getRoleLogicalId: naming.roleLambdaExecution,
+    getRoleName: () => ({ 'Fn::Join': ['-', [service().service, service().provider.stage, { Ref: 'AWS::Region' }, 'lambdaRole']] }),
+    getPolicyName: () => ({ 'Fn::Join': ['-', [service().service, service().provider.stage, 'lambda']] }),
+    getStackName: () => (typeof service().provider.stackName === 'string' ? service().provider.stackName : naming.stackName(service().service, service().provider.stage)),
+    getDeploymentBucketLogicalId: naming.deploymentBucket,
+    getDeploymentBucketPolicyLogicalId: naming.deploymentBucketPolicy,
+    getDeploymentBucketOutputLogicalId: naming.deploymentBucketOutput,
+    getServiceEndpointRegex: () => /^ServiceEndpoint/,
+    getRestApiLogicalId: naming.restApi,
+    getHttpApiLogicalId: naming.httpApi,
+    getHttpApiStageLogicalId: naming.httpApiStage,
+    getApiGatewayName: () => `${service().provider.stage}-${service().service}`,
+    getStackOutputName: (key: string) => naming.exportName(service().service, service().provider.stage, key),
+  };
+}
+
+/** The shared `serverless` object (each plugin gets it through its own API object). */
+export function createServerless(manager: PluginManager) {
+  let v3Service: V3Service | undefined;
+  const service = () => (v3Service ??= new V3Service(manager, manager.raw, stageOf(manager), regionOf(manager)));
+  const provider = {
+    naming: v3Naming(service),
+    getStage: () => service().provider.stage,
+    getRegion: () => service().provider.region,
+    getServerlessDeploymentBucketName: async () => (service().provider.deploymentBucket as string | undefined) ?? undefined,
+    request: async (awsService: string, method: string, params: Record<string, unknown> = {}, options: { region?: string } = {}) => {
+      const target = manager.awsTarget ? await manager.awsTarget() : { region: service().provider.region, endpoint: process.env.AWS_ENDPOINT_URL };
+      return awsRequest({ ...target, region: options.region ?? target.region }, awsService, method, params);
+    },
+    getAccountId: async () => ((await provider.request('STS', 'getCallerIdentity')) as { Account: string }).Account,
+    getCredentials: () => ({ region: service().provider.region }),
+  };
+  const schema = manager.schema;
+  const serverless = {
+    version: V3_VERSION,
+    get service() {
+      return service();
+    },
+    set service(value: V3Service) {
+      v3Service = value;
+    },
+    serviceDir: manager.serviceDir,
+    config: { servicePath: manager.serviceDir, serviceDir: manager.serviceDir },
+    configurationFilename: manager.serviceFile,
+    get configurationInput() {
+      return manager.raw;
+    },
+    processedInput: { commands: [] as string[], options: manager.options },
+    providers: { aws: provider },
+    getProvider: (name: string) => (name === 'aws' ? provider : undefined),
+    setProvider: () => undefined,
+    classes: { Error: ServerlessError },
+    cli: { log: (message: string) => manager.write(`${message}\n`), consoleLog: (message: string) => manager.write(`${message}\n`) },
+    utils: {
+      readFileSync: (path: string) => JSON.parse(readFileSync(path, 'utf8')),
+      writeFileSync: (path: string, contents: unknown) => writeFileSync(path, typeof contents === 'string' ? contents : JSON.stringify(contents, null, 2)),
+      fileExistsSync: (path: string) => existsSync(path) && statSync(path).isFile(),
+      dirExistsSync: (path: string) => existsSync(path) && statSync(path).isDirectory(),
+      getVersion: () => V3_VERSION,
+    },
+    configSchemaHandler: {
+      defineTopLevelProperty: (name: string, json: Record<string, unknown>) => {
+        schema.topLevel[name] = fromJsonSchema(json);
+      },
+      defineCustomProperties: (json: Record<string, unknown>) => Object.assign(schema.custom, propertiesOf(json)),
+      defineFunctionProperties: (_provider: string, json: Record<string, unknown>) => Object.assign(schema.function, propertiesOf(json)),
+      defineFunctionEvent: (_provider: string, event: string, json: Record<string, unknown>) => manager.addV3EventType(event, json),
+      defineFunctionEventProperties: () => undefined,
+      defineProvider: () => undefined,
+    },
+    extendConfiguration: (path: string[], value: unknown) => {
+      if (!Array.isArray(path) || path.length === 0) throw new ServerlessError('extendConfiguration: the configuration path must be a non-empty list of keys');
+      manager.configurationExtensions.push({ path, value });
+      setPath(manager.raw, path, value);
+    },
+    pluginManager: {
+      /** Runs another command's steps (`warmup:addWarmers` is the sub-command addWarmers of warmup). */
+      spawn: async (command: string | string[]) => {
+        const path = Array.isArray(command) ? command : command.split(':');
+        let definition = manager.commands.find((entry) => entry.value.name === path[0])?.value.definition;
+        for (const name of path.slice(1)) definition = definition?.commands?.[name];
+        for (const step of definition?.lifecycleEvents ?? []) await manager.run(`${path.join(':')}:${step}`);
+      },
+    },
+    /** fw's own: refill `service` from the resolved configuration. */
+    resetService: () => {
+      v3Service = new V3Service(manager, manager.state.config, stageOf(manager), regionOf(manager));
+    },
+    get v3Service() {
+      return v3Service;
+    },
+  };
+  return serverless;
+}
+
+export type ServerlessV3 = ReturnType<typeof createServerless>;
+
+function stageOf(manager: PluginManager): string {
+  const provider = (manager.state.config.provider ?? manager.raw.provider ?? {}) as Record<string, unknown>;
+  return String(manager.state.stage ?? manager.options.stage ?? (typeof provider.stage === 'string' ? provider.stage : 'dev'));
+}
+
+function regionOf(manager: PluginManager): string {
+  const provider = (manager.state.config.provider ?? manager.raw.provider ?? {}) as Record<string, unknown>;
+  return String(manager.state.region ?? manager.options.region ?? (typeof provider.region === 'string' ? provider.region : 'us-east-1'));
+}
+
+export function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {
+  let current = target;
+  for (const key of path.slice(0, -1)) {
+    if (key === '__proto__' || key === 'constructor') return;
+    if (current[key] === null || typeof current[key] !== 'object') current[key] = {};
+    current = current[key] as Record<string, unknown>;
+  }
+  current[path[path.length - 1]] = value;
+}
