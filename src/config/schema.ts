@@ -345,6 +345,8 @@ export function serviceSchema({ eventSchemas = {}, extend = {} }: SchemaExtensio
       frameworkVersion: either('a version range', str, num),
       configValidationMode: oneOfValues(['warn', 'error', 'off']),
       useDotenv: bool,
+      // fw.ts / fw.js: a function that adds constructs to the tree (see src/plugins/constructs.ts).
+      addConstructs: any,
       deprecationNotificationMode: oneOfValues(['error', 'warn', 'warn:summary']),
       disabledDeprecations: either('"*" or a list of codes', oneOfValues(['*']), strList),
       variablesResolutionMode: any,

@@ -20,6 +20,8 @@ export interface ServiceConfig {
   frameworkVersion?: string;
   configValidationMode?: 'warn' | 'error' | 'off';
   useDotenv?: boolean;
+  /** fw.ts / fw.js only: adds constructs to the tree before synthesis (see `withConstructs`). */
+  addConstructs?: (service: import('../constructs/service').Service, context: { stage: string; region: string }) => void | Promise<void>;
   deprecationNotificationMode?: 'error' | 'warn' | 'warn:summary';
   disabledDeprecations?: '*' | string[];
   /** Stage parameters for `${param:…}`: `default` and one entry per stage. */
