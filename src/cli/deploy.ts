@@ -33,10 +33,20 @@ export class DeployCommand extends CloudCommand {
     const { describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
     const plugins = require('../plugins') as typeof import('../plugins');
     const started = Date.now();
-    const packaged = this.packageDir
+    let packaged = this.packageDir
       ? await this.readPackagedWithPlugins(readPackaged, plugins)
       : await packageService({ cwd: process.cwd(), options: this.cliOptions() });
     const connection = await this.connect(packaged);
+    if (!this.packageDir && packaged.state.placement) {
+      // A split service packaged without the last deployment's placement (a fresh checkout, CI) could
+      // move resources between stacks; the deployed placement from the bucket keeps them where they are.
+      const { lastDeployedState, placementMoves } = require('../deploy/deploy') as typeof import('../deploy/deploy');
+      const prefix = `${packaged.config.provider.deploymentPrefix ?? 'serverless'}/${packaged.serviceName}/${packaged.stage}`;
+      const deployed = await lastDeployedState(connection.clients, packaged.stackName, prefix, packaged.state.deploymentBucket).catch(() => undefined);
+      if (deployed?.placement && placementMoves(deployed, packaged.state).length > 0) {
+        packaged = await packageService({ cwd: process.cwd(), options: this.cliOptions(), previousPlacement: deployed.placement });
+      }
+    }
     // Plugin hooks (issue 9): deploy's steps, `deploy:deploy` and `deploy:finalize`, with provider.request at this connection.
     const pluginManager = plugins.pluginsOf(packaged);
     if (pluginManager) {
@@ -92,5 +102,47 @@ export class DeployCommand extends CloudCommand {
     const packaged = await manager.withVariableSources(() => readPackaged(process.cwd(), this.packageDir!, this.cliOptions()));
     await plugins.initialize(manager, packaged);
     return plugins.attachPlugins(packaged, manager);
+  }
+}
+
+export class DeployFunctionCommand extends CloudCommand {
+  static override paths = [['deploy', 'function']];
+  static override usage = CloudCommand.Usage({
+    description: "Update one deployed function's code and configuration directly, without a stack update",
+    details: `
+      Faster than a full deploy while you work on one function: the code is uploaded and set with
+      the Lambda API, and changed settings (handler, runtime, memory, timeout, description, plain
+      environment values) are applied. Anything else (events, permissions, resources) needs \`fw deploy\`.
+    `,
+    examples: [
+      ['Update hello in the local cloud', '$0 deploy function -f hello --local'],
+      ['Update hello on AWS, prod stage', '$0 deploy function -f hello --stage prod'],
+    ],
+  });
+
+  function = Option.String('--function,-f', { required: true, description: 'The function key under functions:' });
+
+  async run(): Promise<number> {
+    const { packageService } = require('../package/service') as typeof import('../package/service');
+    const { deployFunction } = require('../deploy/deploy-function') as typeof import('../deploy/deploy-function');
+    const { describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
+    const packaged = await packageService({ cwd: process.cwd(), options: this.cliOptions() });
+    const connection = await this.connect(packaged);
+    const reporter = this.reporter();
+    try {
+      const updates = await deployFunction(packaged, this.function, connection.clients, reporter).catch(error => {
+        throw describeAwsError(error, `updating function ${this.function}`, connection.clients.target);
+      });
+      reporter.done();
+      this.context.stdout.write(
+        updates.length > 0
+          ? `${this.out.green('✔')} Function ${this.function} updated (${updates.join(' and ')})\n`
+          : `Function ${this.function} is already up to date\n`,
+      );
+      return 0;
+    } finally {
+      reporter.done();
+      await connection.close();
+    }
   }
 }

@@ -1,6 +1,7 @@
 import { Builtins, Cli } from 'clipanion';
 import { PackageCommand } from './package';
-import { DeployCommand } from './deploy';
+import { DeployCommand, DeployFunctionCommand } from './deploy';
+import { DiffCommand } from './diff';
 import { RemoveCommand } from './remove';
 import { InfoCommand } from './info';
 import { InvokeCommand, InvokeLocalCommand } from './invoke';
@@ -25,7 +26,7 @@ export function buildCli(): Cli {
   cli.register(DefaultCommand);
   cli.register(Builtins.HelpCommand);
   cli.register(Builtins.VersionCommand);
-  for (const command of [CreateCommand, PackageCommand, DeployCommand, RemoveCommand, InfoCommand, InvokeCommand, InvokeLocalCommand, LogsCommand, PrintCommand, LocalStartCommand, LocalResetCommand]) {
+  for (const command of [CreateCommand, PackageCommand, DeployCommand, DeployFunctionCommand, DiffCommand, RemoveCommand, InfoCommand, InvokeCommand, InvokeLocalCommand, LogsCommand, PrintCommand, LocalStartCommand, LocalResetCommand]) {
     cli.register(command);
   }
   return cli;

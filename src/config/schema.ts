@@ -198,6 +198,8 @@ const packageSchema = shape({
 
 const PROVIDER: Record<string, Schema> = {
   name: oneOfValues(['aws']),
+  // Nested stacks beyond CloudFormation's limits (src/synth/split/config.ts checks the details).
+  stackSplitting: either('a mode or { mode, resources }', oneOfValues(['auto', 'per-function', 'per-type', 'off']), bool, anyObject),
   stage: str,
   region: str,
   profile: str,

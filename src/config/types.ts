@@ -55,6 +55,8 @@ export interface ProviderConfig {
   stackParameters?: Array<{ ParameterKey: string; ParameterValue: string }>;
   stackPolicy?: unknown[];
   deploymentMethod?: 'changesets' | 'direct';
+  /** Nested stacks: `auto` (default: only beyond CloudFormation's limits), `per-function`, `per-type`, `off`. */
+  stackSplitting?: 'auto' | 'per-function' | 'per-type' | 'off' | boolean | { mode?: 'auto' | 'per-function' | 'per-type' | 'off'; resources?: 'root' | 'nested' };
   deploymentPrefix?: string;
   deploymentBucket?: string | {
     name?: string;

@@ -15,6 +15,8 @@ import { STATE_FILE, UPDATE_TEMPLATE } from '../package/service';
 import type { AwsClients } from './aws';
 import { deletePrefix, listDeployments, readJson, uploadAll, type Upload } from './bucket';
 import { describeStack, isInProgress, monitorStack, sleep } from './stack';
+import { describeMove } from '../synth/split/config';
+import type { Move } from '../synth/split/split';
 
 export const CAPABILITIES = ['CAPABILITY_IAM', 'CAPABILITY_NAMED_IAM', 'CAPABILITY_AUTO_EXPAND'] as const;
 export const KEEP_DEPLOYMENTS = 5;
@@ -87,9 +89,12 @@ export async function deployService(packaged: PackagedService, clients: AwsClien
     return 'unchanged';
   }
 
+  for (const move of placementMoves(previousState, packaged.state)) reporter.info(`Warning: ${describeMove(move)}`);
   const folder = packaged.state.artifactDirectory;
+  // Nested templates name this deployment's folder inside, so they are always uploaded afresh.
+  const nestedFiles = new Set((packaged.state.nestedStacks ?? []).map(stack => stack.file));
   const uploads: Upload[] = packaged.state.artifacts.map(artifact => {
-    const before = previousState?.artifacts.find(a => a.name === artifact.name && a.sha256 === artifact.sha256);
+    const before = nestedFiles.has(artifact.name) ? undefined : previousState?.artifacts.find(a => a.name === artifact.name && a.sha256 === artifact.sha256);
     return {
       key: `${folder}/${artifact.name}`,
       file: join(packaged.outDir, artifact.name),
@@ -122,6 +127,30 @@ export async function deployService(packaged: PackagedService, clients: AwsClien
   await uploadAll(clients, bucket, [{ key: `${folder}/${STATE_FILE}`, file: join(packaged.outDir, STATE_FILE), sha256: packaged.state.deploymentHash }]);
   await pruneDeployments(clients, bucket, servicePrefix);
   return changed ? 'deployed' : 'no-changes';
+}
+
+/**
+ * The state of the last deployment of a stack, read from its deployment bucket (none when the stack or
+ * its state does not exist). Its `placement` is what `packageService({ previousPlacement })` keeps, so a
+ * fresh checkout (CI, no `.serverless/`) packages the nested stacks exactly as deployed.
+ */
+export async function lastDeployedState(clients: AwsClients, stackName: string, servicePrefix: string, namedBucket?: string): Promise<PackageState | undefined> {
+  const stack = await describeStack(clients, stackName);
+  const bucket = stack?.Outputs?.find(o => o.OutputKey === 'ServerlessDeploymentBucketName')?.OutputValue ?? namedBucket;
+  if (!stack || !bucket) return undefined;
+  const previous = (await listDeployments(clients, bucket, servicePrefix)).at(-1);
+  return previous ? readJson<PackageState>(clients, bucket, `${previous.folder}/${STATE_FILE}`) : undefined;
+}
+
+/** Resources the new package puts in another stack than the deployed one (stack splitting): each is replaced. */
+export function placementMoves(deployed: PackageState | undefined, packaged: PackageState): Move[] {
+  if (!deployed?.placement || !packaged.placement) return [];
+  const moves: Move[] = [];
+  for (const [logicalId, to] of Object.entries(packaged.placement.resources)) {
+    const from = deployed.placement.resources[logicalId];
+    if (from !== undefined && from !== to) moves.push({ logicalId, from, to });
+  }
+  return moves;
 }
 
 function monitorOptions(options: DeployOptions, since: Date, expectedResources: number) {

@@ -120,6 +120,25 @@ deploy("logs prints what the function logged", async context => {
   assert.match(result.stdout, 'users called with 9');
 });
 
+deploy('deploy function updates the code and memory of one function without a stack update', async context => {
+  const before = (await context.cfn.send(new DescribeStacksCommand({ StackName: 'shop-dev' }))).Stacks![0];
+  writeFileSync(join(context.service, 'handler.js'), HANDLER('hola'));
+  writeFileSync(join(context.service, 'fw.yml'), SERVICE.replace("    handler: handler.users\n", '    handler: handler.users\n    memorySize: 256\n'));
+  const result = await fw(context, 'deploy', 'function', '-f', 'users');
+  assert.is(result.code, 0, result.stderr);
+  assert.is(
+    result.stdout,
+    'Updated the code of shop-dev-users\nUpdated the configuration of shop-dev-users: MemorySize\n✔ Function users updated (code and configuration)\n',
+  );
+  const invoked = await fw(context, 'invoke', '-f', 'users', '--data', '{"pathParameters":{"id":"3"},"version":"2.0"}');
+  assert.equal(JSON.parse(JSON.parse(invoked.stdout).body), { greeting: 'hola', id: '3', version: '2.0' });
+  const after = (await context.cfn.send(new DescribeStacksCommand({ StackName: 'shop-dev' }))).Stacks![0];
+  assert.equal(after.LastUpdatedTime, before.LastUpdatedTime);
+  const again = await fw(context, 'deploy', 'function', '-f', 'users');
+  assert.is(again.stdout, 'Function users is already up to date\n');
+  writeFileSync(join(context.service, 'fw.yml'), SERVICE);
+});
+
 deploy('a resource that fails rolls the update back and names the resource and reason', async context => {
   writeFileSync(
     join(context.service, 'fw.yml'),

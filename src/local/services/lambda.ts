@@ -2,6 +2,7 @@ import { AwsError } from '../aws/errors';
 import type { LocalCloud } from '../cloud';
 import type { ResourceRecord } from '../cloudformation/model';
 import { header, jsonResponse, type LocalRequest, type LocalResponse } from '../http';
+import { materializeCode } from '../runtime/code';
 
 /** `2026-11-21T17:40:33.000+0000`, Lambda's LastModified format. */
 function lambdaTime(iso: string): string {
@@ -33,7 +34,7 @@ function configuration(record: ResourceRecord): Record<string, unknown> {
 
 /** The Lambda REST API: Invoke, GetFunction, GetFunctionConfiguration, ListFunctions. */
 export async function lambdaApi(cloud: LocalCloud, request: LocalRequest): Promise<LocalResponse | undefined> {
-  const match = /^\/2015-03-31\/functions\/?([^/]*)(?:\/(invocations|configuration))?\/?$/.exec(request.path);
+  const match = /^\/2015-03-31\/functions\/?([^/]*)(?:\/(invocations|configuration|code))?\/?$/.exec(request.path);
   if (!match) return undefined;
   const name = decodeURIComponent(match[1]);
   const action = match[2];
@@ -75,5 +76,38 @@ export async function lambdaApi(cloud: LocalCloud, request: LocalRequest): Promi
       Tags: {},
     });
   }
+  if (request.method === 'PUT' && name && (action === 'code' || action === 'configuration')) {
+    return updateFunction(cloud, name, action, request);
+  }
   return undefined;
+}
+
+const UPDATABLE_CONFIGURATION = ['Handler', 'Runtime', 'MemorySize', 'Timeout', 'Description', 'Environment', 'Role', 'Layers'];
+
+/**
+ * UpdateFunctionCode (from the local S3) and UpdateFunctionConfiguration, for `fw deploy function`:
+ * the function changes outside its stack, as on AWS; warm workers of the old revision retire.
+ */
+function updateFunction(cloud: LocalCloud, name: string, action: 'code' | 'configuration', request: LocalRequest): LocalResponse {
+  const record = cloud.functions.record(name);
+  let body: Record<string, unknown>;
+  try {
+    body = JSON.parse(request.body.toString('utf8') || '{}') as Record<string, unknown>;
+  } catch {
+    throw new AwsError('InvalidRequestContentException', 'Could not parse request body into json', 400);
+  }
+  if (action === 'code') {
+    if (typeof body.S3Bucket !== 'string' || typeof body.S3Key !== 'string') {
+      throw new AwsError('InvalidParameterValueException', 'The local cloud updates function code from S3: give S3Bucket and S3Key', 400);
+    }
+    const code = { S3Bucket: body.S3Bucket, S3Key: body.S3Key };
+    const runtime = String(record.properties.Runtime ?? 'nodejs20.x');
+    record.attributes.CodeSha256 = materializeCode(cloud.dataDir, cloud.s3, code, runtime).sha256;
+    record.properties.Code = code;
+  } else {
+    for (const key of UPDATABLE_CONFIGURATION) if (body[key] !== undefined) record.properties[key] = body[key];
+  }
+  record.timestamp = new Date().toISOString();
+  cloud.stacks.save();
+  return jsonResponse(configuration(record));
 }

@@ -40,14 +40,22 @@ export function referenceGraph(resources: Resources): Map<string, Set<string>> {
  * the log groups and REST paths only that function's resources use. `pinned` resources (the
  * user's, the deployment bucket) and shared ones get no group.
  */
-export function functionGroups(resources: Resources, pinned: Set<string>): Map<string, string> {
+export function functionGroups(resources: Resources, pinned: Set<string>, hasConditions = false): Map<string, string> {
   const graph = referenceGraph(resources);
   const users = new Map<string, string[]>();
-  for (const [id, targets] of graph) for (const target of targets) users.set(target, [...(users.get(target) ?? []), id]);
+  for (const [id, targets] of graph) {
+    for (const target of targets) {
+      const list = users.get(target);
+      if (list) list.push(id);
+      else users.set(target, [id]);
+    }
+  }
   const root = new Set<string>();
   const group = new Map<string, string>();
   for (const [id, resource] of Object.entries(resources)) {
-    if (pinned.has(id) || SHARED_TYPES.has(String(resource.Type)) || resource.Condition !== undefined) root.add(id);
+    // Conditions live in the root template: what uses one stays there.
+    const conditional = resource.Condition !== undefined || (hasConditions && JSON.stringify(resource).includes('"Fn::If"'));
+    if (pinned.has(id) || SHARED_TYPES.has(String(resource.Type)) || conditional) root.add(id);
   }
   for (const [id, resource] of Object.entries(resources)) {
     const anchor = /^(.+)LambdaFunction$/.exec(id);
@@ -57,9 +65,16 @@ export function functionGroups(resources: Resources, pinned: Set<string>): Map<s
   for (let changed = true; changed; ) {
     changed = false;
     for (const id of open()) {
-      const groups = new Set([...graph.get(id)!].flatMap(target => (group.has(target) ? [group.get(target)!] : [])));
-      if (groups.size > 1) root.add(id);
-      else if (groups.size === 1) group.set(id, [...groups][0]);
+      let found: string | undefined;
+      let several = false;
+      for (const target of graph.get(id)!) {
+        const other = group.get(target);
+        if (other === undefined || other === found) continue;
+        if (found === undefined) found = other;
+        else several = true;
+      }
+      if (several) root.add(id);
+      else if (found !== undefined) group.set(id, found);
       else continue;
       changed = true;
     }

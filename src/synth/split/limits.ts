@@ -11,7 +11,7 @@ export const LIMITS = {
 export const templateBytes = (template: unknown) => Buffer.byteLength(JSON.stringify(template, null, 2));
 
 /** The limits a template goes over, as phrases for a message; empty when it fits. */
-export function limitsExceeded(template: { Resources: object; Outputs?: object; Parameters?: object }): string[] {
+export function limitsExceeded(template: { Resources: object; Outputs?: object; Parameters?: object }, text?: string): string[] {
   const over: string[] = [];
   const resources = Object.keys(template.Resources).length;
   const outputs = Object.keys(template.Outputs ?? {}).length;
@@ -20,8 +20,8 @@ export function limitsExceeded(template: { Resources: object; Outputs?: object; 
   if (outputs > LIMITS.outputs) over.push(`${outputs} outputs (limit ${LIMITS.outputs})`);
   if (parameters > LIMITS.parameters) over.push(`${parameters} parameters (limit ${LIMITS.parameters})`);
   // Pretty-printing a large template costs time: only when the compact text is not clearly small enough.
-  if (over.length > 0 || JSON.stringify(template).length * 2 < LIMITS.templateBytes) return over;
-  const bytes = templateBytes(template);
+  if (text === undefined && (over.length > 0 || JSON.stringify(template).length * 2 < LIMITS.templateBytes)) return over;
+  const bytes = text === undefined ? templateBytes(template) : Buffer.byteLength(text);
   if (bytes > LIMITS.templateBytes) over.push(`${bytes} bytes (limit ${LIMITS.templateBytes})`);
   return over;
 }

@@ -26,6 +26,8 @@ export interface SplitPackageInput {
   bucket: unknown;
   /** The state file of the last package, if any: its placement is kept. */
   previousStateFile: string;
+  /** The deployed placement, when the caller read it: it wins over the last package's. */
+  previousPlacement?: Placement;
   stage: string;
   region: string;
   /** Where nested templates are written (the staging folder of `fw package`). */
@@ -44,7 +46,7 @@ export function splitPackagedTemplate(input: SplitPackageInput): SplitPackage {
   const config = splittingConfig(input.provider.stackSplitting);
   // `off`: the template stays whole, and CloudFormation says which limit it goes over, if any.
   if (config.mode === 'off') return { nestedStacks: [], files: [], moves: [] };
-  const previousPlacement = readPreviousPlacement(input);
+  const previousPlacement = input.previousPlacement ?? readPreviousPlacement(input);
   const pinned = new Set([naming.deploymentBucket(), naming.deploymentBucketPolicy(), ...(config.moveUserResources ? [] : input.userResources)]);
   const result = splitTemplate(input.template, {
     mode: config.mode,
@@ -57,11 +59,10 @@ export function splitPackagedTemplate(input: SplitPackageInput): SplitPackage {
   });
   input.template.Resources = result.root.Resources;
   if (result.root.Outputs) input.template.Outputs = result.root.Outputs;
-  const files = result.nested.map(({ file, template }) => {
-    const text = JSON.stringify(template, null, 2);
+  const volatile = new RegExp(input.volatile.map(text => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+  const files = result.nested.map(({ file, text }) => {
     writeFileSync(join(input.folder, file), text);
-    const stable = input.volatile.reduce((acc, volatile) => acc.split(volatile).join('<volatile>'), text);
-    return { name: file, sha256: sha256(stable), size: Buffer.byteLength(text) };
+    return { name: file, sha256: sha256(text.replace(volatile, '<volatile>')), size: Buffer.byteLength(text) };
   });
   return { nestedStacks: result.nested.map(({ name, file }) => ({ logicalId: name, file })), files, placement: result.placement, moves: result.moves };
 }

@@ -23,6 +23,8 @@ export interface NestedTemplate {
   /** The file `fw package` writes it to, beside the root template. */
   file: string;
   template: Template;
+  /** The template as `fw package` writes it (pretty-printed JSON). */
+  text: string;
 }
 
 export interface Move {
@@ -69,7 +71,7 @@ export function splitTemplate(template: Template, options: SplitOptions): SplitR
     return { root: template, nested: [], placement: { mode: options.mode, resources: Object.fromEntries(whole) }, moves: previous ? movesBetween(previous.resources, whole) : [] };
   }
   const pinned = new Set(options.pinned ?? []);
-  const groups = functionGroups(template.Resources, pinned);
+  const groups = functionGroups(template.Resources, pinned, Object.keys(template.Conditions ?? {}).length > 0);
   const placement = placeResources(template.Resources, groups, options.mode, previous);
   const stackOf = (id: string) => placement.get(id) ?? ROOT;
 
@@ -131,10 +133,20 @@ export function splitTemplate(template: Template, options: SplitOptions): SplitR
     const homes = new Set(referencesIn(output.Value).map(reference => whereIs(reference.target) ?? ROOT));
     return homes.size === 1 && !homes.has(ROOT) ? [...homes][0] : undefined;
   };
-  const tooMany = outputs.length > LIMITS.outputs;
+  // All function versions' outputs go first, then all other movable ones: a whole kind at a time, so adding
+  // a function does not move an existing output (and its export) between stacks. The user's stay.
   const pinnedOutputs = new Set(options.pinnedOutputs ?? []);
+  const moved = new Map<string, string>();
+  const candidates = outputs.flatMap(([key, output]) => {
+    const target = output.Condition === undefined && !pinnedOutputs.has(key) ? movable(output) : undefined;
+    return target ? [{ key, target, first: key.endsWith('QualifiedArn') }] : [];
+  });
+  for (const kind of [candidates.filter(c => c.first), candidates.filter(c => !c.first)]) {
+    if (outputs.length - moved.size <= LIMITS.outputs) break;
+    for (const candidate of kind) moved.set(candidate.key, candidate.target);
+  }
   for (const [key, output] of outputs) {
-    const target = tooMany && output.Condition === undefined && !pinnedOutputs.has(key) ? movable(output) : undefined;
+    const target = moved.get(key);
     if (target) stacks.get(target)!.outputs[key] = output;
     else rootOutputs[key] = rewriteReferences(output, replacer(ROOT)) as Record<string, unknown>;
   }
@@ -151,9 +163,10 @@ export function splitTemplate(template: Template, options: SplitOptions): SplitR
       Resources: stack.resources,
       ...(Object.keys(stack.outputs).length > 0 ? { Outputs: sortKeys(stack.outputs) } : {}),
     };
-    const over = limitsExceeded(child);
+    const text = JSON.stringify(child, null, 2);
+    const over = limitsExceeded(child, text);
     if (over.length > 0) throw new Error(`Nested stack ${stack.name} would still have ${over.join(', ')}: use provider.stackSplitting: per-function`);
-    nested.push({ name: stack.name, file, template: child });
+    nested.push({ name: stack.name, file, template: child, text });
     const dependsOn = [...stack.dependsOn].filter(name => name !== stack.name).sort();
     root.Resources[stack.name] = {
       Type: 'AWS::CloudFormation::Stack',
@@ -167,7 +180,7 @@ export function splitTemplate(template: Template, options: SplitOptions): SplitR
   const over = limitsExceeded(root);
   if (over.length > 0) throw new Error(`The root stack would still have ${over.join(', ')} after moving every function's resources into nested stacks`);
   assertAcyclic(root);
-  const resources = Object.fromEntries([...placement].sort(([a], [b]) => a.localeCompare(b)));
+  const resources = Object.fromEntries([...placement].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return { root, nested, placement: { mode: options.mode, resources }, moves: previous ? movesBetween(previous.resources, placement) : [] };
 }
 
@@ -180,7 +193,7 @@ function movesBetween(before: Record<string, string>, after: Map<string, string>
   return moves.sort((a, b) => a.logicalId.localeCompare(b.logicalId));
 }
 
-const sortKeys = <T>(record: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
+const sortKeys = <T>(record: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
 /** A nested stack that needs a root resource which itself needs that nested stack cannot be deployed: say which. */
 function assertAcyclic(root: Template): void {
