@@ -10,7 +10,10 @@
 //
 // Cases: services with 1, 20, 100 and 300 functions, and "modules": one function
 // with a node_modules of more than 5,000 files (a third of the packages are
-// development dependencies). Each run packages the service from scratch; one
+// development dependencies); "mixed": 100 functions cycling through every event
+// type (target: at most twice the HTTP-only 100); "deploy": a 60-function service
+// (about 400 resources) deployed into the local cloud (targets: first deploy under
+// 10 s, unchanged redeploy under 1 s). Each run packages the service from scratch; one
 // untimed warm-up run per tool and case comes first.
 //
 // The reference is never a dependency of fw. Install it once in a cache folder
@@ -26,7 +29,7 @@ const crypto = require('crypto');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { functionsService, nodeModulesService, countFiles } = require('./bench/generate');
+const { functionsService, nodeModulesService, mixedService, countFiles } = require('./bench/generate');
 const { measure, median, GNU_TIME } = require('./bench/measure');
 
 const REPO = path.resolve(__dirname, '..');
@@ -37,7 +40,7 @@ const TARGETS = { 100: 15, modules: 5 };
 const MEMORY_TARGET = 1 / 3;
 
 function parseArgs(argv) {
-  const options = { runs: 7, cases: ['1', '20', '100', '300', 'modules'], reference: true, keep: false };
+  const options = { runs: 7, cases: ['1', '20', '100', '300', 'modules', 'mixed', 'deploy'], reference: true, keep: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--quick') options.runs = 3;
@@ -46,7 +49,7 @@ function parseArgs(argv) {
     else if (arg === '--no-reference') options.reference = false;
     else if (arg === '--keep') options.keep = true;
     else if (arg === '--help' || arg === '-h') {
-      process.stdout.write(fs.readFileSync(__filename, 'utf8').split('\n').slice(1, 22).map((line) => line.replace(/^\/\/ ?/, '')).join('\n') + '\n');
+      process.stdout.write(fs.readFileSync(__filename, 'utf8').split('\n').slice(1, 24).map((line) => line.replace(/^\/\/ ?/, '')).join('\n') + '\n');
       process.exit(0);
     } else {
       console.error(`Unknown option ${arg} (see --help)`);
@@ -142,10 +145,17 @@ async function main() {
   try {
     for (const name of options.cases) {
       const dir = path.join(root, name);
+      if (name === 'deploy') continue; // timed below, against the local cloud
       if (name === 'modules') nodeModulesService(dir);
+      else if (name === 'mixed') mixedService(dir, 100);
       else if (/^\d+$/.test(name)) functionsService(dir, Number(name));
       else throw new Error(`Unknown case ${name}: use 1, 20, 100, 300 (any number) or modules`);
-      const label = name === 'modules' ? `node_modules (${countFiles(path.join(dir, 'node_modules'))} files)` : `${name} function${name === '1' ? '' : 's'}`;
+      const label =
+        name === 'modules'
+          ? `node_modules (${countFiles(path.join(dir, 'node_modules'))} files)`
+          : name === 'mixed'
+            ? '100 functions, every event type'
+            : `${name} function${name === '1' ? '' : 's'}`;
       process.stderr.write(`${label}: fw…`);
       const fw = await timeTool('fw package', process.execPath, [FW, 'package'], dir, {}, options.runs);
       let ref;
@@ -174,6 +184,21 @@ async function main() {
       if (Number.isFinite(memory)) verdicts.push(`${memory <= MEMORY_TARGET ? 'PASS' : 'FAIL'}  ${label}: peak memory ${Math.round(memory * 100)}% of the reference (target at most 33%)`);
     }
     rows.push(row);
+  }
+  // Every event type costs at most twice what HTTP-only events do, for the same number of functions.
+  const mixed = results.find((result) => result.name === 'mixed');
+  const http100 = results.find((result) => result.name === '100');
+  if (mixed && http100) {
+    const ratio = mixed.fw.wallMs / http100.fw.wallMs;
+    verdicts.push(`${ratio <= 2 ? 'PASS' : 'FAIL'}  every event type: ${fmtRatio(ratio)} the time of the HTTP-only 100-function service (target at most 2x)`);
+  }
+  if (options.cases.includes('deploy')) {
+    process.stderr.write('deploy to the local cloud…');
+    const { deployBench } = require('./bench/deploy');
+    const deploy = await deployBench(root);
+    process.stderr.write(' done\n');
+    verdicts.push(`${deploy.firstMs < 10000 ? 'PASS' : 'FAIL'}  first deploy of ${deploy.functions} functions (${deploy.resources} resources) to the local cloud: ${fmtMs(deploy.firstMs)} (target under 10 s)`);
+    verdicts.push(`${deploy.unchangedMs < 1000 ? 'PASS' : 'FAIL'}  unchanged redeploy: ${fmtMs(deploy.unchangedMs)}, median of ${deploy.runs} (target under 1 s)`);
   }
   console.log(`\nfw package${reference ? ` vs serverless@${reference.version} package` : ''}: medians of ${options.runs} runs (${os.cpus().length} CPUs, Node ${process.version}${GNU_TIME ? '' : ', CPU and memory of the Node process only'})\n`);
   console.log(table(rows));

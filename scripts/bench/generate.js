@@ -121,4 +121,38 @@ function countFiles(dir) {
   return count;
 }
 
-module.exports = { functionsService, nodeModulesService, countFiles };
+/** One event of each kind in turn, with names unique to function `i`. */
+const MIXED_EVENTS = [
+  (i) => [`      - httpApi: 'GET /f${i}/{id}'`],
+  (i) => ['      - http:', `          path: f${i}/{id}`, '          method: get', '          cors: true'],
+  (i) => [`      - schedule: rate(${i + 1} minutes)`],
+  (i) => [`      - sns: topic-${i}`],
+  (i) => [`      - sqs: arn:aws:sqs:us-east-1:123456789012:queue-${i}`],
+  (i) => [`      - stream: arn:aws:dynamodb:us-east-1:123456789012:table/t${i}/stream/1970-01-01T00:00:00.000`],
+  (i) => ['      - s3:', `          bucket: bench-photos-${i}`, '          event: s3:ObjectCreated:*'],
+  (i) => ['      - eventBridge:', '          pattern:', '            source:', `              - bench.source${i}`],
+  (i) => ['      - cloudwatchEvent:', '          event:', '            source:', `              - aws.ec2`, '            detail-type:', `              - type-${i}`],
+  (i) => [`      - cloudwatchLog: /aws/lambda/other-${i}`],
+  (i) => ['      - iot:', `          sql: "SELECT * FROM 'topic_${i}'"`],
+  (i) => [`      - websocket: route${i}`],
+  (i) => ['      - alb:', '          listenerArn: arn:aws:elasticloadbalancing:us-east-1:123456789012:listener/app/lb/50dc6c495c0c9188/f2f7dc8efc522ab2', `          priority: ${i + 1}`, '          conditions:', `            path: /f${i}`],
+  (i) => ['      - kafka:', '          accessConfigurations:', '            saslScram512Auth: arn:aws:secretsmanager:us-east-1:01234567890:secret:Secret', `          topic: topic-${i}`, '          bootstrapServers:', '            - abc3.xyz.com:9092'],
+  (i) => ['      - msk:', '          arn: arn:aws:kafka:us-east-1:123456789012:cluster/MyCluster/abcd-1234-efgh', `          topic: topic-${i}`],
+  (i) => ['      - cognitoUserPool:', `          pool: BenchPool${i}`, '          trigger: PreSignUp'],
+  (i) => [`      - alexaSkill: amzn1.ask.skill.bench-${i}`],
+];
+
+/** A service with `functions` functions, their events cycling through every kind fw supports. */
+function mixedService(dir, functions) {
+  const name = `bench-mixed-${functions}`;
+  const lines = [`service: ${name}`, "frameworkVersion: '3'", 'provider:', '  name: aws', '  runtime: nodejs18.x', '  region: us-east-1', 'functions:'];
+  for (let i = 0; i < functions; i++) {
+    lines.push(`  f${i}:`, `    handler: src/f${i}.handler`, '    events:', ...MIXED_EVENTS[i % MIXED_EVENTS.length](i));
+  }
+  write(path.join(dir, 'serverless.yml'), `${lines.join('\n')}\n`);
+  write(path.join(dir, 'package.json'), `${JSON.stringify({ name, version: '1.0.0', private: true }, null, 2)}\n`);
+  for (let i = 0; i < functions; i++) write(path.join(dir, 'src', `f${i}.js`), handlerSource(i));
+  return dir;
+}
+
+module.exports = { functionsService, nodeModulesService, mixedService, countFiles };

@@ -1,5 +1,6 @@
 import * as t from 'typanion';
-import { ConfigError, show } from '../../errors';
+import { validateEvent } from './schema';
+import { show } from '../../errors';
 
 /**
  * Schema helpers for the event types of group B: typanion validators for the shapes the
@@ -91,21 +92,4 @@ export function isEventObject<T extends Record<string, t.AnyStrictValidator>>(fi
  * Validates `value` against `schema`; the first problem becomes
  * `Invalid configuration in 'functions.f.events[0].msk.batchSize': expected a number, got "ten"`.
  */
-export function validateEvent<T>(schema: t.StrictValidator<unknown, T>, value: unknown, path: string): T {
-  const errors: string[] = [];
-  if (schema(value, { errors })) return value as T;
-  throw toConfigError(errors[0] ?? '.: invalid value', path);
-}
-
-/** `.batchSize: Expected a number (got "ten")` under `path` → one ConfigError line. */
-function toConfigError(error: string, path: string): ConfigError {
-  const separator = error.indexOf(': ');
-  const where = error.slice(0, separator).replace(/#\d+/g, '');
-  let message = error.slice(separator + 2);
-  const typanionStyle = /^Expected (.*) \(got (.*)\)$/s.exec(message);
-  if (typanionStyle) message = `expected ${typanionStyle[1]}, got ${typanionStyle[2] === 'undefined' ? 'nothing' : typanionStyle[2]}`;
-  const extraneous = /^Extraneous property \(got (.*)\)$/.exec(message);
-  if (extraneous) message = `unknown property (got ${extraneous[1]})`;
-  const subPath = where === '.' ? '' : where;
-  return new ConfigError(`Invalid configuration in '${path}${subPath}': ${message}`);
-}
+export { validateEvent };

@@ -1,5 +1,6 @@
 import { Construct } from 'constructs';
 import * as t from 'typanion';
+import { validateEvent } from './schema';
 import * as naming from '../../synth/naming';
 import { ConfigError, show } from '../../errors';
 import type { ExecutionRole } from '../execution-role';
@@ -54,18 +55,7 @@ export const isOptions = <T extends Record<string, t.AnyStrictValidator>>(props:
  * `Invalid configuration in 'functions.x.events[1].sqs.batchSize': expected a number, got "ten"`.
  */
 export function check<T>(schema: t.StrictValidator<unknown, T>, value: unknown, path: string): T {
-  const errors: string[] = [];
-  if (schema(value, { errors })) return value as T;
-  const [first = '.: Expected a valid value'] = errors;
-  const match = /^(\.?[^:\s]*): (.*)$/s.exec(first);
-  const at = match && match[1] !== '.' ? `${path}${match[1]}` : path;
-  const message = match ? match[2] : first;
-  const expected = /^Expected (.*) \(got (.*)\)$/s.exec(message);
-  if (expected) {
-    const got = expected[2] === 'undefined' ? 'nothing' : expected[2];
-    return throwConfig(`Invalid configuration in '${at}': expected ${lowerFirst(expected[1])}, got ${got}`);
-  }
-  return throwConfig(`Invalid configuration in '${at}': ${lowerFirst(message)}`);
+  return validateEvent(schema, value, path);
 }
 
 /**
@@ -89,7 +79,6 @@ function throwConfig(message: string): never {
   throw new ConfigError(message);
 }
 
-const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
 /** Where a value that may be an intrinsic leads: the `Fn::GetAtt` target, the import name, the last `Fn::Join` part. */
 export function intrinsicName(value: Intrinsic): string | undefined {

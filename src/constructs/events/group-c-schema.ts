@@ -1,5 +1,5 @@
 import * as t from 'typanion';
-import { ConfigError } from '../../errors';
+import { validateEvent } from './schema';
 
 /**
  * Schema helpers shared by the cognitoUserPool, eventBridge, cloudFront and websocket events:
@@ -43,19 +43,7 @@ export const isIntegerIn = (min: number, max: number) => t.cascade(t.isNumber(),
  * first problem: `Invalid configuration in 'functions.f.events[0].eventBridge.name': expected …`.
  */
 export function validate<T extends t.AnyStrictValidator>(schema: T, value: unknown, path: string): t.InferType<T> {
-  const errors: string[] = [];
-  if (schema(value, { errors })) return value as t.InferType<T>;
-  // With alternatives (`isOneOf`), the error that got deepest into the value says most about the mistake.
-  const parsed = (errors.length > 0 ? errors : ['.: Expected a valid value']).map(error => {
-    const match = /^(\.?[^:]*?): (.*)$/s.exec(error);
-    const where = match ? match[1].replace(/#\d+/g, '') : '';
-    return { where: where === '.' ? '' : where, message: match ? match[2] : error };
-  });
-  const depth = (where: string) => (where.match(/[.[]/g) ?? []).length;
-  const best = parsed.reduce((a, b) => (depth(b.where) > depth(a.where) ? b : a));
-  const suffix = best.where.replace(/\.{2,}/g, '.');
-  const message = best.message;
-  throw new ConfigError(`Invalid configuration in '${path}${suffix}': ${message.charAt(0).toLowerCase()}${message.slice(1)}`.split('\n')[0]);
+  return validateEvent(schema as t.StrictValidator<unknown, t.InferType<T>>, value, path);
 }
 
 /** 1-based position of an event in its function's `events` list, from the construct id `eventBridge2` (3rd event). */

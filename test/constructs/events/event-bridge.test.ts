@@ -141,11 +141,11 @@ eventBridge('useCloudFormation: false provisions each rule through the event-bri
 eventBridge('wrong value types are reported with the config path', () => {
   assert.is(
     errorOf(withEvents([{ eventBridge: { schedule: 'rate(1 hour)', retryPolicy: { maximumRetryAttempts: 'three' } } }])),
-    `Invalid configuration in 'functions.hello.events[0].eventBridge.retryPolicy.maximumRetryAttempts': expected a number (got "three")`,
+    `Invalid configuration in 'functions.hello.events[0].eventBridge.retryPolicy.maximumRetryAttempts': expected a number, got "three"`,
   );
   assert.is(
     errorOf(withEvents([{ eventBridge: { schedule: 'every hour' } }])),
-    `Invalid configuration in 'functions.hello.events[0].eventBridge.schedule': expected to match the pattern /^(?:cron|rate)\\(.+\\)$/ (got "every hour")`,
+    `Invalid configuration in 'functions.hello.events[0].eventBridge.schedule': expected to match the pattern /^(?:cron|rate)\\(.+\\)$/, got "every hour"`,
   );
   assert.is(
     errorOf(withEvents([{ eventBridge: { input: { a: 1 } } }])),
