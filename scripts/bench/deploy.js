@@ -47,14 +47,18 @@ async function deployBench(root, runs = 5) {
   const cloud = await startLocalCloud({ port: 0, dataDir: path.join(root, 'deploy-cloud'), quiet: true });
   try {
     const first = await deploy(dir, cloud.url);
-    const template = JSON.parse(fs.readFileSync(path.join(dir, '.serverless', 'cloudformation-template-update-stack.json'), 'utf8'));
+    // The root template and, when the service was split, its nested stacks' templates.
+    const templates = fs.readdirSync(path.join(dir, '.serverless')).filter((file) => /^cloudformation-template-(update-stack|nested-.*)\.json$/.test(file));
+    const resources = templates
+      .map((file) => JSON.parse(fs.readFileSync(path.join(dir, '.serverless', file), 'utf8')))
+      .reduce((sum, template) => sum + Object.values(template.Resources).filter((r) => r.Type !== 'AWS::CloudFormation::Stack').length, 0);
     const unchanged = [];
     for (let i = 0; i < runs; i++) {
       const run = await deploy(dir, cloud.url);
       if (!run.output.includes('No changes to deploy')) throw new Error(`an unchanged redeploy was not skipped:\n${run.output}`);
       unchanged.push(run.ms);
     }
-    return { functions: FUNCTIONS, resources: Object.keys(template.Resources).length, firstMs: first.ms, unchangedMs: median(unchanged), runs };
+    return { functions: FUNCTIONS, resources, firstMs: first.ms, unchangedMs: median(unchanged), runs };
   } finally {
     await cloud.stop();
   }
