@@ -13,6 +13,30 @@ export abstract class CloudCommand extends ServiceCommand {
   endpointUrl = Option.String('--endpoint-url', { description: 'Any AWS-compatible endpoint (default: $AWS_ENDPOINT_URL, else AWS)' });
   verbose = Option.Boolean('--verbose,-v', false, { description: 'Show every stack event' });
 
+  /**
+   * `${ssm:…}`, `${cf:…}`, `${s3:…}` read from the same place the command deploys to: the endpoint
+   * given with --endpoint-url, or the running local cloud with --local (they read AWS_ENDPOINT_URL).
+   */
+  override async execute(): Promise<number> {
+    const previous = { endpoint: process.env.AWS_ENDPOINT_URL, key: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
+    if (this.endpointUrl) process.env.AWS_ENDPOINT_URL = this.endpointUrl;
+    else if (this.local) {
+      const { localCloudAnswers, DEFAULT_LOCAL_PORT } = require('../deploy/connect') as typeof import('../deploy/connect');
+      if (await localCloudAnswers(DEFAULT_LOCAL_PORT)) {
+        process.env.AWS_ENDPOINT_URL = `http://127.0.0.1:${DEFAULT_LOCAL_PORT}`;
+        process.env.AWS_ACCESS_KEY_ID ??= 'local';
+        process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
+      }
+    }
+    try {
+      return await super.execute();
+    } finally {
+      restore('AWS_ENDPOINT_URL', previous.endpoint);
+      restore('AWS_ACCESS_KEY_ID', previous.key);
+      restore('AWS_SECRET_ACCESS_KEY', previous.secret);
+    }
+  }
+
   protected async loadService(): Promise<LoadedService> {
     const { loadServiceConfig } = require('../package/load') as typeof import('../package/load');
     return loadServiceConfig(process.cwd(), this.cliOptions());
@@ -53,4 +77,9 @@ export abstract class CloudCommand extends ServiceCommand {
       done: clear,
     };
   }
+}
+
+function restore(name: string, value: string | undefined): void {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
 }

@@ -150,6 +150,19 @@ deploy('a resource that fails rolls the update back and names the resource and r
   writeFileSync(join(context.service, 'fw.yml'), SERVICE);
 });
 
+deploy('${ssm:…} variables are read from the endpoint the command deploys to', async context => {
+  const { SSMClient, PutParameterCommand } = await import('@aws-sdk/client-ssm');
+  const ssm = new SSMClient({ endpoint: context.cloud.url, region: 'us-east-1', credentials });
+  await ssm.send(new PutParameterCommand({ Name: '/shop/greeting', Value: 'from-ssm', Type: 'String', Overwrite: true }));
+  writeFileSync(join(context.service, 'fw.yml'), `${SERVICE}  env:\n    handler: env.read\n    environment:\n      GREETING: \${ssm:/shop/greeting}\n`);
+  writeFileSync(join(context.service, 'env.js'), 'exports.read = async () => ({ greeting: process.env.GREETING });\n');
+  const deployed = await fw(context, 'deploy');
+  assert.is(deployed.code, 0, deployed.stderr);
+  const invoked = await fw(context, 'invoke', '-f', 'env');
+  assert.equal(JSON.parse(invoked.stdout), { greeting: 'from-ssm' });
+  writeFileSync(join(context.service, 'fw.yml'), SERVICE);
+});
+
 deploy('remove deletes the stack and the deployment objects', async context => {
   const stack = (await context.cfn.send(new DescribeStacksCommand({ StackName: 'shop-dev' }))).Stacks![0];
   const bucket = stack.Outputs!.find(o => o.OutputKey === 'ServerlessDeploymentBucketName')!.OutputValue!;
