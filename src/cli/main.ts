@@ -15,7 +15,18 @@ import { isUserFacing } from '../errors';
 import { servicePluginsMentioned } from '../plugins/discover';
 import { shareFwModule } from '../plugins/share';
 
-export function buildCli(): Cli {
+const COMMANDS = [
+  CreateCommand, PackageCommand, DeployCommand, DeployFunctionCommand, DiffCommand, RemoveCommand, InfoCommand,
+  InvokeCommand, InvokeLocalCommand, LogsCommand, PrintCommand, LocalStartCommand, LocalResetCommand,
+];
+
+/**
+ * The CLI with the built-in commands. Given the arguments, only the commands that could match
+ * them are registered: clipanion builds its parser for every registered command on each run,
+ * and a run that names its command (`fw package`) needs no other. Anything else (help, a typo
+ * it should suggest a fix for) gets them all.
+ */
+export function buildCli(argv?: string[]): Cli {
   const cli = new Cli({
     binaryLabel: 'fw',
     binaryName: 'fw',
@@ -26,9 +37,10 @@ export function buildCli(): Cli {
   cli.register(DefaultCommand);
   cli.register(Builtins.HelpCommand);
   cli.register(Builtins.VersionCommand);
-  for (const command of [CreateCommand, PackageCommand, DeployCommand, DeployFunctionCommand, DiffCommand, RemoveCommand, InfoCommand, InvokeCommand, InvokeLocalCommand, LogsCommand, PrintCommand, LocalStartCommand, LocalResetCommand]) {
-    cli.register(command);
-  }
+  const named = argv?.[0];
+  const matching = COMMANDS.filter(command => command.paths?.some(path => path[0] === named));
+  const wantsHelp = argv?.some(arg => arg === '--help' || arg === '-h') ?? true;
+  for (const command of matching.length > 0 && !wantsHelp ? matching : COMMANDS) cli.register(command);
   return cli;
 }
 
@@ -40,7 +52,7 @@ const WITHOUT_SERVICE = new Set(['create', 'local', '--version', '-v']);
  * (issue 9). A service file that does not mention `plugins` costs one file read, no module load.
  */
 export async function buildCliFor(argv: string[], cwd: string): Promise<{ cli: Cli; argv: string[]; error?: Error }> {
-  const cli = buildCli();
+  const cli = buildCli(argv);
   if (WITHOUT_SERVICE.has(argv[0] ?? '') || !servicePluginsMentioned(argv, cwd)) return { cli, argv };
   const { registerPluginCommands } = require('../plugins/commands') as typeof import('../plugins/commands');
   try {
