@@ -35,7 +35,9 @@ export function eventSchemas(): Record<string, Schema> {
 
 /** Service file → resolved, validated configuration, with the stage and region every later step uses. */
 export async function loadServiceConfig(cwd: string, options: Record<string, unknown>, load: LoadOptions = {}): Promise<LoadedService> {
-  const validation = load.validation === false ? false : { eventSchemas: eventSchemas(), ...load.validation };
+  // Events are checked strictly when their constructs are built (a one-line error naming the field);
+  // checking them here as well would print a vaguer warning for the same mistake first.
+  const validation = load.validation === false ? false : { ...load.validation };
   const { file, config: resolved, stage, region } = await loadService({ cwd, options, aws: load.aws, validation });
   const config = resolved as unknown as ServiceConfig;
   const serviceName = typeof config.service === 'object' && config.service !== null ? config.service.name : config.service;

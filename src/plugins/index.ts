@@ -123,7 +123,7 @@ function isClass(value: unknown): value is new (...args: unknown[]) => unknown {
  * the schema they extended (their top-level keys, function properties, `custom` keys, event types).
  */
 export async function loadServiceWithPlugins(manager: PluginManager, cwd: string, options: Record<string, unknown>): Promise<LoadedService> {
-  const { loadServiceConfig, eventSchemas } = require('../package/load') as typeof import('../package/load');
+  const { loadServiceConfig } = require('../package/load') as typeof import('../package/load');
   // `${construct:…}` is known to service files that can add constructs (fw.ts, fw.js).
   const withConstructs = /\.[cm]?[jt]s$/.test(manager.serviceFile);
   const addSource = withConstructs && sources.construct === undefined;
@@ -132,7 +132,7 @@ export async function loadServiceWithPlugins(manager: PluginManager, cwd: string
     if (manager.empty && !withConstructs) return await loadServiceConfig(cwd, options);
     const { eventSchemas: pluginEvents = {}, extend = {} } = manager.schemaExtensions();
     if (withConstructs) extend.topLevel = { addConstructs: any, ...extend.topLevel };
-    return await manager.withVariableSources(() => loadServiceConfig(cwd, options, { validation: { eventSchemas: { ...eventSchemas(), ...pluginEvents }, extend } }));
+    return await manager.withVariableSources(() => loadServiceConfig(cwd, options, { validation: { eventSchemas: pluginEvents, extend } }));
   } finally {
     if (addSource) delete sources.construct;
   }

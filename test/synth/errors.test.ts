@@ -68,6 +68,16 @@ const cases: Array<[string, string | undefined, string]> = [
     `Error: Invalid configuration in 'functions.hello.events[0]': unknown event type "htpApi"`,
   ],
   [
+    'a misspelled event field',
+    base('  consumer:\n    handler: handler.hello\n    events:\n      - httpApi: GET /\n      - sqs:\n          arn: arn:aws:sqs:us-east-1:123456789012:q\n          batchsize: 10'),
+    `Error: Invalid configuration in 'functions.consumer.events[1].sqs.batchsize': unknown property; did you mean "batchSize"?\n`,
+  ],
+  [
+    'a wrong value type in an event',
+    base('  consumer:\n    handler: handler.hello\n    events:\n      - httpApi: GET /\n      - sqs:\n          arn: arn:aws:sqs:us-east-1:123456789012:q\n          batchSize: ten'),
+    `Error: Invalid configuration in 'functions.consumer.events[1].sqs.batchSize': expected a number, got "ten"\n`,
+  ],
+  [
     'a YAML syntax error',
     'service: app\nprovider:\n  name: aws\n functions: [\n',
     `Error: Cannot parse serverless.yml:`,

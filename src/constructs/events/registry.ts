@@ -6,6 +6,7 @@ import { HttpEvent } from './http';
 import * as groupA from './group-a';
 import * as groupB from './group-b';
 import * as groupC from './group-c';
+import { checkEventFields } from './fields';
 
 /** An event type: its key under `events`, and the construct it becomes. */
 export interface EventType {
@@ -65,6 +66,7 @@ export function createEvents(fn: FunctionConstruct, events: unknown, path: strin
     if (!EventClass) {
       throw new ConfigError(`Invalid configuration in '${at}': unknown event type "${type}" (known: ${[...registry.keys()].sort().join(', ')})`);
     }
+    checkEventFields(type, (event as Record<string, unknown>)[type], `${at}.${type}`);
     new EventClass(fn, `${type}${index}`, (event as Record<string, unknown>)[type], `${at}.${type}`);
   });
 }
