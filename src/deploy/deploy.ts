@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CreateChangeSetCommand,
@@ -14,12 +16,13 @@ import type { PackagedService, PackageState } from '../package/service';
 import { STATE_FILE, UPDATE_TEMPLATE } from '../package/service';
 import type { AwsClients } from './aws';
 import { deletePrefix, listDeployments, readJson, uploadAll, type Upload } from './bucket';
-import { describeStack, isInProgress, monitorStack, sleep } from './stack';
+import { describeStack, isInProgress, latestEventId, monitorStack, sleep } from './stack';
 import { describeMove } from '../synth/split/config';
 import type { Move } from '../synth/split/split';
 
 export const CAPABILITIES = ['CAPABILITY_IAM', 'CAPABILITY_NAMED_IAM', 'CAPABILITY_AUTO_EXPAND'] as const;
 export const KEEP_DEPLOYMENTS = 5;
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const TEMPLATE_OBJECT = 'compiled-cloudformation-template.json';
 
 export interface Reporter {
@@ -91,24 +94,36 @@ export async function deployService(packaged: PackagedService, clients: AwsClien
 
   for (const move of placementMoves(previousState, packaged.state)) reporter.info(`Warning: ${describeMove(move)}`);
   const folder = packaged.state.artifactDirectory;
-  // Nested templates name this deployment's folder inside, so they are always uploaded afresh.
+  // An artifact whose bytes the last deployment already stored keeps that S3 key, so the functions
+  // using it see no change at all and CloudFormation leaves them alone.
+  const previousKeys = previousState?.artifactKeys ?? {};
+  const artifactKeys: Record<string, string> = {};
   const nestedFiles = new Set((packaged.state.nestedStacks ?? []).map(stack => stack.file));
-  const uploads: Upload[] = packaged.state.artifacts.map(artifact => {
-    const before = nestedFiles.has(artifact.name) ? undefined : previousState?.artifacts.find(a => a.name === artifact.name && a.sha256 === artifact.sha256);
-    return {
-      key: `${folder}/${artifact.name}`,
-      file: join(packaged.outDir, artifact.name),
-      sha256: artifact.sha256,
-      copyFrom: before && previous ? `${previous.folder}/${artifact.name}` : undefined,
-    };
-  });
-  uploads.push({ key: `${folder}/${TEMPLATE_OBJECT}`, file: join(packaged.outDir, UPDATE_TEMPLATE), sha256: packaged.state.templateSha256 });
-  const { uploaded, copied } = await uploadAll(clients, bucket, uploads);
-  reporter.info(`Uploaded ${uploaded} file${uploaded === 1 ? '' : 's'}${copied ? `, reused ${copied} unchanged artifact${copied === 1 ? '' : 's'}` : ''} to s3://${bucket}/${folder}/`);
+  const uploads: Upload[] = [];
+  for (const artifact of packaged.state.artifacts) {
+    if (nestedFiles.has(artifact.name)) continue;
+    const unchanged = previousState?.artifacts.some(a => a.name === artifact.name && a.sha256 === artifact.sha256);
+    const kept = unchanged ? previousKeys[artifact.name] : undefined;
+    artifactKeys[artifact.name] = kept ?? `${folder}/${artifact.name}`;
+    if (!kept) uploads.push({ key: `${folder}/${artifact.name}`, file: join(packaged.outDir, artifact.name), sha256: artifact.sha256 });
+  }
+  const pointAtKeptArtifacts = (text: string) =>
+    Object.entries(artifactKeys).reduce((result, [name, key]) => result.split(`"${folder}/${name}"`).join(JSON.stringify(key)), text);
+  // Nested templates name artifacts and this deployment's folder inside: uploaded afresh, pointing at the kept keys.
+  for (const file of nestedFiles) {
+    const text = pointAtKeptArtifacts(readFileSync(join(packaged.outDir, file), 'utf8'));
+    uploads.push({ key: `${folder}/${file}`, body: text, sha256: sha256(text) });
+  }
+  const templateText = pointAtKeptArtifacts(readFileSync(join(packaged.outDir, UPDATE_TEMPLATE), 'utf8'));
+  uploads.push({ key: `${folder}/${TEMPLATE_OBJECT}`, body: templateText, sha256: sha256(templateText) });
+  const { uploaded } = await uploadAll(clients, bucket, uploads);
+  const kept = Object.values(artifactKeys).filter(key => !key.startsWith(`${folder}/`)).length;
+  reporter.info(`Uploaded ${uploaded} file${uploaded === 1 ? '' : 's'}${kept ? ` (${kept} unchanged artifact${kept === 1 ? '' : 's'} kept where the last deployment stored ${kept === 1 ? 'it' : 'them'})` : ''} to s3://${bucket}/${folder}/`);
 
   const templateUrl = objectUrl(clients, bucket, `${folder}/${TEMPLATE_OBJECT}`);
   const resourceCount = Object.keys(packaged.template.Resources).length;
   const since = new Date();
+  const after = stack ? await latestEventId(clients, stackName) : undefined;
   const direct = packaged.config.provider.deploymentMethod === 'direct';
   let changed: boolean;
   if (!stack) changed = await createFullStack(packaged, clients, templateUrl);
@@ -117,15 +132,16 @@ export async function deployService(packaged: PackagedService, clients: AwsClien
 
   if (changed) {
     reporter.info(`${stack ? 'Updating' : 'Creating'} stack ${stackName} (${resourceCount} resources)`);
-    const result = await monitorStack(clients, stackName, monitorOptions(options, since, resourceCount));
+    const result = await monitorStack(clients, stackName, { ...monitorOptions(options, since, resourceCount), after });
     if (!/^(CREATE|UPDATE)_COMPLETE$/.test(result.status)) throw failure(stackName, stack ? 'update' : 'create', result.status, result.firstFailure);
   } else {
     reporter.info('No changes to the stack: CloudFormation found nothing to update');
   }
 
   // The state goes last: a later deploy compares against it only once this one succeeded.
-  await uploadAll(clients, bucket, [{ key: `${folder}/${STATE_FILE}`, file: join(packaged.outDir, STATE_FILE), sha256: packaged.state.deploymentHash }]);
-  await pruneDeployments(clients, bucket, servicePrefix);
+  const state = JSON.stringify({ ...packaged.state, artifactKeys }, null, 2);
+  await uploadAll(clients, bucket, [{ key: `${folder}/${STATE_FILE}`, body: state, sha256: packaged.state.deploymentHash }]);
+  await pruneDeployments(clients, bucket, servicePrefix, Object.values(artifactKeys));
   return changed ? 'deployed' : 'no-changes';
 }
 
@@ -243,9 +259,11 @@ async function updateWithChangeSet(packaged: PackagedService, clients: AwsClient
   }
 }
 
-async function pruneDeployments(clients: AwsClients, bucket: string, servicePrefix: string): Promise<void> {
+/** Keeps the last deployments, and any older folder still holding an artifact the stack uses. */
+async function pruneDeployments(clients: AwsClients, bucket: string, servicePrefix: string, inUse: string[]): Promise<void> {
   const folders = await listDeployments(clients, bucket, servicePrefix);
   for (const old of folders.slice(0, Math.max(0, folders.length - KEEP_DEPLOYMENTS))) {
+    if (inUse.some(key => key.startsWith(`${old.folder}/`))) continue;
     await deletePrefix(clients, bucket, `${old.folder}/`);
   }
 }

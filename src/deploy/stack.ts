@@ -22,6 +22,8 @@ export const isFailure = (status: string | undefined) => Boolean(status && /(FAI
 export interface MonitorOptions {
   /** Only events after this instant belong to the operation being followed. */
   since: Date;
+  /** The newest event before the operation started: it and older ones are not the operation's (clocks can differ). */
+  after?: string;
   onEvent?: (event: StackEvent) => void;
   onProgress?: (done: number, total: number, status: string) => void;
   /** Resources the operation touches, for the progress line. */
@@ -51,7 +53,7 @@ export async function monitorStack(clients: AwsClients, stackName: string, optio
     let events: StackEvent[] = [];
     let stackStatus: string | undefined;
     try {
-      events = await newEvents(clients, stackName, options.since, seen).catch(error => {
+      events = await newEvents(clients, stackName, options.since, seen, options.after).catch(error => {
         // A deleted stack (by name) has no events to read any more: its status below says DELETE_COMPLETE.
         if (/does not exist/.test((error as Error).message ?? '')) return [];
         throw error;
@@ -81,7 +83,7 @@ export async function monitorStack(clients: AwsClients, stackName: string, optio
 }
 
 /** Events since `since` not seen before, oldest first (the API pages newest first). */
-async function newEvents(clients: AwsClients, stackName: string, since: Date, seen: Set<string>): Promise<StackEvent[]> {
+async function newEvents(clients: AwsClients, stackName: string, since: Date, seen: Set<string>, after?: string): Promise<StackEvent[]> {
   const fresh: StackEvent[] = [];
   let nextToken: string | undefined;
   do {
@@ -92,7 +94,7 @@ async function newEvents(clients: AwsClients, stackName: string, since: Date, se
         reachedOld = true;
         break;
       }
-      if (seen.has(event.EventId!)) {
+      if (seen.has(event.EventId!) || event.EventId === after) {
         reachedOld = true;
         break;
       }
@@ -105,3 +107,13 @@ async function newEvents(clients: AwsClients, stackName: string, since: Date, se
 }
 
 export const sleep = (ms: number) => new Promise<void>(resolve => setTimeout(resolve, ms));
+
+/** The id of a stack's newest event (none for a stack that does not exist). */
+export async function latestEventId(clients: AwsClients, stackName: string): Promise<string | undefined> {
+  try {
+    const page = await clients.cloudFormation.send(new DescribeStackEventsCommand({ StackName: stackName }));
+    return page.StackEvents?.[0]?.EventId;
+  } catch {
+    return undefined;
+  }
+}

@@ -47,6 +47,8 @@ export interface PackageState {
    * on every run (artifact folder, REST deployment id) plus every artifact's hash.
    */
   deploymentHash: string;
+  /** Set by deploy in the bucket's copy: the S3 key each artifact is deployed from (an unchanged one keeps its earlier key). */
+  artifactKeys?: Record<string, string>;
   artifacts: Array<{ name: string; sha256: string; size: number }>;
   /** Stack splitting (issue 10): the nested stacks' templates, written beside the root one and listed in `artifacts`. */
   nestedStacks?: Array<{ logicalId: string; file: string }>;
