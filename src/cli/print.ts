@@ -22,7 +22,7 @@ export class PrintCommand extends ServiceCommand {
 
   async run(): Promise<number> {
     if (this.format !== 'yaml' && this.format !== 'json') throw new ConfigError(`--format expects "yaml" or "json", got ${JSON.stringify(this.format)}`);
-    const { loadService } = await import('../config/service.js');
+    const { loadService } = require('../config/service') as typeof import('../config/service');
     const secrets = new Set<string>();
     const { config } = await loadService({
       cwd: process.cwd(),
@@ -47,7 +47,7 @@ export class PrintCommand extends ServiceCommand {
 
 async function render(value: unknown, format: 'yaml' | 'json'): Promise<string> {
   if (format === 'json') return `${JSON.stringify(value, null, 2)}\n`;
-  const { stringify } = await import('yaml');
+  const { stringify } = require('yaml') as typeof import('yaml');
   return stringify(value, { lineWidth: 0 });
 }
 

@@ -1,4 +1,5 @@
 import { packageRoot } from '../paths';
+import { importEsm } from '../import-module';
 import Module from 'node:module';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -18,7 +19,7 @@ export async function importModule(path: string): Promise<unknown> {
   try {
     switch (extname(path)) {
       case '.mjs':
-        return defaultExport(await import(pathToFileURL(path).href));
+        return defaultExport(await importEsm(pathToFileURL(path).href));
       case '.cjs':
         return defaultExport(requireFresh(path));
       case '.ts':
@@ -34,7 +35,7 @@ export async function importModule(path: string): Promise<unknown> {
 }
 
 async function loadJavaScript(path: string, shown: string): Promise<unknown> {
-  if (packageType(dirname(path)) === 'module') return defaultExport(await import(pathToFileURL(path).href));
+  if (packageType(dirname(path)) === 'module') return defaultExport(await importEsm(pathToFileURL(path).href));
   try {
     return defaultExport(requireFresh(path));
   } catch (error) {
@@ -63,7 +64,7 @@ function defaultExport(exports: unknown): unknown {
 }
 
 async function loadTranspiled(path: string, loader: 'ts' | 'js', shown: string): Promise<unknown> {
-  const { transformSync } = await import('esbuild');
+  const { transformSync } = require('esbuild') as typeof import('esbuild');
   const source = readFileSync(path, 'utf8');
   const options = { loader, sourcefile: basename(path), platform: 'node', target: 'node20', sourcemap: 'inline' } as const;
   let code: string;
@@ -83,7 +84,7 @@ async function loadTranspiled(path: string, loader: 'ts' | 'js', shown: string):
     const temp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.mjs`);
     writeFileSync(temp, esm);
     try {
-      return defaultExport(await import(pathToFileURL(temp).href));
+      return defaultExport(await importEsm(pathToFileURL(temp).href));
     } finally {
       unlinkSync(temp);
     }

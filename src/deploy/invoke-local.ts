@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { importEsm } from '../import-module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
@@ -55,7 +56,7 @@ export async function invokeHandler(invocation: LocalInvocation): Promise<{ resu
     callbackWaitsForEmptyEventLoop: true,
     getRemainingTimeInMillis: () => Math.max(0, timeoutSeconds * 1000 - (Date.now() - started)),
   };
-  const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  const module = await importEsm(pathToFileURL(file).href);
   const handler = (module[exportName] ?? (module.default as Record<string, unknown> | undefined)?.[exportName]) as Function | undefined;
   if (typeof handler !== 'function') {
     throw new ConfigError(`Invalid configuration in 'functions.${key}.handler': ${modulePath} has no exported function "${exportName}"`);

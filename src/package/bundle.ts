@@ -73,7 +73,7 @@ export async function bundleHandlers(
 ): Promise<Map<string, Bundle>> {
   const bundles = new Map<string, Bundle>();
   if (requests.length === 0) return bundles;
-  const esbuild = await import('esbuild');
+  const esbuild = require('esbuild') as typeof import('esbuild');
   const byTarget = new Map<string, BundleRequest[]>();
   for (const request of requests) {
     const target = options.target ?? nodeTarget(request.runtime);

@@ -8,7 +8,7 @@ export const aws: Source = async (ref, { context, region }) => {
     case 'region':
       return { value: await region() };
     case 'accountId': {
-      const { STSClient, GetCallerIdentityCommand } = await import('@aws-sdk/client-sts');
+      const { STSClient, GetCallerIdentityCommand } = require('@aws-sdk/client-sts') as typeof import('@aws-sdk/client-sts');
       const client = new STSClient(awsClientConfig(context, await region()));
       try {
         const identity = await client.send(new GetCallerIdentityCommand({}));

@@ -9,7 +9,7 @@ export const cf: Source = async (ref, { context, region }) => {
   if (dot <= 0 || dot === address.length - 1) throw new ConfigError(`cf expects "stackName.OutputKey", got ${JSON.stringify(address)}`);
   const stackName = address.slice(0, dot);
   const outputKey = address.slice(dot + 1);
-  const { CloudFormationClient, DescribeStacksCommand } = await import('@aws-sdk/client-cloudformation');
+  const { CloudFormationClient, DescribeStacksCommand } = require('@aws-sdk/client-cloudformation') as typeof import('@aws-sdk/client-cloudformation');
   const client = new CloudFormationClient(awsClientConfig(context, ref.params[0] ?? (await region())));
   try {
     const answer = await client.send(new DescribeStacksCommand({ StackName: stackName }));

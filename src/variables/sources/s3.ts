@@ -7,7 +7,7 @@ export const s3: Source = async (ref, { context, region }) => {
   const address = ref.address ?? '';
   const slash = address.indexOf('/');
   if (slash <= 0 || slash === address.length - 1) throw new ConfigError(`s3 expects "bucket/key", got ${JSON.stringify(address)}`);
-  const { S3Client, GetObjectCommand } = await import('@aws-sdk/client-s3');
+  const { S3Client, GetObjectCommand } = require('@aws-sdk/client-s3') as typeof import('@aws-sdk/client-s3');
   const client = new S3Client(awsClientConfig(context, await region()));
   try {
     const answer = await client.send(new GetObjectCommand({ Bucket: address.slice(0, slash), Key: address.slice(slash + 1) }));

@@ -13,7 +13,7 @@ export const ssm: Source = async (ref, { context, region }) => {
   const raw = ref.params.includes('raw');
   const noDecrypt = ref.params.includes('noDecrypt');
   const regionParam = ref.params.find((param) => !INSTRUCTIONS.has(param));
-  const { SSMClient, GetParameterCommand } = await import('@aws-sdk/client-ssm');
+  const { SSMClient, GetParameterCommand } = require('@aws-sdk/client-ssm') as typeof import('@aws-sdk/client-ssm');
   const client = new SSMClient(awsClientConfig(context, regionParam ?? (await region())));
   try {
     const answer = await client.send(new GetParameterCommand({ Name: name, WithDecryption: !noDecrypt }));
