@@ -1,6 +1,36 @@
 import { Command, Option } from 'clipanion';
 import { isUserFacing } from '../errors';
+import type { Writable } from 'node:stream';
 import { colorsEnabled, style, type Style } from './output';
+
+/**
+ * How every command prints a failure: a user-facing error is its message on one line;
+ * anything else is a bug in fw and keeps its stack so it can be reported.
+ */
+export function reportError(stderr: Writable, error: unknown, env: NodeJS.ProcessEnv = process.env): void {
+  const err = style(colorsEnabled(stderr, env));
+  if (isUserFacing(error)) {
+    stderr.write(`${err.red('Error:')} ${error.message}\n`);
+  } else {
+    const detail = error instanceof Error ? error.stack ?? error.message : String(error);
+    stderr.write(`${err.red('Internal error (a bug in fw, please report it):')}\n${detail}\n`);
+  }
+}
+
+/** A command whose failures are printed by `reportError` (clipanion would add its usage text). */
+export abstract class FwCommand extends Command {
+  abstract run(): Promise<number | void>;
+
+  async execute(): Promise<number> {
+    try {
+      const code = await this.run();
+      return typeof code === 'number' ? code : 0;
+    } catch (error) {
+      reportError(this.context.stderr, error);
+      return 1;
+    }
+  }
+}
 
 /**
  * Options every service command shares, and the one place errors are printed:
@@ -40,13 +70,8 @@ export abstract class ServiceCommand extends Command {
   }
 
   protected report(error: unknown): void {
-    const err = style(colorsEnabled(this.context.stderr));
-    if (isUserFacing(error)) {
-      this.context.stderr.write(`${err.red('Error:')} ${error.message}\n`);
-    } else {
-      const detail = error instanceof Error ? error.stack ?? error.message : String(error);
-      this.context.stderr.write(`${err.red('Internal error (a bug in fw, please report it):')}\n${detail}\n`);
-    }
+    reportError(this.context.stderr, error);
   }
+
 }
 

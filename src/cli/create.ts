@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
-import type { Writable } from 'node:stream';
 import { Command, Option, type BaseContext } from 'clipanion';
-import { ConfigError, isUserFacing } from '../errors';
+import { ConfigError } from '../errors';
 import { guidedCreate, type GuidedContext } from '../create/guided';
 import { nextSteps } from '../create/next-steps';
 import { findTemplate, listTemplates } from '../create/templates';
 import { writeService } from '../create/write';
+import { reportError } from './base';
 import { colorsEnabled, style } from './output';
 
 export { guidedCreate, type GuidedContext };
@@ -41,7 +41,7 @@ export class CreateCommand extends Command<CreateContext> {
     try {
       return this.run();
     } catch (error) {
-      reportError(this.context.stderr, this.context.env, error);
+      reportError(this.context.stderr, error, this.context.env);
       return 1;
     }
   }
@@ -79,7 +79,7 @@ export class DefaultCommand extends Command<CreateContext> {
 
   async execute(): Promise<number> {
     if (this.words.length > 0) {
-      reportError(this.context.stderr, this.context.env, new ConfigError(`Unknown command "${this.words.join(' ')}": run "fw --help" to see the commands`));
+      reportError(this.context.stderr, new ConfigError(`Unknown command "${this.words.join(' ')}": run "fw --help" to see the commands`), this.context.env);
       return 1;
     }
     const stdin = this.context.stdin as { isTTY?: boolean };
@@ -91,19 +91,10 @@ export class DefaultCommand extends Command<CreateContext> {
     try {
       return await guidedCreate({ ...this.context, cwd: this.context.cwd ?? process.cwd() });
     } catch (error) {
-      reportError(this.context.stderr, this.context.env, error);
+      reportError(this.context.stderr, error, this.context.env);
       return 1;
     }
   }
 }
 
 /** Same output as every service command: the message alone for a user mistake, the stack for a bug. */
-function reportError(stderr: Writable, env: NodeJS.ProcessEnv | undefined, error: unknown): void {
-  const err = style(colorsEnabled(stderr, env));
-  if (isUserFacing(error)) {
-    stderr.write(`${err.red('Error:')} ${error.message}\n`);
-  } else {
-    const detail = error instanceof Error ? error.stack ?? error.message : String(error);
-    stderr.write(`${err.red('Internal error (a bug in fw, please report it):')}\n${detail}\n`);
-  }
-}

@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command, Option } from 'clipanion';
+import { FwCommand } from './base';
 import { ConfigError } from '../errors';
 
 /** `--data`, else $FW_LOCAL_DATA, else ~/.fw/local: one place for the local cloud's state. */
@@ -11,7 +12,7 @@ export function localDataDir(option: string | undefined, env: NodeJS.ProcessEnv 
   return join(homedir(), '.fw', 'local');
 }
 
-export class LocalStartCommand extends Command {
+export class LocalStartCommand extends FwCommand {
   static override paths = [['local', 'start']];
   static override usage = Command.Usage({
     description: 'Run the local cloud (CloudFormation, S3, Lambda, API Gateway, … on localhost) until interrupted',
@@ -29,12 +30,10 @@ export class LocalStartCommand extends Command {
   host = Option.String('--host', '127.0.0.1', { description: 'Address to listen on' });
   data = Option.String('--data', { description: 'State folder (default: $FW_LOCAL_DATA or ~/.fw/local)' });
 
-  async execute(): Promise<number> {
+  async run(): Promise<number> {
     const port = Number(this.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`Invalid --port: expected a number from 0 to 65535, got ${JSON.stringify(this.port)}`);
     const dataDir = localDataDir(this.data);
-    // Loaded on use, so other commands start without the local cloud's modules.
-    const { startLocalCloud } = require('../local/index') as typeof import('../local/index');
     let cloud;
     try {
       // Loaded here, not at startup: other commands never pay for the local cloud's code.
@@ -67,7 +66,7 @@ export class LocalStartCommand extends Command {
   }
 }
 
-export class LocalResetCommand extends Command {
+export class LocalResetCommand extends FwCommand {
   static override paths = [['local', 'reset']];
   static override usage = Command.Usage({
     description: 'Delete everything the local cloud stored (stacks, buckets, objects, functions, logs)',
@@ -76,7 +75,7 @@ export class LocalResetCommand extends Command {
 
   data = Option.String('--data', { description: 'State folder (default: $FW_LOCAL_DATA or ~/.fw/local)' });
 
-  async execute(): Promise<number> {
+  async run(): Promise<number> {
     const dataDir = localDataDir(this.data);
     if (dataDir === resolve('/') || dataDir === homedir()) throw new ConfigError(`Refusing to delete ${dataDir}`);
     rmSync(dataDir, { recursive: true, force: true });
