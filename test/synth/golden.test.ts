@@ -59,3 +59,20 @@ for (const folder of ['golden', 'events']) {
   }
   golden.run();
 }
+
+const deterministic = suite('templates are deterministic');
+
+deterministic('the same service packaged twice at the same instant gives the same bytes', async () => {
+  for (const c of goldenCases('events').filter(c => c.name === 'all-events')) {
+    const first = await packageCopy(c.dir, c.options);
+    const second = await packageCopy(c.dir, c.options);
+    try {
+      assert.is(JSON.stringify(first.template, null, 2), JSON.stringify(second.template, null, 2));
+    } finally {
+      rmSync(first.cwd, { recursive: true, force: true });
+      rmSync(second.cwd, { recursive: true, force: true });
+    }
+  }
+});
+
+deterministic.run();
