@@ -1,4 +1,4 @@
-import { parseDocument, Pair, Scalar, YAMLMap, YAMLSeq, type Tags } from 'yaml';
+import { parseDocument, Pair, Scalar, YAMLMap, type Tags } from 'yaml';
 import { ConfigError } from '../errors';
 
 /**

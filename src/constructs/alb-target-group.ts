@@ -82,7 +82,7 @@ export class AlbTargetGroup extends Construct {
     return existing;
   }
 
-  private constructor(scope: Construct, id: string, private readonly fn: FunctionConstruct, private readonly settings: TargetGroupSettings, path: string) {
+  private constructor(scope: Construct, id: string, fn: FunctionConstruct, private readonly settings: TargetGroupSettings, path: string) {
     super(scope, id);
     this.firstPath = path;
     const { service } = fn;

@@ -1,7 +1,7 @@
 import { Construct } from 'constructs';
 import * as naming from '../synth/naming';
 import type { IamStatement, Json } from './model';
-import { Resource, join, partition, ref, region } from './resource';
+import { Resource, join, partition, region } from './resource';
 
 export interface ExecutionRoleProps {
   service: string;

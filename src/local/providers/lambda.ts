@@ -66,7 +66,7 @@ export const lambdaUrlProvider: ResourceProvider = {
     const functionArn = target.startsWith('arn:') ? target : arn('lambda', context.region, context.accountId, `function:${target}`);
     return { physicalId: functionArn, attributes: { FunctionArn: functionArn, FunctionUrl: `https://${urlId}.lambda-url.${context.region}.on.aws/`, UrlId: urlId } };
   },
-  update(properties, previous) {
+  update(_properties, previous) {
     return { physicalId: previous.physicalId, attributes: previous.attributes };
   },
 };

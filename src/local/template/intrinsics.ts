@@ -39,7 +39,7 @@ export function isIntrinsic(value: unknown): value is Record<string, unknown> {
 
 /** `${Name}`, `${Resource.Attribute}`; `${!Literal}` stays `${Literal}`. */
 export function substitute(text: string, lookup: (name: string) => string): string {
-  return text.replace(/\$\{([^}]*)\}/g, (whole, inner: string) => {
+  return text.replace(/\$\{([^}]*)\}/g, (_whole, inner: string) => {
     if (inner.startsWith('!')) return `\${${inner.slice(1)}}`;
     return lookup(inner.trim());
   });
