@@ -59,4 +59,21 @@ tags('a syntax error names the file, line and column', () => {
   }
 });
 
+tags('a key given twice in one mapping is an error naming where', () => {
+  try {
+    parseYaml('service: a\nprovider:\n  name: aws\n  name: other\n', 'fw.yml');
+    assert.unreachable('expected a duplicate-key error');
+  } catch (error) {
+    assert.instance(error, ConfigError);
+    assert.is((error as Error).message, 'Cannot parse fw.yml:4:3: Map keys must be unique ("name" appears twice)');
+  }
+});
+
+tags('merge keys still merge', () => {
+  assert.equal(parseYaml('base: &base { memorySize: 128 }\nfn:\n  <<: *base\n  timeout: 3\n', 'fw.yml'), {
+    base: { memorySize: 128 },
+    fn: { memorySize: 128, timeout: 3 },
+  });
+});
+
 tags.run();
