@@ -58,7 +58,12 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   }
   const { startLocalCloud } = require('../local') as typeof import('../local');
   const { localDataDir } = require('../cli/local') as typeof import('../cli/local');
-  const cloud = await startLocalCloud({ port: 0, dataDir: options.localDataDir ?? localDataDir(undefined), quiet: true });
+  const dataDir = options.localDataDir ?? localDataDir(undefined);
+  // On the port `fw local start` uses by default, so the endpoints printed now are the ones it serves later.
+  const cloud = await startLocalCloud({ port, dataDir, quiet: true }).catch(error => {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    return startLocalCloud({ port: 0, dataDir, quiet: true });
+  });
   return {
     clients: createClients({ region: options.region, endpoint: cloud.url, credentials: LOCAL_CREDENTIALS }),
     startedLocalCloud: cloud.url,
