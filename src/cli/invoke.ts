@@ -6,6 +6,11 @@ import type { LoadedService } from '../package/load';
 import { CloudCommand } from './cloud-command';
 import { ServiceCommand } from './base';
 
+/** `functionOf`, loaded when a command runs (the package modules are not needed at start-up). */
+export function lazyFunctionOf(loaded: LoadedService, key: string) {
+  return (require('../package/load') as typeof import('../package/load')).functionOf(loaded, key);
+}
+
 /** The event to invoke with: `--data` (JSON, or a plain string) or `--path` (a JSON file); `{}` by default. */
 export function readEvent(data: string | undefined, path: string | undefined): unknown {
   if (data !== undefined && path !== undefined) throw new ConfigError('Give the event with --data or with --path, not both');
@@ -30,14 +35,6 @@ export function readEvent(data: string | undefined, path: string | undefined): u
   }
 }
 
-export function functionConfig(loaded: LoadedService, key: string) {
-  const fn = loaded.config.functions?.[key];
-  if (!fn) {
-    const known = Object.keys(loaded.config.functions ?? {});
-    throw new ConfigError(`No function "${key}" in ${loaded.serviceName} (--function); the service has: ${known.join(', ') || 'no functions'}`);
-  }
-  return { fn, physicalName: fn.name ?? `${loaded.serviceName}-${loaded.stage}-${key}` };
-}
 
 export class InvokeCommand extends CloudCommand {
   static override paths = [['invoke']];
@@ -59,7 +56,7 @@ export class InvokeCommand extends CloudCommand {
     const { lambdaClient, describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
     const event = readEvent(this.data, this.eventPath);
     const loaded = await this.loadService();
-    const { physicalName } = functionConfig(loaded, this.function);
+    const { physicalName } = lazyFunctionOf(loaded, this.function);
     const connection = await this.connect(loaded);
     try {
       const lambda = lambdaClient(connection.clients.target);
@@ -107,7 +104,7 @@ export class InvokeLocalCommand extends ServiceCommand {
     const { invokeHandler } = require('../deploy/invoke-local') as typeof import('../deploy/invoke-local');
     const event = readEvent(this.data, this.eventPath);
     const loaded = await loadServiceConfig(process.cwd(), this.cliOptions());
-    const { fn, physicalName } = functionConfig(loaded, this.function);
+    const { fn, physicalName } = lazyFunctionOf(loaded, this.function);
     const outcome = await invokeHandler({ loaded, key: this.function, fn, physicalName, event, log: line => this.context.stderr.write(line) });
     if ('error' in outcome) {
       this.context.stderr.write(`${JSON.stringify(outcome.error, null, 2)}\n`);

@@ -1,7 +1,7 @@
 import { Option } from 'clipanion';
 import { ConfigError } from '../errors';
 import { CloudCommand } from './cloud-command';
-import { functionConfig } from './invoke';
+import { lazyFunctionOf } from './invoke';
 
 /** `30m`, `2h`, `1d` ago, or an absolute date. */
 export function parseStartTime(value: string | undefined, now = Date.now()): number {
@@ -34,7 +34,7 @@ export class LogsCommand extends CloudCommand {
     const { sleep } = require('../deploy/stack') as typeof import('../deploy/stack');
     let startTime = parseStartTime(this.startTime);
     const loaded = await this.loadService();
-    const { physicalName } = functionConfig(loaded, this.function);
+    const { physicalName } = lazyFunctionOf(loaded, this.function);
     const connection = await this.connect(loaded);
     const logs = logsClient(connection.clients.target);
     const logGroupName = `/aws/lambda/${physicalName}`;

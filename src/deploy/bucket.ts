@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import {
-  CopyObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   ListObjectsV2Command,
@@ -52,30 +51,20 @@ export interface Upload {
   file?: string;
   body?: string;
   sha256: string;
-  /** The same bytes already stored at this key (an earlier deployment): copied server-side instead. */
-  copyFrom?: string;
 }
 
-/** Uploads in parallel (a few at a time), each with its sha256 as metadata so later deploys can reuse it. */
-export async function uploadAll(clients: AwsClients, bucket: string, uploads: Upload[], concurrency = 4): Promise<{ uploaded: number; copied: number }> {
-  let uploaded = 0;
-  let copied = 0;
+/** Uploads in parallel (a few at a time), each with its sha256 as metadata; returns how many went up. */
+export async function uploadAll(clients: AwsClients, bucket: string, uploads: Upload[], concurrency = 4): Promise<number> {
   const queue = [...uploads];
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
-      const metadata = { filesha256: next.sha256 };
-      if (next.copyFrom) {
-        await clients.s3.send(new CopyObjectCommand({ Bucket: bucket, Key: next.key, CopySource: `${bucket}/${next.copyFrom}`, Metadata: metadata, MetadataDirective: 'REPLACE' }));
-        copied++;
-      } else {
-        const body = next.file ? readFileSync(next.file) : Buffer.from(next.body ?? '');
-        await clients.s3.send(new PutObjectCommand({ Bucket: bucket, Key: next.key, Body: body, Metadata: metadata, ContentType: next.key.endsWith('.json') ? 'application/json' : 'application/zip' }));
-        uploaded++;
-      }
+      const body = next.file ? readFileSync(next.file) : Buffer.from(next.body ?? '');
+      const contentType = next.key.endsWith('.json') ? 'application/json' : 'application/zip';
+      await clients.s3.send(new PutObjectCommand({ Bucket: bucket, Key: next.key, Body: body, Metadata: { filesha256: next.sha256 }, ContentType: contentType }));
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, uploads.length) }, worker));
-  return { uploaded, copied };
+  return uploads.length;
 }
 
 /** Deletes every object (every version, where the bucket keeps versions) under a prefix, a page at a time. */

@@ -4,13 +4,14 @@ import {
   UpdateFunctionConfigurationCommand,
   type FunctionConfiguration,
 } from '@aws-sdk/client-lambda';
-import { CloudError, ConfigError } from '../errors';
+import { CloudError } from '../errors';
+import { functionOf } from '../package/load';
 import type { PackagedService } from '../package/service';
 import * as naming from '../synth/naming';
 import { lambdaClient, type AwsClients } from './aws';
 import { uploadAll } from './bucket';
 import type { Reporter } from './deploy';
-import { describeStack } from './stack';
+import { deploymentBucketOf, describeStack } from './stack';
 
 export type FunctionUpdate = 'code' | 'configuration';
 
@@ -44,11 +45,7 @@ function changedFields(current: FunctionConfiguration, desired: Record<string, u
  * directly through the Lambda API, without a stack update. What changed is returned.
  */
 export async function deployFunction(packaged: PackagedService, key: string, clients: AwsClients, reporter: Reporter): Promise<FunctionUpdate[]> {
-  const fn = packaged.config.functions?.[key];
-  if (!fn) {
-    throw new ConfigError(`No function "${key}" in ${packaged.serviceName} (--function); the service has: ${Object.keys(packaged.config.functions ?? {}).join(', ') || 'no functions'}`);
-  }
-  const physicalName = fn.name ?? naming.defaultFunctionName(packaged.serviceName, packaged.stage, key);
+  const { physicalName } = functionOf(packaged, key);
   const stack = await describeStack(clients, packaged.stackName);
   if (!stack) throw new CloudError(`Stack ${packaged.stackName} does not exist in ${packaged.region}: run "fw deploy" first`);
   const lambda = lambdaClient(clients.target);
@@ -65,7 +62,7 @@ export async function deployFunction(packaged: PackagedService, key: string, cli
   const updates: FunctionUpdate[] = [];
   const artifact = packaged.artifacts.functions[key];
   if (artifact && artifact.codeSha256 !== current.CodeSha256) {
-    const bucket = stack.Outputs?.find(o => o.OutputKey === 'ServerlessDeploymentBucketName')?.OutputValue ?? packaged.state.deploymentBucket;
+    const bucket = deploymentBucketOf(stack, packaged.state.deploymentBucket);
     if (!bucket) throw new CloudError(`Stack ${packaged.stackName} has no ServerlessDeploymentBucketName output: cannot find where to upload`);
     const keyInBucket = `${packaged.state.artifactDirectory}/${artifact.name}`;
     await uploadAll(clients, bucket, [{ key: keyInBucket, file: artifact.path, sha256: artifact.sha256 }]);

@@ -16,7 +16,7 @@ import type { PackagedService, PackageState } from '../package/service';
 import { STATE_FILE, UPDATE_TEMPLATE } from '../package/service';
 import type { AwsClients } from './aws';
 import { deletePrefix, listDeployments, readJson, uploadAll, type Upload } from './bucket';
-import { describeStack, isInProgress, latestEventId, monitorStack, sleep } from './stack';
+import { deploymentBucketOf, describeStack, isInProgress, latestEventId, monitorStack, sleep } from './stack';
 import { describeMove } from '../synth/split/config';
 import type { Move } from '../synth/split/split';
 
@@ -80,7 +80,7 @@ export async function deployService(packaged: PackagedService, clients: AwsClien
     stack = await describeStack(clients, stackName);
   }
 
-  const bucket = stack?.Outputs?.find(o => o.OutputKey === 'ServerlessDeploymentBucketName')?.OutputValue ?? packaged.state.deploymentBucket;
+  const bucket = deploymentBucketOf(stack, packaged.state.deploymentBucket);
   if (!bucket) throw new CloudError(`Stack ${stackName} has no ServerlessDeploymentBucketName output: cannot find where to upload`);
   const servicePrefix = packaged.state.artifactDirectory.split('/').slice(0, -1).join('/');
   const previousFolders = await listDeployments(clients, bucket, servicePrefix);
@@ -116,7 +116,7 @@ export async function deployService(packaged: PackagedService, clients: AwsClien
   }
   const templateText = pointAtKeptArtifacts(readFileSync(join(packaged.outDir, UPDATE_TEMPLATE), 'utf8'));
   uploads.push({ key: `${folder}/${TEMPLATE_OBJECT}`, body: templateText, sha256: sha256(templateText) });
-  const { uploaded } = await uploadAll(clients, bucket, uploads);
+  const uploaded = await uploadAll(clients, bucket, uploads);
   const kept = Object.values(artifactKeys).filter(key => !key.startsWith(`${folder}/`)).length;
   reporter.info(`Uploaded ${uploaded} file${uploaded === 1 ? '' : 's'}${kept ? ` (${kept} unchanged artifact${kept === 1 ? '' : 's'} kept where the last deployment stored ${kept === 1 ? 'it' : 'them'})` : ''} to s3://${bucket}/${folder}/`);
 
@@ -152,7 +152,7 @@ export async function deployService(packaged: PackagedService, clients: AwsClien
  */
 export async function lastDeployedState(clients: AwsClients, stackName: string, servicePrefix: string, namedBucket?: string): Promise<PackageState | undefined> {
   const stack = await describeStack(clients, stackName);
-  const bucket = stack?.Outputs?.find(o => o.OutputKey === 'ServerlessDeploymentBucketName')?.OutputValue ?? namedBucket;
+  const bucket = deploymentBucketOf(stack, namedBucket);
   if (!stack || !bucket) return undefined;
   const previous = (await listDeployments(clients, bucket, servicePrefix)).at(-1);
   return previous ? readJson<PackageState>(clients, bucket, `${previous.folder}/${STATE_FILE}`) : undefined;

@@ -18,7 +18,7 @@ import { deletePrefix, listDeployments, readJson, uploadAll } from './bucket';
 import { CAPABILITIES, objectUrl, placementMoves } from './deploy';
 import { describeMove } from '../synth/split/config';
 import type { Move } from '../synth/split/split';
-import { describeStack, sleep } from './stack';
+import { deploymentBucketOf, describeStack, sleep } from './stack';
 
 /** One resource a deploy would add, change or remove. */
 export interface ResourceChange {
@@ -65,7 +65,7 @@ export async function previewDeployment(packaged: PackagedService, clients: AwsC
     return { stackName, stackExists: false, changes };
   }
 
-  const bucket = stack.Outputs?.find(o => o.OutputKey === 'ServerlessDeploymentBucketName')?.OutputValue ?? packaged.state.deploymentBucket;
+  const bucket = deploymentBucketOf(stack, packaged.state.deploymentBucket);
   if (!bucket) throw new CloudError(`Stack ${stackName} has no ServerlessDeploymentBucketName output: cannot find where its templates live`);
   const servicePrefix = packaged.state.artifactDirectory.split('/').slice(0, -1).join('/');
   const previous = (await listDeployments(clients, bucket, servicePrefix)).at(-1);

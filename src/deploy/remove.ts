@@ -4,7 +4,7 @@ import type { LoadedService } from '../package/load';
 import type { AwsClients } from './aws';
 import { deletePrefix } from './bucket';
 import type { Reporter } from './deploy';
-import { describeStack, monitorStack } from './stack';
+import { deploymentBucketOf, describeStack, monitorStack } from './stack';
 
 /**
  * `fw remove`: empty this service and stage's objects from the deployment bucket
@@ -18,7 +18,7 @@ export async function removeService(loaded: LoadedService, clients: AwsClients, 
   }
   const provider = loaded.config.provider;
   const namedBucket = typeof provider.deploymentBucket === 'string' ? provider.deploymentBucket : provider.deploymentBucket?.name;
-  const bucket = stack.Outputs?.find(o => o.OutputKey === 'ServerlessDeploymentBucketName')?.OutputValue ?? namedBucket;
+  const bucket = deploymentBucketOf(stack, namedBucket);
   if (bucket) {
     const prefix = `${provider.deploymentPrefix ?? 'serverless'}/${loaded.serviceName}/${loaded.stage}/`;
     const count = await deletePrefix(clients, bucket, prefix).catch(error => {

@@ -16,6 +16,11 @@ export async function describeStack(clients: AwsClients, stackName: string): Pro
   }
 }
 
+/** The bucket a deployed stack keeps its artifacts in: its own (an Output), or the one named in the config. */
+export function deploymentBucketOf(stack: Stack | undefined, namedBucket?: string): string | undefined {
+  return stack?.Outputs?.find(output => output.OutputKey === 'ServerlessDeploymentBucketName')?.OutputValue ?? namedBucket;
+}
+
 export const isInProgress = (status: string | undefined) => Boolean(status?.endsWith('_IN_PROGRESS'));
 export const isFailure = (status: string | undefined) => Boolean(status && /(FAILED|ROLLBACK_COMPLETE|ROLLBACK_IN_PROGRESS)$/.test(status));
 

@@ -1,5 +1,6 @@
 import type { Stack } from '@aws-sdk/client-cloudformation';
-import type { LoadedService } from '../package/load';
+import { functionOf, type LoadedService } from '../package/load';
+import * as naming from '../synth/naming';
 
 export interface ServiceSummary {
   service: string;
@@ -21,7 +22,7 @@ export function summarize(loaded: LoadedService, stack: Stack | undefined): Serv
   const restUrl = outputValue(stack, 'ServiceEndpoint');
   const functions: ServiceSummary['functions'] = [];
   for (const [key, fn] of Object.entries(loaded.config.functions ?? {})) {
-    functions.push({ key, name: fn.name ?? `${loaded.serviceName}-${loaded.stage}-${key}` });
+    functions.push({ key, name: functionOf(loaded, key).physicalName });
     for (const event of fn.events ?? []) {
       const httpApi = event.httpApi as string | { method?: string; path?: string } | undefined;
       if (httpApi !== undefined && httpApiUrl) {
@@ -37,7 +38,7 @@ export function summarize(loaded: LoadedService, stack: Stack | undefined): Serv
         endpoints.push(`${method.toUpperCase()} - ${restUrl}/${path.replace(/^\/+/, '')}`);
       }
     }
-    const url = outputValue(stack, `${key.charAt(0).toUpperCase()}${key.slice(1).replace(/-/g, 'Dash').replace(/_/g, 'Underscore')}LambdaFunctionUrl`);
+    const url = outputValue(stack, naming.lambdaUrl(key));
     if (url) endpoints.push(`${key}: ${url}`);
   }
   return {

@@ -1,10 +1,8 @@
 import { loadService } from '../config/service';
-import type { SchemaExtensions, Schema } from '../config/schema';
+import type { SchemaExtensions } from '../config/schema';
 import { ConfigError } from '../errors';
-import type { ServiceConfig } from '../constructs/model';
-import { eventTypes } from '../constructs/events/registry';
+import type { FunctionConfig, ServiceConfig } from '../constructs/model';
 import * as naming from '../synth/naming';
-import type { AwsAccess } from '../variables';
 
 export interface LoadedService {
   serviceFile: string;
@@ -17,28 +15,16 @@ export interface LoadedService {
 }
 
 export interface LoadOptions {
-  /** Where `${cf:…}`, `${ssm:…}`, `${s3:…}` go (the local cloud with --local). */
-  aws?: AwsAccess;
   /** Schema additions from plugins; `false` when the caller validates later. */
   validation?: SchemaExtensions | false;
-}
-
-/** Each event type's own schema, so a wrong field inside an event is reported with its path. */
-export function eventSchemas(): Record<string, Schema> {
-  const schemas: Record<string, Schema> = {};
-  for (const [type, eventClass] of eventTypes()) {
-    const schema = (eventClass as unknown as { schema?: Schema }).schema;
-    if (schema) schemas[type] = schema;
-  }
-  return schemas;
 }
 
 /** Service file → resolved, validated configuration, with the stage and region every later step uses. */
 export async function loadServiceConfig(cwd: string, options: Record<string, unknown>, load: LoadOptions = {}): Promise<LoadedService> {
   // Events are checked strictly when their constructs are built (a one-line error naming the field);
   // checking them here as well would print a vaguer warning for the same mistake first.
-  const validation = load.validation === false ? false : { ...load.validation };
-  const { file, config: resolved, stage, region } = await loadService({ cwd, options, aws: load.aws, validation });
+  const validation = load.validation ?? {};
+  const { file, config: resolved, stage, region } = await loadService({ cwd, options, validation });
   const config = resolved as unknown as ServiceConfig;
   const serviceName = typeof config.service === 'object' && config.service !== null ? config.service.name : config.service;
   if (typeof serviceName !== 'string' || !/^[a-zA-Z][0-9a-zA-Z-]*$/.test(serviceName)) {
@@ -56,4 +42,14 @@ export async function loadServiceConfig(cwd: string, options: Record<string, unk
     stackName: typeof config.provider.stackName === 'string' ? config.provider.stackName : naming.stackName(serviceName, stage),
     config: config as LoadedService['config'],
   };
+}
+
+/** A function of the service by its key, with the name it is deployed under; an unknown key names the known ones. */
+export function functionOf(loaded: LoadedService, key: string): { fn: FunctionConfig; physicalName: string } {
+  const fn = loaded.config.functions?.[key];
+  if (!fn) {
+    const known = Object.keys(loaded.config.functions ?? {});
+    throw new ConfigError(`No function "${key}" in ${loaded.serviceName} (--function); the service has: ${known.join(', ') || 'no functions'}`);
+  }
+  return { fn, physicalName: fn.name ?? naming.defaultFunctionName(loaded.serviceName, loaded.stage, key) };
 }
