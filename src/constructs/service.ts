@@ -9,6 +9,7 @@ import { FunctionConstruct } from './function';
 import { HttpApi } from './http-api';
 import { RestApi } from './rest-api';
 import { CfnOutput, ref } from './resource';
+import { isIntrinsic } from '../synth/merge';
 
 export interface ServiceProps {
   /** Resolved, validated configuration. */
@@ -146,10 +147,4 @@ interface RoleSettings {
   managedPolicies?: Json[];
   permissionsBoundary?: Json;
   tags?: Record<string, Json>;
-}
-
-function isIntrinsic(value: unknown): boolean {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const keys = Object.keys(value);
-  return keys.length === 1 && (keys[0] === 'Ref' || keys[0].startsWith('Fn::'));
 }
