@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { childEnv } from '../helpers/env';
 
 const FW = join(__dirname, '..', '..', '..', 'bin', 'fw.js');
-const env = Object.fromEntries(Object.entries({ ...process.env, NO_COLOR: '1' }).filter(([key]) => key !== 'FORCE_COLOR'));
+const env = childEnv();
 
 /** Runs fw with a hook that lists every AWS SDK module the process loads. */
 function sdkModulesLoadedBy(args: string[], cwd: string): { code: number | null; modules: string[]; stdout: string } {

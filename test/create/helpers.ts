@@ -63,12 +63,7 @@ export function createCli(): Cli<CreateContext> {
   return cli;
 }
 
-/** The environment for a child `fw`: plain output whatever the test runner asked for. */
-export function childEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-  delete env.FORCE_COLOR;
-  return env;
-}
+export { childEnv } from '../helpers/env';
 
 export async function runCreateCli(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   const stdout = capture();

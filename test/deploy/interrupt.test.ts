@@ -6,6 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { startLocalCloud, type RunningLocalCloud } from '../../src/local';
+import { childEnv } from '../helpers/env';
 
 const FW = join(__dirname, '..', '..', '..', 'bin', 'fw.js');
 
@@ -32,7 +33,7 @@ interrupt('Ctrl-C during the stack update leaves CloudFormation finishing it and
   for (let i = 0; i < 60; i++) lines.push(`  f${i}:`, '    handler: handler.main', '    events:', `      - httpApi: 'GET /f${i}'`, `      - http: GET f${i}`);
   writeFileSync(join(context.work, 'fw.yml'), `${lines.join('\n')}\n`);
   writeFileSync(join(context.work, 'handler.js'), 'exports.main = async () => ({ statusCode: 200 });\n');
-  const env = Object.fromEntries(Object.entries({ ...process.env, AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', NO_COLOR: '1' }).filter(([key]) => key !== 'FORCE_COLOR'));
+  const env = childEnv({ AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
   const child = spawn(process.execPath, [FW, 'deploy', '--endpoint-url', context.cloud.url], { cwd: context.work, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

@@ -4,18 +4,17 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { childEnv } from '../helpers/env';
 
 const FW = join(__dirname, '..', '..', '..', 'bin', 'fw.js');
 
-/** uvu sets FORCE_COLOR for itself; fw must see a plain, colourless terminal. */
-const withoutForceColor = (env: NodeJS.ProcessEnv) => Object.fromEntries(Object.entries(env).filter(([key]) => key !== 'FORCE_COLOR'));
 
 /** Runs `fw package` as a user would, in a fresh folder holding `serverless.yml`. */
 function packageWith(yaml: string | undefined, args: string[] = []) {
   const cwd = mkdtempSync(join(tmpdir(), 'fw-errors-'));
   if (yaml !== undefined) writeFileSync(join(cwd, 'serverless.yml'), yaml);
   writeFileSync(join(cwd, 'handler.js'), 'exports.hello = async () => ({ statusCode: 200 });\n');
-  const run = spawnSync(process.execPath, [FW, 'package', ...args], { cwd, encoding: 'utf8', env: { ...withoutForceColor(process.env), NO_COLOR: '1' } });
+  const run = spawnSync(process.execPath, [FW, 'package', ...args], { cwd, encoding: 'utf8', env: childEnv() });
   const wroteOutput = existsSync(join(cwd, '.serverless'));
   rmSync(cwd, { recursive: true, force: true });
   return { code: run.status, stderr: run.stderr, stdout: run.stdout, wroteOutput };
