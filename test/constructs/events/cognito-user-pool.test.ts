@@ -1,11 +1,10 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ConfigError } from '../../../src/errors';
 import type { ServiceConfig } from '../../../src/constructs/model';
 import { synth } from '../../helpers/synth';
 import { makeHandler, statementId, type Apis, type UserPool } from '../../../src/custom-resources/cognito-user-pool/handler';
+import { responseUrl } from '../../helpers/response-url';
 
 const cognito = suite('cognitoUserPool event');
 
@@ -156,21 +155,6 @@ cognito('a function attached to two existing pools, or forceDeploy without exist
 cognito.run();
 
 const existingPoolHandler = suite('existing user pool custom resource');
-
-/** A local stand-in for CloudFormation's pre-signed response URL, collecting the answers. */
-async function responseUrl() {
-  const bodies: any[] = [];
-  const server = createServer((req, res) => {
-    let text = '';
-    req.on('data', chunk => (text += chunk));
-    req.on('end', () => {
-      bodies.push(JSON.parse(text));
-      res.end();
-    });
-  });
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/answer`, bodies, close: () => server.close() };
-}
 
 function fakeApis(pool: UserPool | undefined) {
   const calls: Array<[string, unknown]> = [];

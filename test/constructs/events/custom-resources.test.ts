@@ -1,5 +1,3 @@
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +10,7 @@ import { makeHandler, statementId } from '../../../src/custom-resources/s3/handl
 import { ARTIFACT_DIR, synth } from '../../helpers/synth';
 import { names } from '../../package/helpers';
 import { withEvents } from './group-a-helpers';
+import { responseUrl } from '../../helpers/response-url';
 
 const customResources = suite('custom resources');
 
@@ -112,21 +111,6 @@ function fakeClient(calls: Array<{ command: string; input: any }>, replies: Reco
       return reply ?? {};
     },
   } as never;
-}
-
-/** A response URL on 127.0.0.1 and the bodies CloudFormation would receive there. */
-async function responseUrl(): Promise<{ url: string; bodies: any[]; close: () => void }> {
-  const bodies: any[] = [];
-  const server = createServer((req: IncomingMessage, res) => {
-    let text = '';
-    req.on('data', chunk => (text += chunk));
-    req.on('end', () => {
-      bodies.push(JSON.parse(text));
-      res.end();
-    });
-  });
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/answer`, bodies, close: () => server.close() };
 }
 
 const context = { invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:app-dev-custom-resource-existing-s3', logStreamName: 'stream' };

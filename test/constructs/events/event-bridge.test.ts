@@ -1,11 +1,10 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ConfigError } from '../../../src/errors';
 import type { ServiceConfig } from '../../../src/constructs/model';
 import { synth } from '../../helpers/synth';
 import { makeHandler, statementId, type Apis } from '../../../src/custom-resources/event-bridge/handler';
+import { responseUrl } from '../../helpers/response-url';
 
 const eventBridge = suite('eventBridge event');
 
@@ -164,21 +163,6 @@ eventBridge('a bus name that cannot form a logical id is refused (the reference 
 eventBridge.run();
 
 const legacyHandler = suite('EventBridge custom resource');
-
-/** A local stand-in for CloudFormation's pre-signed response URL, collecting the answers. */
-async function responseUrl() {
-  const bodies: any[] = [];
-  const server = createServer((req, res) => {
-    let text = '';
-    req.on('data', chunk => (text += chunk));
-    req.on('end', () => {
-      bodies.push(JSON.parse(text));
-      res.end();
-    });
-  });
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/answer`, bodies, close: () => server.close() };
-}
 
 function fakeApis() {
   const calls: Array<[string, string, Record<string, unknown>]> = [];

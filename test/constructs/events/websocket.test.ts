@@ -1,5 +1,3 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ConfigError } from '../../../src/errors';
@@ -7,6 +5,7 @@ import type { ServiceConfig } from '../../../src/constructs/model';
 import type { Template } from '../../../src/synth/template';
 import { synth } from '../../helpers/synth';
 import { ROLE_NAME, makeHandler, type Apis } from '../../../src/custom-resources/api-gateway-cloud-watch-role/handler';
+import { responseUrl } from '../../helpers/response-url';
 
 const websocket = suite('websocket event');
 
@@ -158,21 +157,6 @@ websocket('an API made elsewhere (provider.apiGateway.websocketApiId) gets route
 websocket.run();
 
 const accountRole = suite('API Gateway account CloudWatch role custom resource');
-
-/** A local stand-in for CloudFormation's pre-signed response URL, collecting the answers. */
-async function responseUrl() {
-  const bodies: any[] = [];
-  const server = createServer((req, res) => {
-    let text = '';
-    req.on('data', chunk => (text += chunk));
-    req.on('end', () => {
-      bodies.push(JSON.parse(text));
-      res.end();
-    });
-  });
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/answer`, bodies, close: () => server.close() };
-}
 
 function fakeAccount(current: string | undefined, failures = 0) {
   const calls: Array<[string, ...unknown[]]> = [];
