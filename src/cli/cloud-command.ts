@@ -12,6 +12,8 @@ export abstract class CloudCommand extends ServiceCommand {
   local = Option.Boolean('--local', false, { description: "Use fw's embedded local cloud instead of AWS" });
   endpointUrl = Option.String('--endpoint-url', { description: 'Any AWS-compatible endpoint (default: $AWS_ENDPOINT_URL, else AWS)' });
   verbose = Option.Boolean('--verbose,-v', false, { description: 'Show every stack event' });
+  /** Whether `fw local start` answered when the command began (asked once, with --local). */
+  private localCloudRunning?: boolean;
 
   /**
    * `${ssm:…}`, `${cf:…}`, `${s3:…}` read from the same place the command deploys to: the endpoint
@@ -22,7 +24,8 @@ export abstract class CloudCommand extends ServiceCommand {
     if (this.endpointUrl) process.env.AWS_ENDPOINT_URL = this.endpointUrl;
     else if (this.local) {
       const { localCloudAnswers, DEFAULT_LOCAL_PORT } = require('../deploy/connect') as typeof import('../deploy/connect');
-      if (await localCloudAnswers(DEFAULT_LOCAL_PORT)) {
+      this.localCloudRunning = await localCloudAnswers(DEFAULT_LOCAL_PORT);
+      if (this.localCloudRunning) {
         process.env.AWS_ENDPOINT_URL = `http://127.0.0.1:${DEFAULT_LOCAL_PORT}`;
         process.env.AWS_ACCESS_KEY_ID ??= 'local';
         process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
@@ -45,7 +48,7 @@ export abstract class CloudCommand extends ServiceCommand {
   protected async connect(loaded: LoadedService): Promise<Connection> {
     const { connect } = require('../deploy/connect') as typeof import('../deploy/connect');
     const profile = this.awsProfile ?? (typeof loaded.config.provider.profile === 'string' ? loaded.config.provider.profile : undefined);
-    return connect({ region: loaded.region, profile, local: this.local, endpoint: this.endpointUrl });
+    return connect({ region: loaded.region, profile, local: this.local, endpoint: this.endpointUrl, localCloudRunning: this.localCloudRunning });
   }
 
   /** Progress rewritten in place on a terminal; every event with --verbose; never credentials. */

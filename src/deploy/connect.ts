@@ -11,6 +11,8 @@ export interface ConnectOptions {
   /** Where the local cloud keeps its state (default ~/.fw/local or $FW_LOCAL_DATA). */
   localDataDir?: string;
   localPort?: number;
+  /** Whether `fw local start` answers on the port, when the caller asked already. */
+  localCloudRunning?: boolean;
 }
 
 export interface Connection {
@@ -50,7 +52,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     };
   }
   const port = options.localPort ?? DEFAULT_LOCAL_PORT;
-  if (await localCloudAnswers(port)) {
+  if (options.localCloudRunning ?? (await localCloudAnswers(port))) {
     return {
       clients: createClients({ region: options.region, endpoint: `http://127.0.0.1:${port}`, credentials: LOCAL_CREDENTIALS }),
       close: async () => undefined,
