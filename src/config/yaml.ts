@@ -1,69 +1,45 @@
-import { isScalar, LineCounter, parseDocument, Pair, Scalar, visit, YAMLMap, type Tags } from 'yaml';
+import type { Tags } from 'yaml';
 import { ConfigError } from '../errors';
+import { parseYamlSubset, SHORT_TAGS, shortTagScalar } from './yaml-subset';
 
 /**
- * CloudFormation's YAML short forms (`!Ref x`, `!GetAtt a.b`, `!Join [...]`, …)
- * become their long JSON forms, so the rest of fw only ever sees `{ Ref: x }`.
+ * Parses a YAML service file: CloudFormation's short forms (`!Ref x`, `!GetAtt a.b`, `!Join [...]`, …)
+ * become their long JSON forms, so the rest of fw only ever sees `{ Ref: x }`. Most files are read by
+ * the quick subset reader; anything else (and every error) goes through the `yaml` library.
  */
-const FUNCTIONS: Record<string, string> = {
-  Ref: 'Ref',
-  Condition: 'Condition',
-  GetAtt: 'Fn::GetAtt',
-  Sub: 'Fn::Sub',
-  Join: 'Fn::Join',
-  If: 'Fn::If',
-  Select: 'Fn::Select',
-  Split: 'Fn::Split',
-  FindInMap: 'Fn::FindInMap',
-  ImportValue: 'Fn::ImportValue',
-  Base64: 'Fn::Base64',
-  GetAZs: 'Fn::GetAZs',
-  Equals: 'Fn::Equals',
-  Not: 'Fn::Not',
-  And: 'Fn::And',
-  Or: 'Fn::Or',
-  Cidr: 'Fn::Cidr',
-  Transform: 'Fn::Transform',
-  Length: 'Fn::Length',
-  ToJsonString: 'Fn::ToJsonString',
-};
-
-function wrapNode(key: string, node: unknown): YAMLMap {
-  const map = new YAMLMap();
-  map.items.push(new Pair(new Scalar(key), node));
-  return map;
+export function parseYaml(text: string, file: string): unknown {
+  const quick = parseYamlSubset(text);
+  return quick ? (quick.value ?? {}) : parseYamlWithLibrary(text, file);
 }
 
+let customTags: Tags | undefined;
+
 function cloudFormationTags(): Tags {
+  const { Pair, Scalar, YAMLMap } = require('yaml') as typeof import('yaml');
+  const wrap = (long: string, node: unknown) => {
+    const map = new YAMLMap();
+    map.items.push(new Pair(new Scalar(long), node));
+    return map;
+  };
   const tags: Tags = [];
-  for (const [short, long] of Object.entries(FUNCTIONS)) {
+  for (const [short, long] of Object.entries(SHORT_TAGS)) {
     const tag = `!${short}`;
-    tags.push({
-      tag,
-      identify: () => false,
-      resolve: (value: string) => {
-        if (short === 'GetAtt') {
-          const dot = value.indexOf('.');
-          return { [long]: dot === -1 ? [value] : [value.slice(0, dot), value.slice(dot + 1)] };
-        }
-        return { [long]: value };
-      },
-    });
-    tags.push({ tag, collection: 'seq', identify: () => false, resolve: (seq) => wrapNode(long, seq) });
-    tags.push({ tag, collection: 'map', identify: () => false, resolve: (map) => wrapNode(long, map) });
+    tags.push({ tag, identify: () => false, resolve: (value: string) => shortTagScalar(short, value) });
+    tags.push({ tag, collection: 'seq', identify: () => false, resolve: seq => wrap(long, seq) });
+    tags.push({ tag, collection: 'map', identify: () => false, resolve: map => wrap(long, map) });
   }
   return tags;
 }
 
-const customTags = cloudFormationTags();
-
 /**
- * Parses a YAML service file; a syntax error names the file, line and column. Duplicate keys are
+ * The full YAML library; a syntax error names the file, line and column. Duplicate keys are
  * an error, as in Serverless v3; they are found with one set per mapping here, because the
  * library's own check compares every pair of keys (a third of the parse for a 100-function file).
  */
-export function parseYaml(text: string, file: string): unknown {
+export function parseYamlWithLibrary(text: string, file: string): unknown {
+  const { isScalar, LineCounter, parseDocument, visit } = require('yaml') as typeof import('yaml');
   const lineCounter = new LineCounter();
+  customTags ??= cloudFormationTags();
   const doc = parseDocument(text, { customTags, merge: true, prettyErrors: true, uniqueKeys: false, lineCounter });
   const problem = doc.errors[0];
   if (problem) {
