@@ -25,7 +25,8 @@ buildSync({
 });
 writeFileSync(path.join(dist, 'import-module.js'), "'use strict';\nmodule.exports = (specifier) => import(specifier);\n");
 
-// A sample service touching the common paths: YAML with short tags, HTTP and REST events, a queue, resources.
+// A sample service touching the common paths: YAML with short tags, HTTP and REST events, a queue, resources,
+// and enough functions (over 500 resources) that the template is split into nested stacks.
 const sample = mkdtempSync(path.join(tmpdir(), 'fw-code-cache-'));
 rmSync(path.join(dist, 'fw.js.cache'), { force: true });
 try {
@@ -39,7 +40,7 @@ try {
       '  environment:',
       '    TABLE: !Ref Table',
       'functions:',
-      ...[0, 1, 2, 3].flatMap(i => [
+      ...Array.from({ length: 90 }, (_, i) => i).flatMap(i => [
         `  f${i}:`,
         `    handler: handler.f${i}`,
         '    events:',

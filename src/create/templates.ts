@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError } from '../errors';
+import { byCodeUnits } from '../order';
 
 export interface Template {
   name: string;
@@ -29,7 +30,7 @@ export function listTemplates(root: string = templatesRoot()): Template[] {
   return readdirSync(root, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && existsSync(join(root, entry.name, TEMPLATE_MANIFEST)))
     .map((entry) => readTemplate(join(root, entry.name), entry.name))
-    .sort((a, b) => a.name.localeCompare(b.name));
+    .sort((a, b) => byCodeUnits(a.name, b.name));
 }
 
 export function findTemplate(name: string, root: string = templatesRoot()): Template {

@@ -19,6 +19,7 @@ import { CAPABILITIES, objectUrl, placementMoves } from './deploy';
 import { describeMove } from '../synth/split/config';
 import type { Move } from '../synth/split/split';
 import { deploymentBucketOf, describeStack, sleep } from './stack';
+import { byCodeUnits } from '../order';
 
 /** One resource a deploy would add, change or remove. */
 export interface ResourceChange {
@@ -121,7 +122,7 @@ export function formatPreview(preview: Preview): string {
   if (preview.changes.length === 0) return `No changes: deploying would leave stack ${preview.stackName} as it is.\n`;
   const lines = [preview.stackExists ? `Changes to stack ${preview.stackName}:` : `Stack ${preview.stackName} does not exist yet; deploying would create:`];
   const order = { Add: 0, Modify: 1, Remove: 2 } as const;
-  const sorted = [...preview.changes].sort((a, b) => order[a.action] - order[b.action] || (a.nestedStack ?? '').localeCompare(b.nestedStack ?? '') || a.logicalId.localeCompare(b.logicalId));
+  const sorted = [...preview.changes].sort((a, b) => order[a.action] - order[b.action] || byCodeUnits(a.nestedStack ?? '', b.nestedStack ?? '') || byCodeUnits(a.logicalId, b.logicalId));
   for (const change of sorted) {
     const where = change.nestedStack ? ` in ${change.nestedStack}` : '';
     const name = `${change.logicalId} (${change.type})${where}`;

@@ -9,6 +9,7 @@ import { relativeInside, walkFiles, type SourceFile } from './files';
 import { excludedFolders, isIncluded, negate, rules } from './patterns';
 import { DeflatePool } from './deflate';
 import { compressedEntry, hashBytes, renamed, sortEntries, zipEntry, ZipWriter, type ZipEntry } from './zip';
+import { byKey } from '../order';
 
 /** Zips of at most this many files are deflated on the main thread; bigger ones on the pool. */
 const INLINE_DEFLATE_FILES = 400;
@@ -82,7 +83,7 @@ export async function buildArtifacts(input: ArtifactInput): Promise<Artifacts> {
     const kind = packaging.get(fn.key)!.kind;
     return kind === 'service' || kind === 'individual';
   });
-  const layers = Object.entries(input.layers ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const layers = Object.entries(input.layers ?? {}).sort(byKey);
   if (zipped.length > 0 || layers.some(([, layer]) => !layer.package?.artifact)) mkdirSync(input.outDir, { recursive: true });
 
   const pool = new DeflatePool();

@@ -1,5 +1,6 @@
 import { join, relative, sep } from 'node:path';
 import { ConfigError, invalid } from '../errors';
+import { byKey } from '../order';
 
 /** `build.esbuild` in the service file. */
 export interface EsbuildOptions {
@@ -79,7 +80,7 @@ export async function bundleHandlers(
     const target = options.target ?? nodeTarget(request.runtime);
     byTarget.set(target, [...(byTarget.get(target) ?? []), request]);
   }
-  for (const [target, group] of [...byTarget].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [target, group] of [...byTarget].sort(byKey)) {
     let result;
     try {
       result = await esbuild.build({

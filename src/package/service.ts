@@ -12,6 +12,7 @@ import { version } from '../version';
 import { buildArtifacts, type Artifact, type Artifacts } from './artifacts';
 import { loadServiceConfig, type LoadedService } from './load';
 import { attachPlugins, compile as compilePlugins, finalize as finalizePlugins, loadPlugins, loadServiceWithPlugins, startPackage } from '../plugins';
+import { byCodeUnits } from '../order';
 
 export const OUTPUT_FOLDER = '.serverless';
 export const UPDATE_TEMPLATE = 'cloudformation-template-update-stack.json';
@@ -172,7 +173,7 @@ function uniqueArtifacts(artifacts: Artifacts): Artifact[] {
     // An artifact already in S3 (`package.artifact: s3://…`) is neither uploaded nor hashed.
     if (artifact && !artifact.s3) byName.set(artifact.name, artifact);
   }
-  return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+  return [...byName.values()].sort((a, b) => byCodeUnits(a.name, b.name));
 }
 
 /** Swaps the freshly written folder in; the old one is removed only after the new one is in place. */

@@ -3,6 +3,7 @@ import { functionGroups, referenceGraph } from './groups';
 import { LIMITS, limitsExceeded } from './limits';
 import { placeResources, ROOT, type Placement, type SplitMode } from './placement';
 import { dependsOnList, referencesIn, rewriteReferences, type Reference } from './references';
+import { byCodeUnits, byKey } from '../../order';
 
 export interface SplitOptions {
   /** `auto`: split only when the template goes over a limit (or was split before). */
@@ -153,7 +154,7 @@ export function splitTemplate(template: Template, options: SplitOptions): SplitR
   if (outputs.length > 0) root.Outputs = rootOutputs;
 
   const nested: NestedTemplate[] = [];
-  for (const stack of [...stacks.values()].sort((a, b) => a.name.localeCompare(b.name))) {
+  for (const stack of [...stacks.values()].sort((a, b) => byCodeUnits(a.name, b.name))) {
     const file = nestedTemplateFile(stack.name);
     const child: Template = {
       AWSTemplateFormatVersion: '2010-09-09',
@@ -180,7 +181,7 @@ export function splitTemplate(template: Template, options: SplitOptions): SplitR
   const over = limitsExceeded(root);
   if (over.length > 0) throw new Error(`The root stack would still have ${over.join(', ')} after moving every function's resources into nested stacks`);
   assertAcyclic(root);
-  const resources = Object.fromEntries([...placement].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const resources = Object.fromEntries([...placement].sort(byKey));
   return { root, nested, placement: { mode: options.mode, resources }, moves: previous ? movesBetween(previous.resources, placement) : [] };
 }
 
@@ -190,10 +191,10 @@ function movesBetween(before: Record<string, string>, after: Map<string, string>
     const from = before[logicalId];
     if (from !== undefined && from !== to) moves.push({ logicalId, from, to });
   }
-  return moves.sort((a, b) => a.logicalId.localeCompare(b.logicalId));
+  return moves.sort((a, b) => byCodeUnits(a.logicalId, b.logicalId));
 }
 
-const sortKeys = <T>(record: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+const sortKeys = <T>(record: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(record).sort(byKey));
 
 /** A nested stack that needs a root resource which itself needs that nested stack cannot be deployed: say which. */
 function assertAcyclic(root: Template): void {
