@@ -1,11 +1,6 @@
 import type { Construct } from 'constructs';
 import { ConfigError, invalid } from '../../errors';
 import type { FunctionConstruct } from '../function';
-import { HttpApiEvent } from './http-api';
-import { HttpEvent } from './http';
-import * as groupA from './group-a';
-import * as groupB from './group-b';
-import * as groupC from './group-c';
 import { checkEventFields } from './fields';
 
 /** An event type: its key under `events`, and the construct it becomes. */
@@ -14,47 +9,70 @@ export interface EventType {
   new (fn: FunctionConstruct, id: string, config: unknown, path: string): Construct;
 }
 
-const registry = new Map<string, EventType>();
-let builtInsRegistered = false;
-
 /**
- * fw's own event types, registered on first use rather than at load time: event modules
- * import constructs that import this registry, and a load-time loop could meet a class
- * whose module is still loading.
+ * fw's own event types, each module loaded when a service first uses its type: a service
+ * with HTTP routes only then never loads (or initializes) the twenty other event modules.
+ * Loading on use also keeps the registry out of the import cycle event → construct → registry.
  */
-function registerBuiltIns(): void {
-  if (builtInsRegistered) return;
-  builtInsRegistered = true;
-  for (const eventType of [HttpApiEvent, HttpEvent, ...groupA.eventTypes, ...groupB.eventTypes, ...groupC.eventTypes]) {
-    registerEventType(eventType);
-  }
+const BUILT_IN: Record<string, () => EventType> = {
+  httpApi: () => (require('./http-api') as typeof import('./http-api')).HttpApiEvent,
+  http: () => (require('./http') as typeof import('./http')).HttpEvent,
+  s3: () => (require('./s3') as typeof import('./s3')).S3Event,
+  schedule: () => (require('./schedule') as typeof import('./schedule')).ScheduleEvent,
+  cloudwatchEvent: () => (require('./cloudwatch-event') as typeof import('./cloudwatch-event')).CloudWatchEventEvent,
+  cloudwatchLog: () => (require('./cloudwatch-log') as typeof import('./cloudwatch-log')).CloudWatchLogEvent,
+  sns: () => (require('./sns') as typeof import('./sns')).SnsEvent,
+  sqs: () => (require('./sqs') as typeof import('./sqs')).SqsEvent,
+  stream: () => (require('./stream') as typeof import('./stream')).StreamEvent,
+  msk: () => (require('./msk') as typeof import('./msk')).MskEvent,
+  kafka: () => (require('./kafka') as typeof import('./kafka')).KafkaEvent,
+  activemq: () => (require('./activemq') as typeof import('./activemq')).ActiveMqEvent,
+  rabbitmq: () => (require('./rabbitmq') as typeof import('./rabbitmq')).RabbitMqEvent,
+  alb: () => (require('./alb') as typeof import('./alb')).AlbEvent,
+  alexaSkill: () => (require('./alexa-skill') as typeof import('./alexa-skill')).AlexaSkillEvent,
+  alexaSmartHome: () => (require('./alexa-smart-home') as typeof import('./alexa-smart-home')).AlexaSmartHomeEvent,
+  iot: () => (require('./iot') as typeof import('./iot')).IotEvent,
+  iotFleetProvisioning: () => (require('./iot-fleet-provisioning') as typeof import('./iot-fleet-provisioning')).IotFleetProvisioningEvent,
+  cloudFront: () => (require('./cloud-front') as typeof import('./cloud-front')).CloudFrontEvent,
+  cognitoUserPool: () => (require('./cognito-user-pool') as typeof import('./cognito-user-pool')).CognitoUserPoolEvent,
+  eventBridge: () => (require('./event-bridge') as typeof import('./event-bridge')).EventBridgeEvent,
+  websocket: () => (require('./websocket') as typeof import('./websocket')).WebsocketEvent,
+};
+
+/** The event types plugins added. */
+const added = new Map<string, EventType>();
+
+/** The class of an event type, or undefined for an unknown one. */
+function eventClassOf(type: string): EventType | undefined {
+  const load = Object.prototype.hasOwnProperty.call(BUILT_IN, type) ? BUILT_IN[type] : undefined;
+  return load ? load() : added.get(type);
 }
+
+const knownTypes = () => [...Object.keys(BUILT_IN), ...added.keys()];
 
 /** Adds an event type; a second class for one type is a bug (or a clashing plugin) and fails loudly. */
 export function registerEventType(eventType: EventType): void {
-  registerBuiltIns();
-  const existing = registry.get(eventType.type);
+  const existing = eventClassOf(eventType.type);
   if (existing && existing !== eventType) throw new Error(`Event type "${eventType.type}" is registered twice`);
-  registry.set(eventType.type, eventType);
+  if (!Object.prototype.hasOwnProperty.call(BUILT_IN, eventType.type)) added.set(eventType.type, eventType);
 }
 
 /** Takes a plugin's event type out again once its command is done (several services run in one process in tests). */
 export function unregisterEventType(eventType: EventType): void {
-  if (registry.get(eventType.type) === eventType) registry.delete(eventType.type);
+  if (added.get(eventType.type) === eventType) added.delete(eventType.type);
 }
 
-export function eventTypes(): ReadonlyMap<string, EventType> {
-  registerBuiltIns();
-  return registry;
+/** Whether `type` is an event type fw or a loaded plugin knows. */
+export function isEventType(type: string): boolean {
+  return Object.prototype.hasOwnProperty.call(BUILT_IN, type) || added.has(type);
 }
 
 /** Builds one construct per entry of a function's `events` list. */
 export function createEvents(fn: FunctionConstruct, events: unknown, path: string): void {
-  registerBuiltIns();
   if (!Array.isArray(events)) throw invalid(path, 'a list of events', events);
   events.forEach((event, index) => {
     const at = `${path}[${index}]`;
-    if (typeof event === 'string' && registry.has(event)) {
+    if (typeof event === 'string' && isEventType(event)) {
       // Serverless v2 allowed a bare `- alexaSkill` (a permission open to every skill); v3 deprecated it.
       throw new ConfigError(`Invalid configuration in '${at}': the "${event}" event needs its settings, e.g. "- ${event}: …" (see the ${event} event's documentation)`);
     }
@@ -62,9 +80,9 @@ export function createEvents(fn: FunctionConstruct, events: unknown, path: strin
     const keys = Object.keys(event);
     if (keys.length !== 1) throw invalid(at, 'exactly one event type per list entry', keys.join(', ') || event);
     const [type] = keys;
-    const EventClass = registry.get(type);
+    const EventClass = eventClassOf(type);
     if (!EventClass) {
-      throw new ConfigError(`Invalid configuration in '${at}': unknown event type "${type}" (known: ${[...registry.keys()].sort().join(', ')})`);
+      throw new ConfigError(`Invalid configuration in '${at}': unknown event type "${type}" (known: ${knownTypes().sort().join(', ')})`);
     }
     checkEventFields(type, (event as Record<string, unknown>)[type], `${at}.${type}`);
     new EventClass(fn, `${type}${index}`, (event as Record<string, unknown>)[type], `${at}.${type}`);
