@@ -5,4 +5,4 @@
 export const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Order of `[key, value]` entries by key. */
-export const byKey = ([a]: [string, unknown], [b]: [string, unknown]): number => byCodeUnits(a, b);
+export const byKey = (a: [string, unknown], b: [string, unknown]): number => byCodeUnits(a[0], b[0]);

@@ -17,11 +17,14 @@ export function withConstructs<T extends object>(config: T, addConstructs: AddCo
 
 /** What `${construct:jobs.queueUrl}` resolves to until the tree exists; replaced in the synthesized template. */
 const MARKER = 'Fn::FwConstruct';
+/** Markers handed out in this process: with none, no template needs searching (a search serializes it whole). */
+let markersIssued = 0;
 
 /** The variable source `construct:` (service files with `addConstructs`): `${construct:<construct id>.<property>}`. */
 export async function constructSource(ref: { address: string | undefined }): Promise<{ value: unknown } | { missing: string }> {
   const address = ref.address ?? '';
   if (!/^[^.]+\.[^.]+$/.test(address)) return { missing: `is not "<construct id>.<property>" (like construct:jobs.queueUrl)` };
+  markersIssued += 1;
   return { value: { [MARKER]: address } };
 }
 
@@ -36,7 +39,7 @@ export function installConstructSource(): void {
  * `addConstructs` added with that id (an intrinsic such as `{ Ref: 'JobsQueue' }`, or a value).
  */
 export function resolveConstructReferences(template: Template, service: Service): void {
-  if (!JSON.stringify(template).includes(MARKER)) return;
+  if (markersIssued === 0 || !JSON.stringify(template).includes(MARKER)) return;
   const replace = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(replace);
     if (value === null || typeof value !== 'object') return value;

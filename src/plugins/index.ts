@@ -217,6 +217,8 @@ export async function compile(manager: PluginManager, service: Service, config: 
 export async function finalize(manager: PluginManager, template: Template): Promise<void> {
   if (manager.state.service) resolveConstructReferences(template, manager.state.service);
   if (manager.empty) return;
+  // Plugins change the template in place: they get one that shares no object with the configuration.
+  Object.assign(template, structuredClone(template));
   manager.applyPreviewChanges(template);
   manager.state.template = template;
   await manager.runEvent('package:createDeploymentArtifacts');

@@ -34,11 +34,12 @@ export function synthesize(service: Service): Template {
       if (error instanceof ConfigError) throw error;
       throw new Error(`While synthesizing ${where(construct)}: ${(error as Error).message}`, { cause: error });
     }
-    for (const [logicalId, resource] of Object.entries(fragment.Resources ?? {})) {
+    const resources = fragment.Resources ?? {};
+    for (const logicalId in resources) {
       const owner = owners.get(`Resources.${logicalId}`);
       if (owner) throw new Error(`Logical id "${logicalId}" is generated twice: by ${where(owner)} and by ${where(construct)}`);
       owners.set(`Resources.${logicalId}`, construct);
-      template.Resources[logicalId] = resource;
+      template.Resources[logicalId] = resources[logicalId];
     }
     for (const [key, output] of Object.entries(fragment.Outputs ?? {})) {
       const owner = owners.get(`Outputs.${key}`);

@@ -24,10 +24,18 @@ const FOLLOW_USERS = new Set(['AWS::Logs::LogGroup', 'AWS::ApiGateway::Resource'
 /** Each resource's references to other resources of the template (Ref, GetAtt, Sub, DependsOn). */
 export function referenceGraph(resources: Resources): Map<string, Set<string>> {
   const graph = new Map<string, Set<string>>();
-  for (const [id, resource] of Object.entries(resources)) {
+  const ids = Object.keys(resources);
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
+    const resource = resources[id];
     const targets = new Set<string>();
-    for (const { target } of referencesIn(resource.Properties)) if (target in resources && target !== id) targets.add(target);
-    for (const target of dependsOnList(resource.DependsOn)) if (target in resources) targets.add(target);
+    const references = referencesIn(resource.Properties);
+    for (let r = 0; r < references.length; r++) {
+      const target = references[r].target;
+      if (target !== id && Object.prototype.hasOwnProperty.call(resources, target)) targets.add(target);
+    }
+    const dependsOn = dependsOnList(resource.DependsOn);
+    for (let d = 0; d < dependsOn.length; d++) if (Object.prototype.hasOwnProperty.call(resources, dependsOn[d])) targets.add(dependsOn[d]);
     graph.set(id, targets);
   }
   return graph;
@@ -42,26 +50,28 @@ export function referenceGraph(resources: Resources): Map<string, Set<string>> {
  */
 export function functionGroups(resources: Resources, pinned: Set<string>, hasConditions = false): Map<string, string> {
   const graph = referenceGraph(resources);
+  const ids = Object.keys(resources);
   const users = new Map<string, string[]>();
-  for (const [id, targets] of graph) {
-    for (const target of targets) {
+  graph.forEach((targets, id) =>
+    targets.forEach(target => {
       const list = users.get(target);
       if (list) list.push(id);
       else users.set(target, [id]);
-    }
-  }
+    }),
+  );
   const root = new Set<string>();
   const group = new Map<string, string>();
-  for (const [id, resource] of Object.entries(resources)) {
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
+    const resource = resources[id];
     // Conditions live in the root template: what uses one stays there.
     const conditional = resource.Condition !== undefined || (hasConditions && JSON.stringify(resource).includes('"Fn::If"'));
     if (pinned.has(id) || SHARED_TYPES.has(String(resource.Type)) || conditional) root.add(id);
+    else if (resource.Type === 'AWS::Lambda::Function' && id.endsWith('LambdaFunction') && id.length > 'LambdaFunction'.length) {
+      group.set(id, id.slice(0, -'LambdaFunction'.length));
+    }
   }
-  for (const [id, resource] of Object.entries(resources)) {
-    const anchor = /^(.+)LambdaFunction$/.exec(id);
-    if (anchor && resource.Type === 'AWS::Lambda::Function' && !root.has(id)) group.set(id, anchor[1]);
-  }
-  const open = () => Object.keys(resources).filter(id => !root.has(id) && !group.has(id));
+  const open = () => ids.filter(id => !root.has(id) && !group.has(id));
   for (let changed = true; changed; ) {
     changed = false;
     for (const id of open()) {

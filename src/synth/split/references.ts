@@ -11,25 +11,29 @@ export interface Reference {
 
 const SUB_VARIABLE = /\$\{([^!}][^}]*)\}/g;
 
-/** Every reference in a value, in document order (duplicates included). */
+/**
+ * Every reference in a value, in document order (duplicates included). This and
+ * `rewriteReferences` walk whole templates: index loops and no destructuring, which
+ * allocate iterators while the code runs cold.
+ */
 export function referencesIn(value: unknown, found: Reference[] = []): Reference[] {
   if (Array.isArray(value)) {
-    for (const item of value) referencesIn(item, found);
+    for (let i = 0; i < value.length; i++) referencesIn(value[i], found);
     return found;
   }
   if (value === null || typeof value !== 'object') return found;
   const object = value as Record<string, unknown>;
   const keys = Object.keys(object);
   if (keys.length === 1) {
-    const [key] = keys;
+    const key = keys[0];
     const argument = object[key];
     if (key === 'Ref' && typeof argument === 'string') {
       if (!argument.startsWith('AWS::')) found.push({ target: argument });
       return found;
     }
     if (key === 'Fn::GetAtt') {
-      const [target, attribute] = getAttParts(argument);
-      if (target) found.push({ target, attribute });
+      const parts = getAttParts(argument);
+      if (parts[0]) found.push({ target: parts[0], attribute: parts[1] });
       return found;
     }
     if (key === 'Fn::Sub') {
@@ -46,7 +50,7 @@ export function referencesIn(value: unknown, found: Reference[] = []): Reference
       return found;
     }
   }
-  for (const key of keys) referencesIn(object[key], found);
+  for (let i = 0; i < keys.length; i++) referencesIn(object[keys[i]], found);
   return found;
 }
 
@@ -68,27 +72,33 @@ export const dependsOnList = (value: unknown): string[] => (Array.isArray(value)
  */
 export function rewriteReferences(value: unknown, replace: (reference: Reference) => unknown): unknown {
   if (Array.isArray(value)) {
-    const items = value.map(item => rewriteReferences(item, replace));
-    return items.some((item, index) => item !== value[index]) ? items : value;
+    let items: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item = rewriteReferences(value[i], replace);
+      if (item !== value[i]) items ??= value.slice();
+      if (items) items[i] = item;
+    }
+    return items ?? value;
   }
   if (value === null || typeof value !== 'object') return value;
   const object = value as Record<string, unknown>;
   const keys = Object.keys(object);
   if (keys.length === 1) {
-    const [key] = keys;
+    const key = keys[0];
     const argument = object[key];
     if (key === 'Ref' && typeof argument === 'string') {
       return argument.startsWith('AWS::') ? value : (replace({ target: argument }) ?? value);
     }
     if (key === 'Fn::GetAtt') {
-      const [target, attribute] = getAttParts(argument);
-      return target ? (replace({ target, attribute }) ?? value) : value;
+      const parts = getAttParts(argument);
+      return parts[0] ? (replace({ target: parts[0], attribute: parts[1] }) ?? value) : value;
     }
     if (key === 'Fn::Sub') return rewriteSub(argument, replace) ?? value;
   }
   // Unchanged parts are shared, not copied: most of a template has no reference to rewrite.
   let copy: Record<string, unknown> | undefined;
-  for (const key of keys) {
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
     const rewritten = rewriteReferences(object[key], replace);
     if (rewritten !== object[key]) copy ??= { ...object };
     if (copy) copy[key] = rewritten;

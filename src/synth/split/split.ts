@@ -107,7 +107,10 @@ export function splitTemplate(template: Template, options: SplitOptions): SplitR
   };
 
   const root: Template = { ...template, Resources: {} };
-  for (const [id, declaration] of Object.entries(template.Resources)) {
+  const ids = Object.keys(template.Resources);
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
+    const declaration = template.Resources[id];
     const home = stackOf(id);
     const resource: TemplateResource = { ...declaration };
     if (resource.Properties !== undefined) resource.Properties = rewriteReferences(resource.Properties, replacer(home));
