@@ -1,7 +1,11 @@
-import { rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ConfigError } from '../../src/errors';
+import { childEnv } from '../helpers/env';
 import { goldenCases, normalize, packageCopy } from '../helpers/golden';
 
 /**
@@ -74,5 +78,29 @@ deterministic('the same service packaged twice at the same instant gives the sam
     rmSync(second.cwd, { recursive: true, force: true });
   }
 });
+
+deterministic(
+  'the built CLI, in a process of its own, packages every event type as the reference does (modules load on first use there)',
+  () => {
+    const c = goldenCases('events').find(candidate => candidate.name === 'all-events')!;
+    const cwd = mkdtempSync(join(tmpdir(), 'fw-golden-cli-'));
+    try {
+      cpSync(c.dir, cwd, { recursive: true, filter: source => !source.includes(join(c.dir, 'expected')) });
+      const run = spawnSync(process.execPath, [join(__dirname, '..', '..', '..', 'bin', 'fw.js'), 'package'], { cwd, env: childEnv(), encoding: 'utf8' });
+      assert.is(run.status, 0, run.stderr);
+      // The CLI packages now, not at the golden instant: the artifact folder and REST deployment id differ.
+      const instant = (template: unknown) =>
+        JSON.parse(
+          JSON.stringify(normalize(template))
+            .replace(/\/\d{13}-\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\//g, '/<instant>/')
+            .replace(/ApiGatewayDeployment\d{13}/g, 'ApiGatewayDeployment<instant>'),
+        );
+      const template = JSON.parse(readFileSync(join(cwd, '.serverless', 'cloudformation-template-update-stack.json'), 'utf8'));
+      assert.equal(instant(template), instant(c.expected!.update));
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  },
+);
 
 deterministic.run();

@@ -14,6 +14,18 @@ export interface EventType {
  * with HTTP routes only then never loads (or initializes) the twenty other event modules.
  * Loading on use also keeps the registry out of the import cycle event → construct → registry.
  */
+/**
+ * The broker event types add their role statements together, type by type in the reference's
+ * order (event-source-mapping-b.ts; each registers its part when its module loads): one of them
+ * in a service loads all four.
+ */
+const brokers = () => ({
+  msk: (require('./msk') as typeof import('./msk')).MskEvent,
+  kafka: (require('./kafka') as typeof import('./kafka')).KafkaEvent,
+  activemq: (require('./activemq') as typeof import('./activemq')).ActiveMqEvent,
+  rabbitmq: (require('./rabbitmq') as typeof import('./rabbitmq')).RabbitMqEvent,
+});
+
 const BUILT_IN: Record<string, () => EventType> = {
   httpApi: () => (require('./http-api') as typeof import('./http-api')).HttpApiEvent,
   http: () => (require('./http') as typeof import('./http')).HttpEvent,
@@ -24,10 +36,10 @@ const BUILT_IN: Record<string, () => EventType> = {
   sns: () => (require('./sns') as typeof import('./sns')).SnsEvent,
   sqs: () => (require('./sqs') as typeof import('./sqs')).SqsEvent,
   stream: () => (require('./stream') as typeof import('./stream')).StreamEvent,
-  msk: () => (require('./msk') as typeof import('./msk')).MskEvent,
-  kafka: () => (require('./kafka') as typeof import('./kafka')).KafkaEvent,
-  activemq: () => (require('./activemq') as typeof import('./activemq')).ActiveMqEvent,
-  rabbitmq: () => (require('./rabbitmq') as typeof import('./rabbitmq')).RabbitMqEvent,
+  msk: () => brokers().msk,
+  kafka: () => brokers().kafka,
+  activemq: () => brokers().activemq,
+  rabbitmq: () => brokers().rabbitmq,
   alb: () => (require('./alb') as typeof import('./alb')).AlbEvent,
   alexaSkill: () => (require('./alexa-skill') as typeof import('./alexa-skill')).AlexaSkillEvent,
   alexaSmartHome: () => (require('./alexa-smart-home') as typeof import('./alexa-smart-home')).AlexaSmartHomeEvent,
