@@ -21,6 +21,8 @@ export function limitsExceeded(template: { Resources: object; Outputs?: object; 
   if (parameters > LIMITS.parameters) over.push(`${parameters} parameters (limit ${LIMITS.parameters})`);
   // Pretty-printing a large template costs time: only when the compact text is not clearly small enough.
   if (text === undefined && (over.length > 0 || JSON.stringify(template).length * 2 < LIMITS.templateBytes)) return over;
+  // A character is at most three UTF-8 bytes: a text that short fits without counting them.
+  if (text !== undefined && text.length * 3 <= LIMITS.templateBytes) return over;
   const bytes = text === undefined ? templateBytes(template) : Buffer.byteLength(text);
   if (bytes > LIMITS.templateBytes) over.push(`${bytes} bytes (limit ${LIMITS.templateBytes})`);
   return over;

@@ -95,7 +95,7 @@ export function splitTemplate(template: Template, options: SplitOptions): SplitR
     if (where === ROOT) return reference.attribute === undefined ? { Ref: reference.target } : { 'Fn::GetAtt': [reference.target, reference.attribute] };
     return { 'Fn::GetAtt': [where, `Outputs.${outputOf(stacks.get(where)!, reference)}`] };
   };
-  const replacer = (home: string) => (reference: Reference) => {
+  const replacerOf = (home: string) => (reference: Reference) => {
     const where = whereIs(reference.target);
     if (where === undefined || where === home) return undefined;
     if (home === ROOT) return inRoot(reference);
@@ -105,6 +105,12 @@ export function splitTemplate(template: Template, options: SplitOptions): SplitR
     stack.passed[parameter] ??= inRoot(reference);
     return { Ref: parameter };
   };
+  const replacers = new Map<string, (reference: Reference) => unknown>();
+  const replacer = (home: string) => {
+    let found = replacers.get(home);
+    if (!found) replacers.set(home, (found = replacerOf(home)));
+    return found;
+  };
 
   const root: Template = { ...template, Resources: {} };
   const ids = Object.keys(template.Resources);
@@ -112,9 +118,11 @@ export function splitTemplate(template: Template, options: SplitOptions): SplitR
     const id = ids[i];
     const declaration = template.Resources[id];
     const home = stackOf(id);
-    const resource: TemplateResource = { ...declaration };
-    if (resource.Properties !== undefined) resource.Properties = rewriteReferences(resource.Properties, replacer(home));
+    const properties = declaration.Properties === undefined ? undefined : rewriteReferences(declaration.Properties, replacer(home));
     const dependsOn = dependsOnList(declaration.DependsOn);
+    // Most resources reference nothing outside their stack: they move as they are, uncopied.
+    const resource: TemplateResource = properties === declaration.Properties && dependsOn.length === 0 ? declaration : { ...declaration };
+    if (properties !== declaration.Properties) resource.Properties = properties;
     if (dependsOn.length > 0) {
       const kept = new Set<string>();
       for (const target of dependsOn) {
@@ -184,7 +192,8 @@ export function splitTemplate(template: Template, options: SplitOptions): SplitR
   const over = limitsExceeded(root);
   if (over.length > 0) throw new Error(`The root stack would still have ${over.join(', ')} after moving every function's resources into nested stacks`);
   assertAcyclic(root);
-  const resources = Object.fromEntries([...placement].sort(byKey));
+  const resources: Record<string, string> = {};
+  for (const id of [...placement.keys()].sort(byCodeUnits)) resources[id] = placement.get(id)!;
   return { root, nested, placement: { mode: options.mode, resources }, moves: previous ? movesBetween(previous.resources, placement) : [] };
 }
 
