@@ -191,8 +191,16 @@ function replaceFolder(staging: string, target: string): void {
 
 /** Artifacts built in the staging folder now live in the output folder. */
 function relocate(artifacts: Artifacts, from: string, to: string): Artifacts {
-  const move = (artifact: Artifact): Artifact =>
-    artifact.path.startsWith(from) ? { ...artifact, path: join(to, relative(from, artifact.path)) } : artifact;
+  // Every function packaged with the service shares one artifact: moved once, shared again.
+  const moved = new Map<Artifact, Artifact>();
+  const move = (artifact: Artifact): Artifact => {
+    let result = moved.get(artifact);
+    if (!result) {
+      result = artifact.path.startsWith(from) ? { ...artifact, path: join(to, relative(from, artifact.path)) } : artifact;
+      moved.set(artifact, result);
+    }
+    return result;
+  };
   return {
     service: artifacts.service && move(artifacts.service),
     functions: Object.fromEntries(Object.entries(artifacts.functions).map(([key, artifact]) => [key, move(artifact)])),
