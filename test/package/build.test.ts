@@ -86,7 +86,7 @@ build('gives the same bytes for a copy of the tree in another folder', async () 
   assert.is(there.service!.sha256, here.service!.sha256);
 });
 
-build('gives the same bytes whichever way a file is deflated (main thread or pool), over 700 files', async () => {
+build('gives the same bytes whichever way a file is deflated (small ones on the main thread, big ones on the pool), over 700 files', async () => {
   const tree: Record<string, string | { content: string; mode: number }> = {};
   for (let i = 0; i < 700; i++) {
     const path = `lib/${String(i % 7)}/file-${i}.js`;

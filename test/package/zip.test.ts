@@ -2,8 +2,8 @@ import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { deflateRawSync } from 'node:zlib';
-import { DeflatePool } from '../../src/package/deflate';
+import { createDeflateRaw, deflateRawSync, type DeflateRaw } from 'node:zlib';
+import { DeflatePool, SyncDeflater } from '../../src/package/deflate';
 import { hashBytes, sortEntries, writeZip, zipEntry, ZipWriter } from '../../src/package/zip';
 import { readZip, removeDir, tempDir } from './helpers';
 
@@ -87,6 +87,30 @@ deflate('gives exactly the bytes of deflateRawSync, file after file on reused co
   } finally {
     pool.close();
   }
+});
+
+const big = Buffer.from(Array.from({ length: 60_000 }, (_, i) => `line ${i * 7919 % 1000}\n`).join(''));
+const random = Buffer.from(Array.from({ length: 200_000 }, (_, i) => (i * 2654435761) >>> 24));
+const samples = [Buffer.from('a'), big, Buffer.from('hello '.repeat(100)), random, big.subarray(0, 1000), Buffer.from([0, 1, 2, 3])];
+const expected = samples.map(content => deflateRawSync(content).toString('hex'));
+
+deflate('SyncDeflater gives exactly the bytes of deflateRawSync on one reused context (output over its 64 KB buffer too)', () => {
+  const deflater = new SyncDeflater();
+  try {
+    assert.equal([...samples, ...samples].map(content => deflater.deflate(content).toString('hex')), [...expected, ...expected]);
+  } finally {
+    deflater.close();
+  }
+});
+
+deflate("SyncDeflater falls back to deflateRawSync when Node's zlib internals are not what it drives", () => {
+  const without = new SyncDeflater(() => Object.assign(createDeflateRaw(), { _handle: undefined }) as unknown as DeflateRaw);
+  assert.equal(samples.map(content => without.deflate(content).toString('hex')), expected);
+  // Internals that changed shape (here: a write state the handle does not fill in): the first result shows it.
+  const changed = new SyncDeflater(() => Object.assign(createDeflateRaw(), { _writeState: new Uint32Array(2) }) as unknown as DeflateRaw);
+  assert.equal(samples.map(content => changed.deflate(content).toString('hex')), expected);
+  without.close();
+  changed.close();
 });
 deflate.run();
 
