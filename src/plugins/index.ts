@@ -217,8 +217,9 @@ export async function compile(manager: PluginManager, service: Service, config: 
 export async function finalize(manager: PluginManager, template: Template): Promise<void> {
   if (manager.state.service) resolveConstructReferences(template, manager.state.service);
   if (manager.empty) return;
-  // Plugins change the template in place: they get one that shares no object with the configuration.
-  Object.assign(template, structuredClone(template));
+  // Plugins change the template in place: they get one in which no object appears twice or is
+  // shared with the configuration (structuredClone would keep such sharing; a JSON copy does not).
+  Object.assign(template, JSON.parse(JSON.stringify(template)));
   manager.applyPreviewChanges(template);
   manager.state.template = template;
   await manager.runEvent('package:createDeploymentArtifacts');

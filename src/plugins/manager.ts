@@ -282,7 +282,8 @@ export class PluginManager {
       let template: Template = { AWSTemplateFormatVersion: '2010-09-09', Description: '', Resources: {}, Outputs: {} };
       if (this.state.service) {
         const { synthesize } = require('../synth/synthesize') as typeof import('../synth/synthesize');
-        template = synthesize(this.state.service);
+        // A copy of its own (see finalize): plugins edit the preview in place.
+        template = JSON.parse(JSON.stringify(synthesize(this.state.service))) as Template;
         template.Outputs ??= {};
       }
       const earlier = this.preview?.template as unknown as Record<string, Record<string, unknown>> | undefined;

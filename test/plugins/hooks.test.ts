@@ -32,6 +32,21 @@ hooks('a local plugin hooking before:package:finalize adds a resource that resou
   }
 });
 
+for (const fixture of ['shared-layers', 'shared-layers-v3']) {
+hooks(`a plugin changing one function in place changes only that function (the template it gets shares nothing with the configuration): ${fixture}`, async () => {
+  const dir = copyFixture(fixture);
+  try {
+    const packaged = await packageService({ cwd: dir, options: {}, now: NOW });
+    const layersOf = (id: string) => (packaged.template.Resources[id] as { Properties: { Layers: string[] } }).Properties.Layers;
+    assert.equal(layersOf('OneLambdaFunction'), ['arn:aws:lambda:us-east-1:123456789012:layer:common:1', 'arn:aws:lambda:us-east-1:123456789012:layer:extra:1']);
+    assert.equal(layersOf('TwoLambdaFunction'), ['arn:aws:lambda:us-east-1:123456789012:layer:common:1']);
+    assert.equal(packaged.config.provider.layers, ['arn:aws:lambda:us-east-1:123456789012:layer:common:1']);
+  } finally {
+    removeDir(dir);
+  }
+});
+}
+
 hooks('a TypeScript plugin finds, adds and changes constructs before synthesis', async () => {
   const dir = copyFixture('tree');
   try {
