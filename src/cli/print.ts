@@ -33,7 +33,7 @@ export class PrintCommand extends ServiceCommand {
     let value: unknown = config;
     if (this.valuePath !== undefined && this.valuePath !== '') {
       for (const segment of this.valuePath.split('.')) {
-        if (value === null || typeof value !== 'object' || !Object.prototype.hasOwnProperty.call(value, segment)) {
+        if (value === null || typeof value !== 'object' || !Object.hasOwn(value, segment)) {
           throw new ConfigError(`Nothing at "${this.valuePath}" in the resolved configuration`);
         }
         value = (value as Record<string, unknown>)[segment];

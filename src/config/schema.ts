@@ -131,7 +131,7 @@ export function shape(properties: Record<string, Schema>, { required = [], extra
       }
       for (const [key, child] of Object.entries(input)) {
         const childState = { ...state, p: childPath(state, key) };
-        const schema = Object.prototype.hasOwnProperty.call(properties, key) ? properties[key] : extra;
+        const schema = Object.hasOwn(properties, key) ? properties[key] : extra;
         if (schema) {
           if (child !== undefined && child !== null) valid = schema(child, childState) && valid;
           continue;

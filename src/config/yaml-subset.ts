@@ -111,7 +111,6 @@ const isPlainStart = (line: string, at: number, flow = false) =>
   at < line.length &&
   (line[at] === '-' ? at + 1 < line.length && line[at + 1] !== ' ' && !(flow && ',[]{}'.includes(line[at + 1])) : !INDICATORS.has(line[at]));
 const isDashItem = (line: string, at: number) => line[at] === '-' && (at + 1 === line.length || line[at + 1] === ' ');
-const hasOwn = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key);
 
 class SubsetReader {
   private readonly lines: string[];
@@ -217,7 +216,7 @@ class SubsetReader {
         key = text.slice(start, colon).trimEnd();
         if (!isPlainKey(key)) decline();
       }
-      if (key === '<<' || key === '__proto__' || hasOwn(map, key)) decline();
+      if (key === '<<' || key === '__proto__' || Object.hasOwn(map, key)) decline();
       const valueAt = skipSpaces(text, colon + 1);
       const node = valueAt === text.length || text[valueAt] === '#' ? this.valueBelow(line, column) : this.node(line, valueAt, column, true);
       map[key] = node.value;
@@ -283,7 +282,7 @@ class SubsetReader {
     const text = this.lines[line];
     TAG.lastIndex = column;
     const match = TAG.exec(text);
-    if (!match || !hasOwn(SHORT_TAGS, match[1])) decline();
+    if (!match || !Object.hasOwn(SHORT_TAGS, match[1])) decline();
     const short = match![1];
     const at = skipSpaces(text, column + match![0].length);
     if (at === text.length || text[at] === '#') {
@@ -334,7 +333,7 @@ class SubsetReader {
     // A blank line holding more spaces than the indentation carries content (or is an error): the library's.
     if (body.some(text => text.length > indent && skipSpaces(text, 0) === text.length)) decline();
     let end = body.length;
-    while (end > 0 && body[end - 1].length <= indent && skipSpaces(body[end - 1], 0) === body[end - 1].length) end--;
+    while (end > 0 && skipSpaces(body[end - 1], 0) === body[end - 1].length) end--;
     // A last line without a line break, or kept trailing blank lines: left to the library.
     if ((line + end === this.lines.length - 1 && !this.endsWithNewline) || (chomping === 'keep' && end < body.length)) decline();
     const content = body.slice(0, end).map(text => (text.length > indent ? text.slice(indent) : ''));
@@ -388,7 +387,7 @@ class SubsetReader {
         value += String.fromCodePoint(parseInt(hex, 16));
         index += 1 + length;
       } else {
-        if (!hasOwn(ESCAPES, escape)) decline();
+        if (!Object.hasOwn(ESCAPES, escape)) decline();
         value += ESCAPES[escape];
         index += 1;
       }
@@ -422,7 +421,7 @@ class SubsetReader {
           index = end;
         }
         index = skipSpaces(text, index);
-        if (text[index] !== ':' || key === '<<' || key === '__proto__' || hasOwn(map, key)) decline();
+        if (text[index] !== ':' || key === '<<' || key === '__proto__' || Object.hasOwn(map, key)) decline();
         index = skipSpaces(text, index + 1);
         if (text[index] === ',' || text[index] === '}') {
           map[key] = null;
@@ -448,7 +447,7 @@ class SubsetReader {
     } else if (first === '!') {
       TAG.lastIndex = at;
       const match = TAG.exec(text);
-      if (!match || !hasOwn(SHORT_TAGS, match[1])) decline();
+      if (!match || !Object.hasOwn(SHORT_TAGS, match[1])) decline();
       const short = match![1];
       const start = skipSpaces(text, at + match![0].length);
       if (text[start] === '[' || text[start] === '{') {

@@ -99,37 +99,42 @@ export class SyncDeflater {
 export class DeflateSlot {
   /** Read buffer owned by this slot while it is acquired. */
   scratch: Buffer = Buffer.allocUnsafeSlow(64 << 10);
-  private readonly stream: DeflateRaw;
+  /** Made on the first big file: most slots only lend their read buffer (small files deflate on the main thread). */
+  private stream: DeflateRaw | undefined;
   private chunks: Buffer[] = [];
   private failure: Error | undefined;
 
-  constructor() {
-    this.stream = createDeflateRaw({ level: constants.Z_DEFAULT_COMPRESSION });
-    this.stream.on('data', (chunk: Buffer) => this.chunks.push(chunk));
-    this.stream.on('error', (error: Error) => {
-      this.failure = error;
-    });
+  private zlib(): DeflateRaw {
+    if (!this.stream) {
+      this.stream = createDeflateRaw({ level: constants.Z_DEFAULT_COMPRESSION });
+      this.stream.on('data', (chunk: Buffer) => this.chunks.push(chunk));
+      this.stream.on('error', (error: Error) => {
+        this.failure = error;
+      });
+    }
+    return this.stream;
   }
 
   /** The deflated bytes of `content`; `content` must stay untouched until this resolves. */
   deflate(content: Buffer): Promise<Buffer> {
+    const stream = this.zlib();
     return new Promise((resolve, reject) => {
       this.chunks = [];
-      this.stream.write(content);
-      this.stream.flush(constants.Z_FINISH, () => {
+      stream.write(content);
+      stream.flush(constants.Z_FINISH, () => {
         if (this.failure) return reject(this.failure);
         // Output is pushed before the flush callback runs, and the stream flows: nothing may wait.
-        if (this.stream.readableLength !== 0) return reject(new Error('zlib output was not delivered before its flush ended'));
+        if (stream.readableLength !== 0) return reject(new Error('zlib output was not delivered before its flush ended'));
         const output = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
         this.chunks = [];
-        this.stream.reset();
+        stream.reset();
         resolve(output);
       });
     });
   }
 
   close(): void {
-    this.stream.close();
+    this.stream?.close();
   }
 }
 

@@ -82,7 +82,7 @@ export class Resolver {
     let current: unknown = this.root.value;
     for (const segment of path) {
       if (current === null || typeof current !== 'object') return undefined;
-      if (!Object.prototype.hasOwnProperty.call(current, segment)) return undefined;
+      if (!Object.hasOwn(current, segment)) return undefined;
       current = (current as Record<string, unknown>)[segment];
     }
     return current;
@@ -289,7 +289,7 @@ export class Resolver {
     for (let i = 0; i < path.length; i += 1) {
       await this.settle(path.slice(0, i));
       const parent = this.get(path.slice(0, i));
-      if (parent === null || typeof parent !== 'object' || !Object.prototype.hasOwnProperty.call(parent, path[i])) {
+      if (parent === null || typeof parent !== 'object' || !Object.hasOwn(parent, path[i])) {
         return { missing: 'points to nothing in the service file' };
       }
     }

@@ -37,7 +37,7 @@ export function dig(value: unknown, path: string[]): unknown {
   let current = value;
   for (const segment of path) {
     if (current === null || typeof current !== 'object') return undefined;
-    if (!Object.prototype.hasOwnProperty.call(current, segment)) return undefined;
+    if (!Object.hasOwn(current, segment)) return undefined;
     current = (current as Record<string, unknown>)[segment];
   }
   return current;

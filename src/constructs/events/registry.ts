@@ -10,11 +10,6 @@ export interface EventType {
 }
 
 /**
- * fw's own event types, each module loaded when a service first uses its type: a service
- * with HTTP routes only then never loads (or initializes) the twenty other event modules.
- * Loading on use also keeps the registry out of the import cycle event → construct → registry.
- */
-/**
  * The broker event types add their role statements together, type by type in the reference's
  * order (event-source-mapping-b.ts; each registers its part when its module loads): one of them
  * in a service loads all four.
@@ -26,6 +21,11 @@ const brokers = () => ({
   rabbitmq: (require('./rabbitmq') as typeof import('./rabbitmq')).RabbitMqEvent,
 });
 
+/**
+ * fw's own event types, each module loaded when a service first uses its type: a service
+ * with HTTP routes only then never loads (or initializes) the twenty other event modules.
+ * Loading on use also keeps the registry out of the import cycle event → construct → registry.
+ */
 const BUILT_IN: Record<string, () => EventType> = {
   httpApi: () => (require('./http-api') as typeof import('./http-api')).HttpApiEvent,
   http: () => (require('./http') as typeof import('./http')).HttpEvent,
@@ -56,7 +56,7 @@ const added = new Map<string, EventType>();
 
 /** The class of an event type, or undefined for an unknown one. */
 function eventClassOf(type: string): EventType | undefined {
-  const load = Object.prototype.hasOwnProperty.call(BUILT_IN, type) ? BUILT_IN[type] : undefined;
+  const load = Object.hasOwn(BUILT_IN, type) ? BUILT_IN[type] : undefined;
   return load ? load() : added.get(type);
 }
 
@@ -66,7 +66,7 @@ const knownTypes = () => [...Object.keys(BUILT_IN), ...added.keys()];
 export function registerEventType(eventType: EventType): void {
   const existing = eventClassOf(eventType.type);
   if (existing && existing !== eventType) throw new Error(`Event type "${eventType.type}" is registered twice`);
-  if (!Object.prototype.hasOwnProperty.call(BUILT_IN, eventType.type)) added.set(eventType.type, eventType);
+  if (!Object.hasOwn(BUILT_IN, eventType.type)) added.set(eventType.type, eventType);
 }
 
 /** Takes a plugin's event type out again once its command is done (several services run in one process in tests). */
@@ -76,7 +76,7 @@ export function unregisterEventType(eventType: EventType): void {
 
 /** Whether `type` is an event type fw or a loaded plugin knows. */
 export function isEventType(type: string): boolean {
-  return Object.prototype.hasOwnProperty.call(BUILT_IN, type) || added.has(type);
+  return Object.hasOwn(BUILT_IN, type) || added.has(type);
 }
 
 /** Builds one construct per entry of a function's `events` list. */

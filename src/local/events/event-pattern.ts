@@ -36,5 +36,5 @@ function matchesField(matchers: unknown, value: unknown, present: boolean): bool
 }
 
 export function matchesPattern(pattern: Record<string, unknown>, event: Record<string, unknown>): boolean {
-  return Object.entries(pattern).every(([key, matchers]) => matchesField(matchers, event[key], Object.prototype.hasOwnProperty.call(event, key)));
+  return Object.entries(pattern).every(([key, matchers]) => matchesField(matchers, event[key], Object.hasOwn(event, key)));
 }

@@ -41,5 +41,5 @@ export function providerFor(type: string): ResourceProvider {
 }
 
 export function isEmulated(type: string): boolean {
-  return Object.prototype.hasOwnProperty.call(PROVIDERS, type);
+  return Object.hasOwn(PROVIDERS, type);
 }

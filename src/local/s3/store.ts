@@ -53,7 +53,7 @@ export class S3Store {
   }
 
   hasBucket(name: string): boolean {
-    return Object.prototype.hasOwnProperty.call(this.buckets, name);
+    return Object.hasOwn(this.buckets, name);
   }
 
   bucket(name: string): Bucket {
@@ -107,7 +107,7 @@ export class S3Store {
 
   headObject(bucketName: string, key: string): StoredObject {
     const object = this.bucket(bucketName).objects[key];
-    if (!object || !Object.prototype.hasOwnProperty.call(this.bucket(bucketName).objects, key)) {
+    if (!object || !Object.hasOwn(this.bucket(bucketName).objects, key)) {
       throw new AwsError('NoSuchKey', 'The specified key does not exist.', 404, { Key: key });
     }
     return object;
@@ -121,7 +121,7 @@ export class S3Store {
   deleteObject(bucketName: string, key: string): void {
     const bucket = this.bucket(bucketName);
     const object = bucket.objects[key];
-    if (!object || !Object.prototype.hasOwnProperty.call(bucket.objects, key)) return;
+    if (!object || !Object.hasOwn(bucket.objects, key)) return;
     delete bucket.objects[key];
     this.save();
     this.removeBlob(object.blob);

@@ -39,7 +39,7 @@ export class LogStore {
   }
 
   hasGroup(name: string): boolean {
-    return Object.prototype.hasOwnProperty.call(this.groups, name);
+    return Object.hasOwn(this.groups, name);
   }
 
   groupNames(): string[] {

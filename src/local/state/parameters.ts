@@ -22,16 +22,16 @@ export class ParameterStore {
   }
 
   value(name: string): string | undefined {
-    return Object.prototype.hasOwnProperty.call(this.parameters, name) ? this.parameters[name].Value : undefined;
+    return Object.hasOwn(this.parameters, name) ? this.parameters[name].Value : undefined;
   }
 
   get(name: string): Parameter {
-    if (!Object.prototype.hasOwnProperty.call(this.parameters, name)) throw new AwsError('ParameterNotFound', '', 400);
+    if (!Object.hasOwn(this.parameters, name)) throw new AwsError('ParameterNotFound', '', 400);
     return this.parameters[name];
   }
 
   find(name: string): Parameter | undefined {
-    return Object.prototype.hasOwnProperty.call(this.parameters, name) ? this.parameters[name] : undefined;
+    return Object.hasOwn(this.parameters, name) ? this.parameters[name] : undefined;
   }
 
   put(input: { Name: string; Value: string; Type?: string; Overwrite?: boolean; DataType?: string }): Parameter {

@@ -54,7 +54,7 @@ export function dependencyGraph(template: Template): Map<string, string[]> {
     const dependencies: string[] = [];
     for (const name of names) {
       // A resource naming itself stays in its own list, so the cycle check reports it.
-      if (Object.prototype.hasOwnProperty.call(resources, name)) dependencies.push(name);
+      if (Object.hasOwn(resources, name)) dependencies.push(name);
       else if (!known.has(name)) unresolved.add(name);
     }
     graph.set(logicalId, dependencies);
@@ -63,7 +63,7 @@ export function dependencyGraph(template: Template): Map<string, string[]> {
     throw validationError(`Template format error: Unresolved resource dependencies [${[...unresolved].join(', ')}] in the Resources block of the template`);
   }
   const outputNames = referencedNames(Object.values(template.Outputs ?? {}).map((output) => [output.Value, output.Export]));
-  const unresolvedInOutputs = [...outputNames].filter((name) => !known.has(name) && !Object.prototype.hasOwnProperty.call(resources, name));
+  const unresolvedInOutputs = [...outputNames].filter((name) => !known.has(name) && !Object.hasOwn(resources, name));
   if (unresolvedInOutputs.length > 0) {
     throw validationError(`Template format error: Unresolved resource dependencies [${unresolvedInOutputs.join(', ')}] in the Outputs block of the template`);
   }

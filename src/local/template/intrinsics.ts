@@ -70,7 +70,7 @@ export function resolve(value: unknown, context: ResolveContext): unknown {
 function refValue(name: string, context: ResolveContext): unknown {
   if (name === 'AWS::NoValue') return NO_VALUE;
   if (name in context.pseudo) return context.pseudo[name];
-  if (Object.prototype.hasOwnProperty.call(context.parameters, name)) return context.parameters[name];
+  if (Object.hasOwn(context.parameters, name)) return context.parameters[name];
   return context.ref(name);
 }
 
@@ -159,7 +159,7 @@ function resolveSub(argument: unknown, context: ResolveContext): string {
   const [text, variables] = typeof argument === 'string' ? [argument, {}] : asList(argument, 'Fn::Sub');
   const local = resolve(variables ?? {}, context) as Record<string, unknown>;
   return substitute(asString(text, 'Fn::Sub'), (name) => {
-    if (Object.prototype.hasOwnProperty.call(local, name)) return asString(local[name], `Fn::Sub variable ${name}`);
+    if (Object.hasOwn(local, name)) return asString(local[name], `Fn::Sub variable ${name}`);
     const dot = name.indexOf('.');
     if (dot !== -1 && !name.startsWith('AWS::')) return asString(context.getAtt(name.slice(0, dot), name.slice(dot + 1)), `Fn::Sub \${${name}}`);
     const value = refValue(name, context);

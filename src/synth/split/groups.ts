@@ -32,10 +32,10 @@ export function referenceGraph(resources: Resources): Map<string, Set<string>> {
     const references = referencesIn(resource.Properties);
     for (let r = 0; r < references.length; r++) {
       const target = references[r].target;
-      if (target !== id && Object.prototype.hasOwnProperty.call(resources, target)) targets.add(target);
+      if (target !== id && Object.hasOwn(resources, target)) targets.add(target);
     }
     const dependsOn = dependsOnList(resource.DependsOn);
-    for (let d = 0; d < dependsOn.length; d++) if (Object.prototype.hasOwnProperty.call(resources, dependsOn[d])) targets.add(dependsOn[d]);
+    for (let d = 0; d < dependsOn.length; d++) if (Object.hasOwn(resources, dependsOn[d])) targets.add(dependsOn[d]);
     graph.set(id, targets);
   }
   return graph;

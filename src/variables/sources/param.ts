@@ -17,7 +17,7 @@ export function cliParams(option: unknown): Record<string, string> {
 export const param: Source = async (ref, { context, self, stage }) => {
   const name = ref.address ?? '';
   const fromCli = cliParams(context.options.param);
-  if (Object.prototype.hasOwnProperty.call(fromCli, name)) return { value: fromCli[name] };
+  if (Object.hasOwn(fromCli, name)) return { value: fromCli[name] };
   const currentStage = await stage();
   for (const scope of [currentStage, 'default']) {
     const outcome = await self(['params', scope, name]);
