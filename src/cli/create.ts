@@ -74,14 +74,7 @@ export class CreateCommand extends Command<CreateContext> {
 export class DefaultCommand extends Command<CreateContext> {
   static override paths = [Command.Default];
 
-  /** Taken so that a mistyped command gets a one-line answer instead of a syntax error. */
-  words = Option.Rest();
-
   async execute(): Promise<number> {
-    if (this.words.length > 0) {
-      reportError(this.context.stderr, new ConfigError(`Unknown command "${this.words.join(' ')}": run "fw --help" to see the commands`), this.context.env);
-      return 1;
-    }
     const stdin = this.context.stdin as { isTTY?: boolean };
     const stdout = this.context.stdout as { isTTY?: boolean };
     if (!stdin.isTTY || !stdout.isTTY) {

@@ -51,18 +51,21 @@ export class LocalStartCommand extends FwCommand {
     out.write(`  aws --endpoint-url ${cloud.url} s3 ls\n`);
     out.write(`Deploy to it with: fw deploy --local\n`);
     out.write(`Press Ctrl+C to stop.\n`);
-    await new Promise<void>((done) => {
-      const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        done();
+    // Stopped by a signal, as a shell reports it: 130 for Ctrl-C (SIGINT), 143 for SIGTERM.
+    const signal = await new Promise<NodeJS.Signals>((done) => {
+      const stop = (received: NodeJS.Signals) => {
+        process.off('SIGINT', interrupted);
+        process.off('SIGTERM', terminated);
+        done(received);
       };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
+      const interrupted = () => stop('SIGINT');
+      const terminated = () => stop('SIGTERM');
+      process.on('SIGINT', interrupted);
+      process.on('SIGTERM', terminated);
     });
     out.write('Stopping the local cloud…\n');
     await cloud.stop();
-    return 0;
+    return signal === 'SIGINT' ? 130 : 143;
   }
 }
 

@@ -67,7 +67,7 @@ export class LogsCommand extends CloudCommand {
         } while (nextToken && !stop);
         if (this.tail && !stop) await sleep(1000);
       } while (this.tail && !stop);
-      return 0;
+      return stop ? 130 : 0;
     } finally {
       process.off('SIGINT', interrupt);
       await connection.close();

@@ -1,4 +1,5 @@
 import { Builtins, Cli } from 'clipanion';
+import { FwCli } from './fw-cli';
 import { PackageCommand } from './package';
 import { DeployCommand, DeployFunctionCommand } from './deploy';
 import { DiffCommand } from './diff';
@@ -26,8 +27,8 @@ const COMMANDS = [
  * and a run that names its command (`fw package`) needs no other. Anything else (help, a typo
  * it should suggest a fix for) gets them all.
  */
-export function buildCli(argv?: string[]): Cli {
-  const cli = new Cli({
+export function buildCli(argv?: string[]): FwCli {
+  const cli = new FwCli({
     binaryLabel: 'fw',
     binaryName: 'fw',
     binaryVersion: version,
@@ -39,7 +40,7 @@ export function buildCli(argv?: string[]): Cli {
   cli.register(Builtins.VersionCommand);
   const named = argv?.[0];
   const matching = COMMANDS.filter(command => command.paths?.some(path => path[0] === named));
-  const wantsHelp = argv?.some(arg => arg === '--help' || arg === '-h') ?? true;
+  const wantsHelp = argv === undefined || argv[0] === 'help' || argv.some(arg => arg === '--help' || arg === '-h');
   for (const command of matching.length > 0 && !wantsHelp ? matching : COMMANDS) cli.register(command);
   return cli;
 }
@@ -51,7 +52,7 @@ const WITHOUT_SERVICE = new Set(['create', 'local', '--version', '-v']);
  * The CLI for a run in `cwd`: the built-in commands, plus the commands of the service's plugins
  * (issue 9). A service file that does not mention `plugins` costs one file read, no module load.
  */
-export async function buildCliFor(argv: string[], cwd: string): Promise<{ cli: Cli; argv: string[]; error?: Error }> {
+export async function buildCliFor(argv: string[], cwd: string): Promise<{ cli: FwCli; argv: string[]; error?: Error }> {
   const cli = buildCli(argv);
   if (WITHOUT_SERVICE.has(argv[0] ?? '') || !servicePluginsMentioned(argv, cwd)) return { cli, argv };
   const { registerPluginCommands } = require('../plugins/commands') as typeof import('../plugins/commands');

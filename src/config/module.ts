@@ -6,6 +6,7 @@ import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../errors';
+import { syntaxError } from './code-frame';
 
 /**
  * Loads a JavaScript or TypeScript file the way a service file or a
@@ -71,13 +72,13 @@ async function loadTranspiled(path: string, loader: 'ts' | 'js', shown: string):
   try {
     code = transformSync(source, { ...options, format: 'cjs' }).code;
   } catch (error) {
-    if (!/top-level await/i.test(String((error as Error).message))) throw syntaxError(error, shown);
+    if (!/top-level await/i.test(String((error as Error).message))) throw transpileError(error, shown, source);
     // Top-level await needs ESM: write it next to the source so relative imports still resolve.
     let esm: string;
     try {
       esm = transformSync(source, { ...options, format: 'esm' }).code;
     } catch (again) {
-      throw syntaxError(again, shown);
+      throw transpileError(again, shown, source);
     }
     const fwUrl = pathToFileURL(fwEntry()).href;
     esm = esm.replace(/(from\s*|import\s*\(\s*)(["'])fw\2/g, (_match, head: string) => `${head}${JSON.stringify(fwUrl)}`);
@@ -96,11 +97,10 @@ async function loadTranspiled(path: string, loader: 'ts' | 'js', shown: string):
   return defaultExport(mod.exports);
 }
 
-function syntaxError(error: unknown, shown: string): ConfigError {
+function transpileError(error: unknown, shown: string, source: string): ConfigError {
   const first = (error as { errors?: Array<{ text: string; location?: { line: number; column: number } }> }).errors?.[0];
   if (!first) return new ConfigError(`Cannot parse ${shown}: ${(error as Error).message}`);
-  const where = first.location ? `:${first.location.line}:${first.location.column + 1}` : '';
-  return new ConfigError(`Cannot parse ${shown}${where}: ${first.text}`);
+  return syntaxError(shown, source, first.text, first.location ? { line: first.location.line, column: first.location.column + 1 } : undefined);
 }
 
 /** "Cannot load fw.js: boom (fw.js:3:9)" — the file, the error, and where in the file it happened. */

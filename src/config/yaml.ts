@@ -1,5 +1,5 @@
 import type { Tags } from 'yaml';
-import { ConfigError } from '../errors';
+import { lineColumn, syntaxError } from './code-frame';
 import { parseYamlSubset, SHORT_TAGS, shortTagScalar } from './yaml-subset';
 
 /**
@@ -37,16 +37,13 @@ function cloudFormationTags(): Tags {
  * library's own check compares every pair of keys (a third of the parse for a 100-function file).
  */
 export function parseYamlWithLibrary(text: string, file: string): unknown {
-  const { isScalar, LineCounter, parseDocument, visit } = require('yaml') as typeof import('yaml');
-  const lineCounter = new LineCounter();
+  const { isScalar, parseDocument, visit } = require('yaml') as typeof import('yaml');
   customTags ??= cloudFormationTags();
-  const doc = parseDocument(text, { customTags, merge: true, prettyErrors: true, uniqueKeys: false, lineCounter });
+  const doc = parseDocument(text, { customTags, merge: true, prettyErrors: true, uniqueKeys: false });
   const problem = doc.errors[0];
   if (problem) {
-    const where = problem.linePos?.[0];
-    const position = where ? `:${where.line}:${where.col}` : '';
     const reason = problem.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-    throw new ConfigError(`Cannot parse ${file}${position}: ${reason}`);
+    throw syntaxError(file, text, reason, lineColumn(text, errorOffset(text, problem.code, reason, problem.pos[0])));
   }
   visit(doc, {
     Map(_, map) {
@@ -57,10 +54,39 @@ export function parseYamlWithLibrary(text: string, file: string): unknown {
           seen.add(value);
           continue;
         }
-        const at = isScalar(key) && key.range ? lineCounter.linePos(key.range[0]) : undefined;
-        throw new ConfigError(`Cannot parse ${file}${at ? `:${at.line}:${at.col}` : ''}: Map keys must be unique (${JSON.stringify(value)} appears twice)`);
+        const at = isScalar(key) && key.range ? lineColumn(text, key.range[0]) : undefined;
+        throw syntaxError(file, text, `Map keys must be unique (${JSON.stringify(value)} appears twice)`, at);
       }
     },
   });
   return doc.toJS({ maxAliasCount: 10000 }) ?? {};
+}
+
+/**
+ * Where the user should look for a YAML error. The parser reports where it noticed the problem:
+ * for an unclosed quote or bracket that is the end of the file, and for a misplaced item the start
+ * of its line. The quote or bracket that was opened, or the item itself, is what needs fixing.
+ */
+function errorOffset(text: string, code: string, reason: string, offset: number): number {
+  const unclosed = code === 'MISSING_CHAR' && /quote/.test(reason) ? (/'quote/.test(reason) ? "'" : '"') : /^Flow (sequence|map)/.exec(reason) ? (reason.includes('sequence') ? '[' : '{') : undefined;
+  if (unclosed) {
+    const open = openedBefore(text, offset, unclosed);
+    if (open >= 0) return open;
+  }
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  if (offset === lineStart) {
+    const indent = /^[ \t]*/.exec(text.slice(lineStart))?.[0].length ?? 0;
+    const lineEnd = text.indexOf('\n', lineStart);
+    if (lineStart + indent < (lineEnd < 0 ? text.length : lineEnd)) return lineStart + indent;
+  }
+  return offset;
+}
+
+/** The last `"`, `'`, `[` or `{` before `offset` that starts a value (after `: `, `- `, `[`, `,` or an indent). */
+function openedBefore(text: string, offset: number, char: string): number {
+  for (let at = text.lastIndexOf(char, offset - 1); at >= 0; at = text.lastIndexOf(char, at - 1)) {
+    const before = text.slice(text.lastIndexOf('\n', at - 1) + 1, at);
+    if (before.trim() === '' || /[:\-[{,]\s*$/.test(before)) return at;
+  }
+  return -1;
 }

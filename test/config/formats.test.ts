@@ -51,7 +51,8 @@ formats('a YAML syntax error shows file, line and column', async () => {
   const folder = tempService({ 'fw.yml': 'service: app\nprovider:\n  name: aws\n  bad: [1, 2\n' });
   try {
     const message = await errorOf(() => loadService({ cwd: folder.dir }));
-    assert.match(message, /^Cannot parse .*fw\.yml:\d+:\d+: /);
+    // The parser notices the unclosed bracket at the end of the file; the caret points where it was opened.
+    assert.match(message, /^Cannot parse .*fw\.yml:4:8: Flow sequence in block collection must be sufficiently indented and end with a \]\n  4 \|   bad: \[1, 2\n    \|        \^$/);
   } finally {
     folder.cleanup();
   }
@@ -60,7 +61,7 @@ formats('a YAML syntax error shows file, line and column', async () => {
 formats('a JSON syntax error shows file, line and column', async () => {
   const folder = tempService({ 'fw.json': '{\n  "service": "app",\n}\n' });
   try {
-    assert.match(await errorOf(() => loadService({ cwd: folder.dir })), /^Cannot parse .*fw\.json:3:1: Expected double-quoted property name$/);
+    assert.match(await errorOf(() => loadService({ cwd: folder.dir })), /^Cannot parse .*fw\.json:3:1: Expected double-quoted property name\n  3 \| }\n    \| \^$/);
   } finally {
     folder.cleanup();
   }
@@ -90,7 +91,7 @@ formats('a fw.ts syntax error shows file, line and column', async () => {
   const folder = tempService({ 'fw.ts': 'export default {\n  service: ,\n};\n' });
   try {
     const message = await errorOf(() => loadService({ cwd: folder.dir }));
-    assert.match(message, /^Cannot parse .*fw\.ts:2:12: Unexpected ","$/);
+    assert.match(message, /^Cannot parse .*fw\.ts:2:12: Unexpected ","\n  2 \|   service: ,\n    \|            \^$/);
   } finally {
     folder.cleanup();
   }

@@ -65,7 +65,7 @@ tags('a key given twice in one mapping is an error naming where', () => {
     assert.unreachable('expected a duplicate-key error');
   } catch (error) {
     assert.instance(error, ConfigError);
-    assert.is((error as Error).message, 'Cannot parse fw.yml:4:3: Map keys must be unique ("name" appears twice)');
+    assert.is((error as Error).message, 'Cannot parse fw.yml:4:3: Map keys must be unique ("name" appears twice)\n  4 |   name: other\n    |   ^');
   }
 });
 

@@ -68,7 +68,7 @@ defaultCommand.after.each(removeTempDirs);
 
 defaultCommand('answers a mistyped command in one line', async () => {
   const { code, stdout, stderr } = await runCreateCli(['craete', 'x'], tempDir('typo'));
-  assert.equal({ code, stdout, stderr }, { code: 1, stdout: '', stderr: 'Error: Unknown command "craete x": run "fw --help" to see the commands\n' });
+  assert.equal({ code, stdout, stderr }, { code: 1, stdout: '', stderr: 'Error: Unknown command "craete x". Did you mean "fw create"? Run "fw --help" to see the commands.\n' });
 });
 
 defaultCommand('leaves the real commands and --help alone', async () => {
@@ -83,7 +83,7 @@ defaultCommand('prints the help instead of prompting when not in a terminal', as
   const cwd = tempDir('notty');
   const { code, stdout } = await runCreateCli([], cwd);
   assert.is(code, 0);
-  assert.ok(stdout.includes('\n  fw create [--template,-t #0] [--name,-n #0] [--path,-p #0] [--list]\n'), stdout);
+  assert.ok(stdout.includes('\n  fw create [--template,-t <template>] [--name,-n <name>] [--path,-p <path>] [--list]\n'), stdout);
   assert.equal(readdirSync(cwd), []);
 });
 

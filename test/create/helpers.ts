@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
-import { Builtins, Cli } from 'clipanion';
+import { Builtins, type Cli } from 'clipanion';
+import { FwCli } from '../../src/cli/fw-cli';
 import { CreateCommand, DefaultCommand, type CreateContext } from '../../src/cli/create';
 
 /** The repository root (this file runs from dist/test/create/). */
@@ -56,7 +57,7 @@ export function capture(): Writable & { text(): string } {
  * default command is registered after the documented ones.
  */
 export function createCli(): Cli<CreateContext> {
-  const cli = new Cli<CreateContext>({ binaryLabel: 'fw', binaryName: 'fw', binaryVersion: '0.0.0', enableColors: false });
+  const cli = new FwCli<CreateContext>({ binaryLabel: 'fw', binaryName: 'fw', binaryVersion: '0.0.0', enableColors: false });
   cli.register(DefaultCommand);
   cli.register(Builtins.HelpCommand);
   cli.register(CreateCommand);

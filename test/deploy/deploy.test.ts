@@ -120,6 +120,15 @@ deploy("logs prints what the function logged", async context => {
   assert.match(result.stdout, 'users called with 9');
 });
 
+deploy('logs --tail follows the log until Ctrl-C, then exits 130', async context => {
+  const tailing = fw(context, 'logs', '-f', 'users', '--startTime', '1h', '--tail');
+  await new Promise(resolve => setTimeout(resolve, 300));
+  process.emit('SIGINT');
+  const result = await tailing;
+  assert.is(result.code, 130, result.stderr);
+  assert.match(result.stdout, 'users called with 9');
+});
+
 deploy('deploy function updates the code and memory of one function without a stack update', async context => {
   const before = (await context.cfn.send(new DescribeStacksCommand({ StackName: 'shop-dev' }))).Stacks![0];
   writeFileSync(join(context.service, 'handler.js'), HANDLER('hola'));

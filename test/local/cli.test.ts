@@ -47,7 +47,15 @@ commands('local start serves until interrupted and prints how to use it', async 
   assert.is(response.status, 200);
   assert.match(started.output(), /aws --endpoint-url http:\/\/127\.0\.0\.1:\d+ cloudformation describe-stacks/);
   process.emit('SIGINT');
-  assert.is(await started.done, 0);
+  assert.is(await started.done, 130);
+});
+
+commands('local start stopped by SIGTERM exits 143', async ({ dir }) => {
+  const started = run(['local', 'start', '--port', '0', '--data', join(dir, 'state-term')]);
+  for (let i = 0; i < 200 && !/listening on/.test(started.output()); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  process.emit('SIGTERM');
+  assert.is(await started.done, 143);
+  assert.match(started.output(), /Stopping the local cloud…\n$/);
 });
 
 commands('local start refuses a bad port', async ({ dir }) => {

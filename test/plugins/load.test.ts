@@ -55,7 +55,7 @@ load('a plugin with a syntax error names its file, line and column', async () =>
     writeFileSync(join(dir, 'fw.yml'), SERVICE('  - ./plugins/broken'));
     const result = await runFw(['package'], dir);
     assert.is(result.code, 1);
-    assert.is(result.stderr, 'Error: Plugin "./plugins/broken" cannot be loaded: Cannot parse plugins/broken.js:3:15: Unexpected ";"\n');
+    assert.is(result.stderr, 'Error: Plugin "./plugins/broken" cannot be loaded: Cannot parse plugins/broken.js:3:15: Unexpected ";"\n  3 |     const x = ;\n    |               ^\n');
   } finally {
     removeDir(dir);
   }

@@ -77,7 +77,7 @@ v3('serverless-prune-plugin adds "fw prune", whose provider.request calls reach 
 v3('a v3 plugin command without its required option is refused', async ({ dir }) => {
   const result = await runFw(['prune'], dir);
   assert.is(result.code, 1);
-  assert.match(result.stdout, /--number/);
+  assert.match(result.stderr, /^Error: "fw prune" needs --number <number>\. Run "fw prune --help" for its options\.\n$/);
 });
 
 v3.run();

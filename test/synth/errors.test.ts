@@ -76,11 +76,6 @@ const cases: Array<[string, string | undefined, string]> = [
     base('  consumer:\n    handler: handler.hello\n    events:\n      - httpApi: GET /\n      - sqs:\n          arn: arn:aws:sqs:us-east-1:123456789012:q\n          batchSize: ten'),
     `Error: Invalid configuration in 'functions.consumer.events[1].sqs.batchSize': expected a number, got "ten"\n`,
   ],
-  [
-    'a YAML syntax error',
-    'service: app\nprovider:\n  name: aws\n functions: [\n',
-    `Error: Cannot parse serverless.yml:`,
-  ],
 ];
 
 for (const [name, yaml, message] of cases) {
@@ -93,6 +88,13 @@ for (const [name, yaml, message] of cases) {
     assert.is(result.wroteOutput, false);
   });
 }
+
+errors('a YAML syntax error names the file, line and column and shows the line with a caret, exit 1, nothing written', () => {
+  const result = packageWith('service: app\nprovider:\n  name: aws\n functions: [\n');
+  assert.is(result.code, 1);
+  assert.is(result.stderr, 'Error: Cannot parse serverless.yml:4:2: All mapping items must start at the same column\n  4 |  functions: [\n    |  ^\n');
+  assert.is(result.wroteOutput, false);
+});
 
 errors('a missing service file is named, exit 1', () => {
   const result = packageWith(undefined);

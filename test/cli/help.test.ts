@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { childEnv } from '../helpers/env';
+import { namePlaceholders } from '../../src/cli/fw-cli';
+
+const FW = join(__dirname, '..', '..', '..', 'bin', 'fw.js');
+const env = childEnv();
+
+function fw(args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const cwd = mkdtempSync(join(tmpdir(), 'fw-help-'));
+  try {
+    const run = spawnSync(process.execPath, [FW, ...args], { cwd, encoding: 'utf8', env });
+    return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+}
+
+const help = suite('fw help and command-line errors');
+
+help('option values are shown by name, not by index', () => {
+  assert.is(namePlaceholders('fw logs [--stage,-s #0] [--startTime #0] <--function,-f #0> [--tail,-t]'), 'fw logs [--stage,-s <stage>] [--startTime <startTime>] <--function,-f <function>> [--tail,-t]');
+  const { code, stdout } = fw(['--help']);
+  assert.is(code, 0);
+  assert.ok(stdout.includes('\n  fw local start [--port,-p <port>] [--host <host>] [--data <data>]'), stdout);
+  assert.not.match(stdout, /#\d/);
+});
+
+help("a command's --help lists its options with their value names", () => {
+  const { code, stdout } = fw(['deploy', 'function', '--help']);
+  assert.is(code, 0);
+  assert.match(stdout, /\n  --function,-f <function> +The function key under functions:/);
+  assert.not.match(stdout, /#\d/);
+});
+
+help('fw local --help lists the commands of the group, exit 0', () => {
+  const { code, stdout, stderr } = fw(['local', '--help']);
+  assert.equal({ code, stderr }, { code: 0, stderr: '' });
+  assert.is(
+    stdout,
+    'Commands of fw local:\n\n' +
+      '  fw local start [--port,-p <port>] [--host <host>] [--data <data>]\n    Run the local cloud (CloudFormation, S3, Lambda, API Gateway, … on localhost) until interrupted\n\n' +
+      '  fw local reset [--data <data>]\n    Delete everything the local cloud stored (stacks, buckets, objects, functions, logs)\n\n' +
+      'Run "fw local <command> --help" for a command\'s options.\n',
+  );
+});
+
+help('fw local alone says it needs one of its commands, exit 1', () => {
+  const { code, stdout, stderr } = fw(['local']);
+  assert.equal({ code, stdout }, { code: 1, stdout: '' });
+  assert.match(stderr, /^Error: "fw local" needs one of its commands:\n\n  fw local start /);
+});
+
+help('fw help COMMAND is the command\'s --help; fw help is fw --help', () => {
+  assert.is(fw(['help', 'deploy']).stdout, fw(['deploy', '--help']).stdout);
+  assert.is(fw(['help']).stdout, fw(['--help']).stdout);
+  assert.match(fw(['help', 'deploy']).stdout, /^Package the service and deploy it/);
+});
+
+const mistakes: Array<[string, string[], string]> = [
+  ['a mistyped command', ['deplyo', '--local'], 'Error: Unknown command "deplyo". Did you mean "fw deploy"? Run "fw --help" to see the commands.\n'],
+  ['a mistyped command without options', ['pakage'], 'Error: Unknown command "pakage". Did you mean "fw package"? Run "fw --help" to see the commands.\n'],
+  ['a word that is no command', ['xyzzy'], 'Error: Unknown command "xyzzy". Run "fw --help" to see the commands.\n'],
+  ['a mistyped option', ['deploy', '--stag', 'prod'], 'Error: Unknown option "--stag" for "fw deploy". Did you mean "--stage"? Run "fw deploy --help" for its options.\n'],
+  ['an option of another command', ['package', '--local'], 'Error: Unknown option "--local" for "fw package". Run "fw package --help" for its options.\n'],
+  ['a missing required option', ['deploy', 'function'], 'Error: "fw deploy function" needs --function <function>. Run "fw deploy function --help" for its options.\n'],
+  ['an option without its value', ['invoke', '--function'], 'Error: Option "--function" of "fw invoke" needs a value. Run "fw invoke --help" for its options.\n'],
+  ['an extra argument', ['package', 'extra'], 'Error: Unexpected argument "extra" for "fw package". Run "fw package --help" for its options.\n'],
+  ['an unknown global option', ['--verison'], 'Error: Unknown option "--verison". Did you mean "--version"? Run "fw --help" to see the commands.\n'],
+];
+
+for (const [what, args, message] of mistakes) {
+  help(`${what} is one line on stderr, exit 1`, () => {
+    assert.equal(fw(args), { code: 1, stdout: '', stderr: message });
+  });
+}
+
+help.run();
