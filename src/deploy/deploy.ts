@@ -20,7 +20,8 @@ import { describeMove } from '../synth/split/config';
 import type { Move } from '../synth/split/split';
 import type { Template } from '../synth/template';
 import { dataLosses, describeDataLoss, refuseDataLoss } from './data-loss';
-import { compareTemplates, currentTemplate, readChangeSet, withNestedStackChanges, type ResourceChange } from './preview';
+import { compareTemplates, readChangeSet, withNestedStackChanges, type ResourceChange } from './preview';
+import { currentTemplate } from './deployed';
 
 export const CAPABILITIES = ['CAPABILITY_IAM', 'CAPABILITY_NAMED_IAM', 'CAPABILITY_AUTO_EXPAND'] as const;
 export const KEEP_DEPLOYMENTS = 5;

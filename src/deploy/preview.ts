@@ -4,8 +4,6 @@ import {
   CreateChangeSetCommand,
   DeleteChangeSetCommand,
   DescribeChangeSetCommand,
-  DescribeStackResourcesCommand,
-  GetTemplateCommand,
   type Change,
   type DescribeChangeSetCommandOutput,
 } from '@aws-sdk/client-cloudformation';
@@ -20,6 +18,7 @@ import { describeMove } from '../synth/split/config';
 import type { Move } from '../synth/split/split';
 import { deploymentBucketOf, describeStack, sleep } from './stack';
 import { byCodeUnits } from '../order';
+import { currentTemplate, nestedStackIds } from './deployed';
 import { dataLosses, markDataLoss, type DataEffect, type TemplatesByStack } from './data-loss';
 
 /** One resource a deploy would add, change or remove. */
@@ -215,24 +214,6 @@ function asLastDeployed(
     if (deployedRestDeployment) result = result.replace(/"ApiGatewayDeployment\d+"/g, `"${deployedRestDeployment}"`);
     return result;
   };
-}
-
-export async function currentTemplate(clients: AwsClients, stackName: string): Promise<Template | undefined> {
-  try {
-    const result = await clients.cloudFormation.send(new GetTemplateCommand({ StackName: stackName }));
-    return JSON.parse(result.TemplateBody ?? '') as Template;
-  } catch {
-    return undefined;
-  }
-}
-
-async function nestedStackIds(clients: AwsClients, stackName: string): Promise<Map<string, string>> {
-  const result = await clients.cloudFormation.send(new DescribeStackResourcesCommand({ StackName: stackName }));
-  const ids = new Map<string, string>();
-  for (const resource of result.StackResources ?? []) {
-    if (resource.ResourceType === 'AWS::CloudFormation::Stack' && resource.PhysicalResourceId) ids.set(resource.LogicalResourceId!, resource.PhysicalResourceId);
-  }
-  return ids;
 }
 
 /** Creates the change set, reads every page of it, and deletes it whatever happens. */
