@@ -168,4 +168,18 @@ dataLoss('a bucket that cannot be deleted in cleanup is a warning without --verb
   ]);
 });
 
+dataLoss('UpdateReplacePolicy: Retain in the new template lets a replacement through and keeps the old table', async context => {
+  const table = (name: string, policy: string) =>
+    `    OrdersV2:\n      DeletionPolicy: Retain\n${policy}${TABLE}\n        TableName: ${name}\n        Tags: [{ Key: kept, Value: 'yes' }]\n    Pictures:\n      Type: AWS::S3::Bucket`;
+  const lastEvent = (await context.cfn.send(new DescribeStackEventsCommand({ StackName: 'store-dev' }))).StackEvents![0].EventId;
+  const result = await deploy(context, table('store-orders-v4', '      UpdateReplacePolicy: Retain\n'));
+  assert.is(result.code, 0, result.stdout + result.stderr);
+  assert.equal(result.stdout.split('\n').filter(line => line.startsWith('Warning: OrdersV2')), [], result.stdout);
+  const events = (await context.cfn.send(new DescribeStackEventsCommand({ StackName: 'store-dev' }))).StackEvents ?? [];
+  const thisDeploy = events.slice(0, events.findIndex(event => event.EventId === lastEvent));
+  const deletions = thisDeploy.filter(event => event.LogicalResourceId === 'OrdersV2' && event.ResourceStatus?.startsWith('DELETE'));
+  assert.equal(deletions.map(event => [event.ResourceStatus, event.PhysicalResourceId]), [['DELETE_SKIPPED', 'store-orders-v3']]);
+  assert.is(await describeTable(context, 'store-orders-v4'), 'ACTIVE');
+});
+
 dataLoss.run();
