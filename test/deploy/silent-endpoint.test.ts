@@ -6,7 +6,10 @@ import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createServer as createHttpServer } from 'node:http';
 import { awsTimeouts, timeoutSettings } from '../../src/deploy/timeouts';
+import { createClients } from '../../src/deploy/aws';
+import { describeStack } from '../../src/deploy/stack';
 import { childEnv } from '../helpers/env';
 
 const FW = join(__dirname, '..', '..', '..', 'bin', 'fw.js');
@@ -93,6 +96,44 @@ silent('an unusable time-out setting is one line naming the variable and the val
   const result = await fw(context, SERVICE, ['info', '--endpoint-url', context.url], { FW_AWS_REQUEST_TIMEOUT: 'soon' });
   assert.is(result.code, 1);
   assert.is(`${result.stdout}${result.stderr}`, 'Error: Invalid environment variable FW_AWS_REQUEST_TIMEOUT: expected a number of seconds greater than 0, got "soon"\n');
+});
+
+silent('an answer that keeps flowing is not cut, however much longer than the time-out it takes', async () => {
+  const xml =
+    '<DescribeStacksResponse xmlns="http://cloudformation.amazonaws.com/doc/2010-05-15/"><DescribeStacksResult><Stacks><member>' +
+    '<StackName>slow-dev</StackName><StackStatus>UPDATE_COMPLETE</StackStatus><CreationTime>2026-01-01T00:00:00Z</CreationTime>' +
+    '</member></Stacks></DescribeStacksResult></DescribeStacksResponse>';
+  // Eight pieces 200 ms apart: 1.6 s in all, never silent for the 0.5 s limit.
+  const slow = createHttpServer((request, response) => {
+    request.resume();
+    response.writeHead(200, { 'content-type': 'text/xml' });
+    const pieces = xml.match(/[^]{1,40}/g)!;
+    const step = Math.ceil(pieces.length / 8);
+    let sent = 0;
+    const timer = setInterval(() => {
+      response.write(pieces.slice(sent, sent + step).join(''));
+      sent += step;
+      if (sent >= pieces.length) {
+        clearInterval(timer);
+        response.end();
+      }
+    }, 200);
+  });
+  await new Promise<void>(resolve => slow.listen(0, '127.0.0.1', resolve));
+  const previous = process.env.FW_AWS_REQUEST_TIMEOUT;
+  process.env.FW_AWS_REQUEST_TIMEOUT = '0.5';
+  try {
+    const clients = createClients({ region: 'us-east-1', endpoint: `http://127.0.0.1:${(slow.address() as AddressInfo).port}`, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+    const started = Date.now();
+    const stack = await describeStack(clients, 'slow-dev');
+    assert.equal({ name: stack?.StackName, status: stack?.StackStatus }, { name: 'slow-dev', status: 'UPDATE_COMPLETE' });
+    assert.ok(Date.now() - started >= 1400, `answered in ${Date.now() - started} ms`);
+    clients.cloudFormation.destroy();
+  } finally {
+    if (previous === undefined) delete process.env.FW_AWS_REQUEST_TIMEOUT;
+    else process.env.FW_AWS_REQUEST_TIMEOUT = previous;
+    await new Promise(resolve => slow.close(resolve));
+  }
 });
 
 silent('the request time-out limits silence on the socket, not the length of a request', () => {
