@@ -182,4 +182,30 @@ dataLoss('UpdateReplacePolicy: Retain in the new template lets a replacement thr
   assert.is(await describeTable(context, 'store-orders-v4'), 'ACTIVE');
 });
 
+dataLoss('a bucket in a nested stack (stack splitting) is judged there and named with its stack', async context => {
+  const dir = mkdtempSync(join(tmpdir(), 'fw-data-loss-nested-'));
+  writeFileSync(join(dir, 'handler.js'), 'exports.main = async () => ({ statusCode: 200 });\n');
+  // Per function, the bucket of an s3 event moves into the function's nested stack.
+  const nested = (bucket: string) =>
+    `service: nest\nprovider:\n  name: aws\n  runtime: nodejs20.x\n  stackSplitting: per-function\n` +
+    `functions:\n  hello:\n    handler: handler.main\n    events:\n      - s3: ${bucket}\n`;
+  try {
+    writeFileSync(join(dir, 'fw.yml'), nested('photos'));
+    const created = await runFw(['deploy', '--endpoint-url', context.cloud.url], dir, ENV);
+    assert.is(created.code, 0, created.stdout + created.stderr);
+    writeFileSync(join(dir, 'fw.yml'), nested('pictures'));
+    const refused = await runFw(['deploy', '--endpoint-url', context.cloud.url], dir, ENV);
+    assert.is(refused.code, 1, refused.stdout);
+    assert.is(
+      refused.stderr,
+      refusal('S3BucketPhotos (AWS::S3::Bucket) in HelloNestedStack would be removed with its data').replace('stack store-dev', 'stack nest-dev'),
+    );
+    const allowed = await runFw(['deploy', '--endpoint-url', context.cloud.url, '--allow-data-loss'], dir, ENV);
+    assert.is(allowed.code, 0, allowed.stdout + allowed.stderr);
+    assert.ok(allowed.stdout.includes('Warning: S3BucketPhotos (AWS::S3::Bucket) in HelloNestedStack would be removed with its data (--allow-data-loss)\n'), allowed.stdout);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 dataLoss.run();
