@@ -96,11 +96,14 @@ export function describeDataLoss(change: ResourceChange): string {
   return `${change.logicalId} (${change.type})${where} ${what}`;
 }
 
-/** Why `fw deploy` stopped before changing anything: one line per resource, then how to go ahead. */
-export function refuseDataLoss(stackName: string, losses: ResourceChange[]): CloudError {
+/**
+ * Why `fw deploy` stopped before changing anything: one line per resource, then how to go ahead.
+ * `discarded` says what was prepared and thrown away (the change set), when anything was.
+ */
+export function refuseDataLoss(stackName: string, losses: ResourceChange[], discarded?: string): CloudError {
   return new CloudError(
     [
-      `Deploying stack ${stackName} would delete data, so nothing was changed (the change set was deleted):`,
+      `Deploying stack ${stackName} would delete data, so nothing was changed${discarded ? ` (${discarded})` : ''}:`,
       ...losses.map(change => `  ${describeDataLoss(change)}`),
       'Deploy with --allow-data-loss to accept this, or keep the resource with DeletionPolicy: Retain (UpdateReplacePolicy: Retain for a replacement).',
     ].join('\n'),

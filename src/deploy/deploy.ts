@@ -241,7 +241,7 @@ async function createFullStack(packaged: PackagedService, clients: AwsClients, t
 
 async function updateDirectly(packaged: PackagedService, clients: AwsClients, templateUrl: string, options: DeployOptions): Promise<boolean> {
   const current = await currentTemplate(clients, packaged.stackName);
-  await guardData(packaged, clients, compareTemplates(current, packaged.template), current, options, async () => undefined);
+  await guardData(packaged, clients, compareTemplates(current, packaged.template), current, options);
   try {
     await clients.cloudFormation.send(
       new UpdateStackCommand({ StackName: packaged.stackName, TemplateURL: templateUrl, Capabilities: [...CAPABILITIES], Tags: stackTags(packaged) }),
@@ -276,7 +276,7 @@ async function updateWithChangeSet(packaged: PackagedService, clients: AwsClient
       await deleteChangeSet();
       return false;
     }
-    await guardData(packaged, clients, changes, await currentTemplate(clients, stackName), options, deleteChangeSet);
+    await guardData(packaged, clients, changes, await currentTemplate(clients, stackName), options, { what: 'the change set was deleted', run: deleteChangeSet });
     options.reporter.info(`Change set: ${changes.length} resource change${changes.length === 1 ? '' : 's'}`);
     await clients.cloudFormation.send(new ExecuteChangeSetCommand({ StackName: stackName, ChangeSetName: changeSetName }));
     return true;
@@ -288,7 +288,7 @@ async function updateWithChangeSet(packaged: PackagedService, clients: AwsClient
 /**
  * Stops the deploy before it changes anything when it would delete a resource holding data that no
  * policy keeps, unless --allow-data-loss (then each is named as a warning). `discard` undoes what was
- * prepared (the change set).
+ * prepared (the change set), and says so.
  */
 async function guardData(
   packaged: PackagedService,
@@ -296,13 +296,13 @@ async function guardData(
   rootChanges: ResourceChange[],
   current: Template | undefined,
   options: DeployOptions,
-  discard: () => Promise<void>,
+  discard?: { what: string; run(): Promise<void> },
 ): Promise<void> {
   const losses = dataLosses(await withNestedStackChanges(clients, packaged, rootChanges, current));
   if (losses.length === 0) return;
   if (!options.allowDataLoss) {
-    await discard();
-    throw refuseDataLoss(packaged.stackName, losses);
+    await discard?.run();
+    throw refuseDataLoss(packaged.stackName, losses, discard?.what);
   }
   for (const change of losses) options.reporter.info(`Warning: ${describeDataLoss(change)} (--allow-data-loss)`);
 }

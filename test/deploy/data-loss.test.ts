@@ -75,9 +75,9 @@ async function describeTable(context: Context, name: string): Promise<string> {
 }
 
 /** What fw deploy prints on stderr when it refuses to delete the data of one resource. */
-const refusal = (line: string) =>
+const refusal = (line: string, stack = 'store-dev', discarded = ' (the change set was deleted)') =>
   [
-    'Error: Deploying stack store-dev would delete data, so nothing was changed (the change set was deleted):',
+    `Error: Deploying stack ${stack} would delete data, so nothing was changed${discarded}:`,
     `  ${line}`,
     'Deploy with --allow-data-loss to accept this, or keep the resource with DeletionPolicy: Retain (UpdateReplacePolicy: Retain for a replacement).',
     '',
@@ -198,11 +198,30 @@ dataLoss('a bucket in a nested stack (stack splitting) is judged there and named
     assert.is(refused.code, 1, refused.stdout);
     assert.is(
       refused.stderr,
-      refusal('S3BucketPhotos (AWS::S3::Bucket) in HelloNestedStack would be removed with its data').replace('stack store-dev', 'stack nest-dev'),
+      refusal('S3BucketPhotos (AWS::S3::Bucket) in HelloNestedStack would be removed with its data', 'nest-dev'),
     );
     const allowed = await runFw(['deploy', '--endpoint-url', context.cloud.url, '--allow-data-loss'], dir, ENV);
     assert.is(allowed.code, 0, allowed.stdout + allowed.stderr);
     assert.ok(allowed.stdout.includes('Warning: S3BucketPhotos (AWS::S3::Bucket) in HelloNestedStack would be removed with its data (--allow-data-loss)\n'), allowed.stdout);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+dataLoss('with deploymentMethod: direct (no change set) the removal is refused before the stack is updated', async context => {
+  const dir = mkdtempSync(join(tmpdir(), 'fw-data-loss-direct-'));
+  writeFileSync(join(dir, 'handler.js'), 'exports.main = async () => ({ statusCode: 200 });\n');
+  const direct = (resources: string) => service(resources).replace('service: store', 'service: straight').replace('  runtime: nodejs20.x\n', '  runtime: nodejs20.x\n  deploymentMethod: direct\n');
+  try {
+    writeFileSync(join(dir, 'fw.yml'), direct(`    Orders:\n${TABLE}`));
+    const created = await runFw(['deploy', '--endpoint-url', context.cloud.url], dir, ENV);
+    assert.is(created.code, 0, created.stdout + created.stderr);
+    writeFileSync(join(dir, 'fw.yml'), direct(`    Ledger:\n${TABLE}`));
+    const refused = await runFw(['deploy', '--endpoint-url', context.cloud.url], dir, ENV);
+    assert.is(refused.code, 1, refused.stdout);
+    assert.is(refused.stderr, refusal('Orders (AWS::DynamoDB::Table) would be removed with its data', 'straight-dev', ''));
+    const stack = (await context.cfn.send(new DescribeStackResourcesCommand({ StackName: 'straight-dev' }))).StackResources ?? [];
+    assert.equal(stack.filter(resource => resource.ResourceType === 'AWS::DynamoDB::Table').map(resource => resource.LogicalResourceId), ['Orders']);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

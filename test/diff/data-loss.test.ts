@@ -67,7 +67,7 @@ marking('a resource in a nested stack is judged by that stack’s templates and 
   const changes = markDataLoss(compareTemplates(before, template({}), 'DataNestedStack'), templates);
   assert.equal(changes, [{ action: 'Remove', logicalId: 'Orders', type: 'AWS::DynamoDB::Table', properties: [], nestedStack: 'DataNestedStack', data: { effect: 'removed' } }]);
   assert.is(
-    refuseDataLoss('shop-dev', changes).message,
+    refuseDataLoss('shop-dev', changes, 'the change set was deleted').message,
     [
       'Deploying stack shop-dev would delete data, so nothing was changed (the change set was deleted):',
       '  Orders (AWS::DynamoDB::Table) in DataNestedStack would be removed with its data',
