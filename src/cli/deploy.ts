@@ -10,6 +10,11 @@ export class DeployCommand extends CloudCommand {
       (\`--force\` deploys anyway), uploads the artifacts, updates the stack through a change set
       (\`provider.deploymentMethod: direct\` updates it directly) and prints the endpoints.
       With \`--local\` the stack goes into fw's embedded local cloud: no AWS account needed.
+
+      A change that would remove or replace a resource holding data (a DynamoDB table, an S3 bucket, a
+      database, a queue, a user pool, a log group you declared, …) stops the deploy before anything
+      changes, naming each one; \`--allow-data-loss\` goes ahead, and a resource with
+      \`DeletionPolicy: Retain\` (\`UpdateReplacePolicy: Retain\` for a replacement) is kept, so it passes.
     `,
     examples: [
       ['Deploy into the local cloud', '$0 deploy --local'],
@@ -18,11 +23,13 @@ export class DeployCommand extends CloudCommand {
       ['Deploy a folder packaged earlier with fw package', '$0 deploy --package .serverless'],
       ['Show what a deploy would change without changing anything (exit 2 when something would)', '$0 deploy --dry-run'],
       ['Deploy to another AWS-compatible endpoint', '$0 deploy --endpoint-url http://localhost:4566'],
+      ['Deploy although a table or bucket is removed or replaced with its data', '$0 deploy --allow-data-loss'],
     ],
   });
 
   force = Option.Boolean('--force', false, { description: 'Deploy even when nothing changed' });
   packageDir = Option.String('--package', { description: 'Deploy a folder packaged earlier instead of packaging now' });
+  allowDataLoss = Option.Boolean('--allow-data-loss', false, { description: 'Go ahead when the deploy removes or replaces a resource holding data' });
   dryRun = Option.Boolean('--dry-run', false, { description: 'Only print what the deploy would change (exit 0: nothing, 2: changes), like fw diff' });
 
   async run(): Promise<number> {
@@ -71,7 +78,7 @@ export class DeployCommand extends CloudCommand {
       const where = connection.startedLocalCloud ? `the local cloud (${connection.startedLocalCloud})` : connection.clients.target.endpoint ?? `AWS ${packaged.region}`;
       reporter.info(`Deploying ${packaged.serviceName} to stage ${packaged.stage} in ${where}`);
       const deploy = () =>
-        deployService(packaged, connection.clients, { force: this.force, reporter }).catch(error => {
+        deployService(packaged, connection.clients, { force: this.force, allowDataLoss: this.allowDataLoss, reporter }).catch(error => {
           throw describeAwsError(error, `deploying ${packaged.stackName}`, connection.clients.target);
         });
       const outcome = pluginManager ? (await pluginManager.run('deploy:deploy', deploy))! : await deploy();

@@ -11,7 +11,10 @@ export class DiffCommand extends CloudCommand {
       Packages the service, creates a CloudFormation change set without executing it, prints each resource
       that would be added (\`+\`), modified (\`~\`, with the properties that change and whether the resource is
       replaced) or removed (\`-\`), then deletes the change set. For a stack that does not exist yet it lists
-      what would be created. Exits 0 when nothing would change and 2 when something would, so CI can gate
+      what would be created. A removal or replacement that deletes a resource holding data (a table, a
+      bucket, …) is marked \`[DATA LOSS: deleted with its data]\`, or \`[kept by DeletionPolicy: Retain]\`
+      when a policy keeps it; \`fw deploy\` refuses those without \`--allow-data-loss\`.
+      Exits 0 when nothing would change and 2 when something would, so CI can gate
       on it. \`fw deploy --dry-run\` does the same.
     `,
     examples: [

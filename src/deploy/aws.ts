@@ -1,6 +1,7 @@
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { S3Client } from '@aws-sdk/client-s3';
 import { CloudError } from '../errors';
+import { awsTimeouts, reportTimeouts, timeoutSettings } from './timeouts';
 
 /** Where and as whom fw talks to CloudFormation and S3. */
 export interface AwsTarget {
@@ -20,18 +21,13 @@ export interface AwsClients {
 }
 
 export function createClients(target: AwsTarget): AwsClients {
-  const common = {
-    region: target.region,
-    ...(target.endpoint ? { endpoint: target.endpoint } : {}),
-    ...(target.profile ? { profile: target.profile } : {}),
-    ...(target.credentials ? { credentials: target.credentials } : {}),
-    maxAttempts: 6,
-  };
+  const timeouts = awsTimeouts();
+  const common = { ...sdkConfig(target), ...timeoutSettings(timeouts), maxAttempts: 6 };
   return {
     target,
-    cloudFormation: new CloudFormationClient(common),
+    cloudFormation: reportTimeouts(new CloudFormationClient(common), timeouts),
     // Path-style addressing works with every emulator and with bucket names that contain dots.
-    s3: new S3Client({ ...common, forcePathStyle: Boolean(target.endpoint) }),
+    s3: reportTimeouts(new S3Client({ ...common, forcePathStyle: Boolean(target.endpoint) }), timeouts),
   };
 }
 
@@ -40,6 +36,7 @@ export function createClients(target: AwsTarget): AwsClients {
  * tried; an AWS error keeps its code and message. Never includes credentials.
  */
 export function describeAwsError(error: unknown, action: string, target: AwsTarget): Error {
+  if (error instanceof CloudError) return error;
   const err = error as { name?: string; message?: string; Code?: string; $metadata?: unknown };
   if (err?.name === 'CredentialsProviderError' || /Could not load credentials/i.test(err?.message ?? '')) {
     const profile = target.profile ?? process.env.AWS_PROFILE ?? 'default';
@@ -66,10 +63,12 @@ const sdkConfig = (target: AwsTarget) => ({
 /** Lambda and CloudWatch Logs clients, loaded only by `invoke` and `logs`. */
 export function lambdaClient(target: AwsTarget): import('@aws-sdk/client-lambda').LambdaClient {
   const { LambdaClient } = require('@aws-sdk/client-lambda') as typeof import('@aws-sdk/client-lambda');
-  return new LambdaClient(sdkConfig(target));
+  const timeouts = awsTimeouts();
+  return reportTimeouts(new LambdaClient({ ...sdkConfig(target), ...timeoutSettings(timeouts) }), timeouts);
 }
 
 export function logsClient(target: AwsTarget): import('@aws-sdk/client-cloudwatch-logs').CloudWatchLogsClient {
   const { CloudWatchLogsClient } = require('@aws-sdk/client-cloudwatch-logs') as typeof import('@aws-sdk/client-cloudwatch-logs');
-  return new CloudWatchLogsClient(sdkConfig(target));
+  const timeouts = awsTimeouts();
+  return reportTimeouts(new CloudWatchLogsClient({ ...sdkConfig(target), ...timeoutSettings(timeouts) }), timeouts);
 }

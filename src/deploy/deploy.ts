@@ -5,7 +5,6 @@ import {
   CreateChangeSetCommand,
   CreateStackCommand,
   DeleteChangeSetCommand,
-  DescribeChangeSetCommand,
   ExecuteChangeSetCommand,
   UpdateStackCommand,
   type Stack,
@@ -16,9 +15,13 @@ import type { PackagedService, PackageState } from '../package/service';
 import { STATE_FILE, UPDATE_TEMPLATE } from '../package/service';
 import type { AwsClients } from './aws';
 import { deletePrefix, listDeployments, readJson, uploadAll, type Upload } from './bucket';
-import { deploymentBucketOf, describeStack, isInProgress, latestEventId, monitorStack, sleep } from './stack';
+import { deploymentBucketOf, describeStack, isInProgress, latestEventId, monitorStack } from './stack';
 import { describeMove } from '../synth/split/config';
 import type { Move } from '../synth/split/split';
+import type { Template } from '../synth/template';
+import { dataLosses, describeDataLoss, refuseDataLoss } from './data-loss';
+import { compareTemplates, readChangeSet, withNestedStackChanges, type ResourceChange } from './preview';
+import { currentTemplate } from './deployed';
 
 export const CAPABILITIES = ['CAPABILITY_IAM', 'CAPABILITY_NAMED_IAM', 'CAPABILITY_AUTO_EXPAND'] as const;
 export const KEEP_DEPLOYMENTS = 5;
@@ -36,6 +39,8 @@ export interface Reporter {
 
 export interface DeployOptions {
   force?: boolean;
+  /** Go ahead with changes that delete a resource holding data (else the deploy stops before them). */
+  allowDataLoss?: boolean;
   reporter: Reporter;
   signal?: AbortSignal;
 }
@@ -127,8 +132,8 @@ export async function deployService(packaged: PackagedService, clients: AwsClien
   const direct = packaged.config.provider.deploymentMethod === 'direct';
   let changed: boolean;
   if (!stack) changed = await createFullStack(packaged, clients, templateUrl);
-  else if (direct) changed = await updateDirectly(packaged, clients, templateUrl);
-  else changed = await updateWithChangeSet(packaged, clients, templateUrl, reporter);
+  else if (direct) changed = await updateDirectly(packaged, clients, templateUrl, options);
+  else changed = await updateWithChangeSet(packaged, clients, templateUrl, options);
 
   if (changed) {
     reporter.info(`${stack ? 'Updating' : 'Creating'} stack ${stackName} (${resourceCount} resources)`);
@@ -170,14 +175,30 @@ export function placementMoves(deployed: PackageState | undefined, packaged: Pac
 }
 
 function monitorOptions(options: DeployOptions, since: Date, expectedResources: number) {
+  let cleaningUp = false;
   return {
     since,
     expectedResources,
     signal: options.signal,
-    onEvent: (event: StackEvent) => options.reporter.event(event),
+    onEvent: (event: StackEvent) => {
+      options.reporter.event(event);
+      if (event.LogicalResourceId === event.StackName) cleaningUp = /_CLEANUP_IN_PROGRESS$/.test(event.ResourceStatus ?? '');
+      // CloudFormation leaves a resource it could not delete in cleanup (a non-empty bucket) behind without failing the update.
+      else if (cleaningUp && event.ResourceStatus === 'DELETE_FAILED') options.reporter.info(`Warning: ${leftBehind(event)}`);
+    },
     onProgress: (done: number, total: number, status: string) =>
       options.reporter.progress(`${status.startsWith('CREATE') ? 'Creating' : status.startsWith('DELETE') ? 'Deleting' : 'Updating'} stack (${done}/${total} resources)`),
   };
+}
+
+/** `Photos (AWS::S3::Bucket) shop-dev-photos-1x2y could not be deleted: <reason>. It is no longer part of …` */
+function leftBehind(event: StackEvent): string {
+  const physical = event.PhysicalResourceId ? ` ${event.PhysicalResourceId}` : '';
+  const reason = (event.ResourceStatusReason ?? 'no reason given').replace(/\.$/, '');
+  return (
+    `${event.LogicalResourceId} (${event.ResourceType})${physical} could not be deleted: ${reason}. ` +
+    `It is no longer part of stack ${event.StackName} but still exists; delete it yourself when you no longer need it.`
+  );
 }
 
 /**
@@ -218,7 +239,9 @@ async function createFullStack(packaged: PackagedService, clients: AwsClients, t
   return true;
 }
 
-async function updateDirectly(packaged: PackagedService, clients: AwsClients, templateUrl: string): Promise<boolean> {
+async function updateDirectly(packaged: PackagedService, clients: AwsClients, templateUrl: string, options: DeployOptions): Promise<boolean> {
+  const current = await currentTemplate(clients, packaged.stackName);
+  await guardData(packaged, clients, compareTemplates(current, packaged.template), current, options);
   try {
     await clients.cloudFormation.send(
       new UpdateStackCommand({ StackName: packaged.stackName, TemplateURL: templateUrl, Capabilities: [...CAPABILITIES], Tags: stackTags(packaged) }),
@@ -226,37 +249,80 @@ async function updateDirectly(packaged: PackagedService, clients: AwsClients, te
     return true;
   } catch (error) {
     if (/No updates are to be performed/.test((error as Error).message)) return false;
-    throw error;
+    throw await whenConcurrent(clients, packaged.stackName, error);
   }
 }
 
-async function updateWithChangeSet(packaged: PackagedService, clients: AwsClients, templateUrl: string, reporter: Reporter): Promise<boolean> {
+async function updateWithChangeSet(packaged: PackagedService, clients: AwsClients, templateUrl: string, options: DeployOptions): Promise<boolean> {
   const changeSetName = `fw-${Date.now()}`;
   const stackName = packaged.stackName;
-  await clients.cloudFormation.send(
-    new CreateChangeSetCommand({
-      StackName: stackName,
-      ChangeSetName: changeSetName,
-      ChangeSetType: 'UPDATE',
-      TemplateURL: templateUrl,
-      Capabilities: [...CAPABILITIES],
-      Tags: stackTags(packaged),
-    }),
-  );
-  for (let attempt = 0; ; attempt++) {
-    const changeSet = await clients.cloudFormation.send(new DescribeChangeSetCommand({ StackName: stackName, ChangeSetName: changeSetName }));
-    if (changeSet.Status === 'CREATE_COMPLETE') {
-      reporter.info(`Change set: ${changeSet.Changes?.length ?? 0} resource change${changeSet.Changes?.length === 1 ? '' : 's'}`);
-      await clients.cloudFormation.send(new ExecuteChangeSetCommand({ StackName: stackName, ChangeSetName: changeSetName }));
-      return true;
+  const deleteChangeSet = () => clients.cloudFormation.send(new DeleteChangeSetCommand({ StackName: stackName, ChangeSetName: changeSetName })).then(() => undefined, () => undefined);
+  try {
+    await clients.cloudFormation.send(
+      new CreateChangeSetCommand({
+        StackName: stackName,
+        ChangeSetName: changeSetName,
+        ChangeSetType: 'UPDATE',
+        TemplateURL: templateUrl,
+        Capabilities: [...CAPABILITIES],
+        Tags: stackTags(packaged),
+      }),
+    );
+    const changes = await readChangeSet(clients, stackName, changeSetName).catch(async error => {
+      await deleteChangeSet();
+      throw error;
+    });
+    if (!changes) {
+      await deleteChangeSet();
+      return false;
     }
-    if (changeSet.Status === 'FAILED') {
-      await clients.cloudFormation.send(new DeleteChangeSetCommand({ StackName: stackName, ChangeSetName: changeSetName })).catch(() => undefined);
-      if (/didn't contain changes|No updates are to be performed/.test(changeSet.StatusReason ?? '')) return false;
-      throw new CloudError(`Change set for stack ${stackName} failed: ${changeSet.StatusReason}`);
-    }
-    await sleep(attempt < 10 ? 150 : 1000);
+    await guardData(packaged, clients, changes, await currentTemplate(clients, stackName), options, { what: 'the change set was deleted', run: deleteChangeSet });
+    options.reporter.info(`Change set: ${changes.length} resource change${changes.length === 1 ? '' : 's'}`);
+    await clients.cloudFormation.send(new ExecuteChangeSetCommand({ StackName: stackName, ChangeSetName: changeSetName }));
+    return true;
+  } catch (error) {
+    throw await whenConcurrent(clients, stackName, error);
   }
+}
+
+/**
+ * Stops the deploy before it changes anything when it would delete a resource holding data that no
+ * policy keeps, unless --allow-data-loss (then each is named as a warning). `discard` undoes what was
+ * prepared (the change set), and says so.
+ */
+async function guardData(
+  packaged: PackagedService,
+  clients: AwsClients,
+  rootChanges: ResourceChange[],
+  current: Template | undefined,
+  options: DeployOptions,
+  discard?: { what: string; run(): Promise<void> },
+): Promise<void> {
+  const losses = dataLosses(await withNestedStackChanges(clients, packaged, rootChanges, current));
+  if (losses.length === 0) return;
+  if (!options.allowDataLoss) {
+    await discard?.run();
+    throw refuseDataLoss(packaged.stackName, losses, discard?.what);
+  }
+  for (const change of losses) options.reporter.info(`Warning: ${describeDataLoss(change)} (--allow-data-loss)`);
+}
+
+/**
+ * A stack operation refused because another one started meanwhile (two deploys at once: the other
+ * one's change set executed, deleting this one's, or the stack is busy) becomes one line naming the
+ * stack and its status; any other error is returned as it is.
+ */
+async function whenConcurrent(clients: AwsClients, stackName: string, error: unknown): Promise<unknown> {
+  const name = (error as { name?: string }).name ?? '';
+  const message = (error as Error).message ?? '';
+  const concurrent =
+    /^(ChangeSetNotFound|InvalidChangeSetStatus|OperationInProgress)(Exception)?$/.test(name) || /_IN_PROGRESS state and can ?not be updated/.test(message);
+  if (!concurrent) return error;
+  const status = (await describeStack(clients, stackName).catch(() => undefined))?.StackStatus ?? 'unknown';
+  return new CloudError(
+    `Another deploy or operation changed stack ${stackName} while this deploy was preparing (stack status: ${status}), so this deploy changed nothing. ` +
+      `Run "fw deploy" again: it waits for an operation in progress.`,
+  );
 }
 
 /** Keeps the last deployments, and any older folder still holding an artifact the stack uses. */

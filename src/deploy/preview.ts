@@ -4,8 +4,6 @@ import {
   CreateChangeSetCommand,
   DeleteChangeSetCommand,
   DescribeChangeSetCommand,
-  DescribeStackResourcesCommand,
-  GetTemplateCommand,
   type Change,
   type DescribeChangeSetCommandOutput,
 } from '@aws-sdk/client-cloudformation';
@@ -20,6 +18,8 @@ import { describeMove } from '../synth/split/config';
 import type { Move } from '../synth/split/split';
 import { deploymentBucketOf, describeStack, sleep } from './stack';
 import { byCodeUnits } from '../order';
+import { currentTemplate, nestedStackIds } from './deployed';
+import { dataLosses, markDataLoss, type DataEffect, type TemplatesByStack } from './data-loss';
 
 /** One resource a deploy would add, change or remove. */
 export interface ResourceChange {
@@ -32,6 +32,8 @@ export interface ResourceChange {
   replacement?: 'True' | 'False' | 'Conditional';
   /** The nested stack (its logical id in the root template) the resource lives in; none for the root stack. */
   nestedStack?: string;
+  /** Set when the change deletes a resource that holds data (a table, a bucket, …). */
+  data?: DataEffect;
 }
 
 export interface Preview {
@@ -88,31 +90,52 @@ export async function previewDeployment(packaged: PackagedService, clients: AwsC
       await uploadAll(clients, bucket, [{ key, body: rootText, sha256: 'preview' }]);
       templateSource = { TemplateURL: objectUrl(clients, bucket, key) };
     }
-    const changes = await changeSetChanges(clients, stackName, templateSource, packaged);
-    // A nested stack's own changes come from comparing its templates: the root change set only says the stack changes.
-    const deployedNested = Object.values(current?.Resources ?? {}).some(resource => resource.Type === 'AWS::CloudFormation::Stack');
-    if (nested.length > 0 || deployedNested) {
-      const physical = await nestedStackIds(clients, stackName);
-      for (const { logicalId, template } of nested) {
-        const stackId = physical.get(logicalId);
-        const before = stackId ? await currentTemplate(clients, stackId) : undefined;
-        const after = JSON.parse(rewrite(JSON.stringify(template))) as Template;
-        const inner = compareTemplates(before, after, logicalId);
-        const index = changes.findIndex(change => change.logicalId === logicalId && change.nestedStack === undefined);
-        if (index >= 0 && changes[index].action === 'Modify' && inner.length === 0 && onlyTemplateUrl(changes[index])) changes.splice(index, 1);
-        changes.push(...inner);
-      }
-      // A nested stack the package no longer has takes its resources with it.
-      for (const [logicalId, stackId] of physical) {
-        if (packaged.template.Resources[logicalId]) continue;
-        const before = await currentTemplate(clients, stackId);
-        changes.push(...compareTemplates(before, { Resources: {} } as unknown as Template, logicalId));
-      }
-    }
+    const rootChanges = await changeSetChanges(clients, stackName, templateSource, packaged);
+    const changes = await withNestedStackChanges(clients, packaged, rootChanges, current, rewrite);
     return { stackName, stackExists: true, changes, ...(moves.length > 0 ? { moves } : {}) };
   } finally {
     if (uploaded) await deletePrefix(clients, bucket, `${previewFolder}/`).catch(() => undefined);
   }
+}
+
+/**
+ * The root stack's changes completed with each nested stack's own changes (from comparing its
+ * deployed and new templates: the root change set only says a nested stack changes), every change
+ * that deletes data marked. `rewrite` makes a new nested template read like the deployed one where
+ * only the deployment differs.
+ */
+export async function withNestedStackChanges(
+  clients: AwsClients,
+  packaged: PackagedService,
+  rootChanges: ResourceChange[],
+  current: Template | undefined,
+  rewrite: (text: string) => string = text => text,
+): Promise<ResourceChange[]> {
+  const changes = [...rootChanges];
+  const templates: TemplatesByStack = new Map([[undefined, { before: current, after: packaged.template }]]);
+  const nested = nestedTemplates(packaged);
+  const deployedNested = Object.values(current?.Resources ?? {}).some(resource => resource.Type === 'AWS::CloudFormation::Stack');
+  if (nested.length > 0 || deployedNested) {
+    const physical = await nestedStackIds(clients, packaged.stackName);
+    for (const { logicalId, template } of nested) {
+      const stackId = physical.get(logicalId);
+      const before = stackId ? await currentTemplate(clients, stackId) : undefined;
+      const after = JSON.parse(rewrite(JSON.stringify(template))) as Template;
+      templates.set(logicalId, { before, after });
+      const inner = compareTemplates(before, after, logicalId);
+      const index = changes.findIndex(change => change.logicalId === logicalId && change.nestedStack === undefined);
+      if (index >= 0 && changes[index].action === 'Modify' && inner.length === 0 && onlyTemplateUrl(changes[index])) changes.splice(index, 1);
+      changes.push(...inner);
+    }
+    // A nested stack the package no longer has takes its resources with it.
+    for (const [logicalId, stackId] of physical) {
+      if (packaged.template.Resources[logicalId]) continue;
+      const before = await currentTemplate(clients, stackId);
+      templates.set(logicalId, { before });
+      changes.push(...compareTemplates(before, { Resources: {} } as unknown as Template, logicalId));
+    }
+  }
+  return markDataLoss(changes, templates);
 }
 
 const onlyTemplateUrl = (change: ResourceChange) => change.properties.every(name => name === 'TemplateURL');
@@ -126,14 +149,22 @@ export function formatPreview(preview: Preview): string {
   for (const change of sorted) {
     const where = change.nestedStack ? ` in ${change.nestedStack}` : '';
     const name = `${change.logicalId} (${change.type})${where}`;
+    const data = change.data ? (change.data.keptBy ? ` [kept by ${change.data.keptBy}]` : ' [DATA LOSS: deleted with its data]') : '';
     if (change.action === 'Add') lines.push(`+ ${name}`);
-    else if (change.action === 'Remove') lines.push(`- ${name}`);
+    else if (change.action === 'Remove') lines.push(`- ${name}${data}`);
     else {
       const replacement = change.replacement === 'True' ? ' (replacement)' : change.replacement === 'Conditional' ? ' (may be replaced)' : '';
-      lines.push(`~ ${name}${change.properties.length > 0 ? `: ${change.properties.join(', ')}` : ''}${replacement}`);
+      lines.push(`~ ${name}${change.properties.length > 0 ? `: ${change.properties.join(', ')}` : ''}${replacement}${data}`);
     }
   }
   for (const move of preview.moves ?? []) lines.push(`Warning: ${describeMove(move)}`);
+  const losses = dataLosses(preview.changes);
+  if (losses.length > 0) {
+    lines.push(
+      `Warning: ${losses.length === 1 ? 'this resource holds' : `these ${losses.length} resources hold`} data that deploying would delete: ` +
+        `${losses.map(change => change.logicalId).join(', ')}. fw deploy refuses it unless given --allow-data-loss.`,
+    );
+  }
   const count = (action: ResourceChange['action']) => preview.changes.filter(change => change.action === action).length;
   lines.push(`${count('Add')} to add, ${count('Modify')} to change, ${count('Remove')} to remove`);
   return `${lines.join('\n')}\n`;
@@ -185,24 +216,6 @@ function asLastDeployed(
   };
 }
 
-async function currentTemplate(clients: AwsClients, stackName: string): Promise<Template | undefined> {
-  try {
-    const result = await clients.cloudFormation.send(new GetTemplateCommand({ StackName: stackName }));
-    return JSON.parse(result.TemplateBody ?? '') as Template;
-  } catch {
-    return undefined;
-  }
-}
-
-async function nestedStackIds(clients: AwsClients, stackName: string): Promise<Map<string, string>> {
-  const result = await clients.cloudFormation.send(new DescribeStackResourcesCommand({ StackName: stackName }));
-  const ids = new Map<string, string>();
-  for (const resource of result.StackResources ?? []) {
-    if (resource.ResourceType === 'AWS::CloudFormation::Stack' && resource.PhysicalResourceId) ids.set(resource.LogicalResourceId!, resource.PhysicalResourceId);
-  }
-  return ids;
-}
-
 /** Creates the change set, reads every page of it, and deletes it whatever happens. */
 async function changeSetChanges(
   clients: AwsClients,
@@ -216,25 +229,30 @@ async function changeSetChanges(
     new CreateChangeSetCommand({ StackName: stackName, ChangeSetName: changeSetName, ChangeSetType: 'UPDATE', Capabilities: [...CAPABILITIES], Tags: tags, ...source }),
   );
   try {
-    for (let attempt = 0; ; attempt++) {
-      const first = await clients.cloudFormation.send(new DescribeChangeSetCommand({ StackName: stackName, ChangeSetName: changeSetName }));
-      if (first.Status === 'FAILED') {
-        if (/didn't contain changes|No updates are to be performed/.test(first.StatusReason ?? '')) return [];
-        throw new CloudError(`Change set for stack ${stackName} failed: ${first.StatusReason}`);
-      }
-      if (first.Status === 'CREATE_COMPLETE') {
-        const changes: Change[] = [...(first.Changes ?? [])];
-        let page: DescribeChangeSetCommandOutput = first;
-        while (page.NextToken) {
-          page = await clients.cloudFormation.send(new DescribeChangeSetCommand({ StackName: stackName, ChangeSetName: changeSetName, NextToken: page.NextToken }));
-          changes.push(...(page.Changes ?? []));
-        }
-        return changes.flatMap(resourceChange);
-      }
-      await sleep(attempt < 10 ? PAGE_DELAY_MS : 1000);
-    }
+    return (await readChangeSet(clients, stackName, changeSetName)) ?? [];
   } finally {
     await clients.cloudFormation.send(new DeleteChangeSetCommand({ StackName: stackName, ChangeSetName: changeSetName })).catch(() => undefined);
+  }
+}
+
+/** Waits until a change set is ready and reads every page of it: its changes, or none when CloudFormation found nothing to change. */
+export async function readChangeSet(clients: AwsClients, stackName: string, changeSetName: string): Promise<ResourceChange[] | undefined> {
+  for (let attempt = 0; ; attempt++) {
+    const first = await clients.cloudFormation.send(new DescribeChangeSetCommand({ StackName: stackName, ChangeSetName: changeSetName }));
+    if (first.Status === 'FAILED') {
+      if (/didn't contain changes|No updates are to be performed/.test(first.StatusReason ?? '')) return undefined;
+      throw new CloudError(`Change set for stack ${stackName} failed: ${first.StatusReason}`);
+    }
+    if (first.Status === 'CREATE_COMPLETE') {
+      const changes: Change[] = [...(first.Changes ?? [])];
+      let page: DescribeChangeSetCommandOutput = first;
+      while (page.NextToken) {
+        page = await clients.cloudFormation.send(new DescribeChangeSetCommand({ StackName: stackName, ChangeSetName: changeSetName, NextToken: page.NextToken }));
+        changes.push(...(page.Changes ?? []));
+      }
+      return changes.flatMap(resourceChange);
+    }
+    await sleep(attempt < 10 ? PAGE_DELAY_MS : 1000);
   }
 }
 
@@ -282,7 +300,13 @@ const REPLACED_BY: Record<string, readonly string[]> = {
   'AWS::SNS::Subscription': ['Endpoint', 'Protocol', 'TopicArn'],
   'AWS::SQS::Queue': ['QueueName', 'FifoQueue'],
   'AWS::S3::Bucket': ['BucketName'],
-  'AWS::DynamoDB::Table': ['TableName'],
+  'AWS::DynamoDB::Table': ['TableName', 'KeySchema', 'LocalSecondaryIndexes', 'ImportSourceSpecification'],
+  'AWS::DynamoDB::GlobalTable': ['TableName', 'KeySchema', 'LocalSecondaryIndexes'],
+  'AWS::Kinesis::Stream': ['Name'],
+  'AWS::SecretsManager::Secret': ['Name'],
+  'AWS::KMS::Key': ['KeySpec', 'KeyUsage'],
+  'AWS::EFS::FileSystem': ['PerformanceMode', 'Encrypted', 'KmsKeyId', 'AvailabilityZoneName'],
+  'AWS::Backup::BackupVault': ['BackupVaultName', 'EncryptionKeyArn'],
 };
 
 function replacementOf(type: string, properties: string[]): ResourceChange['replacement'] {

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { startLocalCloud, type RunningLocalCloud } from '../../src/local';
+import { DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { runFw } from '../helpers/cli';
+import { LOCAL_CREDENTIALS, startTestCloud, type TestCloud } from '../helpers/local-cloud';
 
-const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+const credentials = LOCAL_CREDENTIALS;
 const ENV = { AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', NO_COLOR: '1' };
 
 const SERVICE = `service: shop
@@ -34,29 +34,21 @@ exports.users = async (event) => {
 exports.orders = async (event) => ({ statusCode: 200, body: JSON.stringify({ order: event.pathParameters.orderId, resource: event.resource }) });
 `;
 
-interface Context {
-  cloud: RunningLocalCloud;
-  dataDir: string;
+interface Context extends TestCloud {
   service: string;
-  cfn: CloudFormationClient;
-  s3: S3Client;
 }
 
 const deploy = suite<Context>('fw deploy, info, invoke, logs and remove against the local cloud');
 
 deploy.before(async context => {
-  context.dataDir = mkdtempSync(join(tmpdir(), 'fw-deploy-data-'));
-  context.cloud = await startLocalCloud({ port: 0, dataDir: context.dataDir, quiet: true });
+  Object.assign(context, await startTestCloud());
   context.service = mkdtempSync(join(tmpdir(), 'fw-deploy-service-'));
   writeFileSync(join(context.service, 'fw.yml'), SERVICE);
   writeFileSync(join(context.service, 'handler.js'), HANDLER('hello'));
-  context.cfn = new CloudFormationClient({ endpoint: context.cloud.url, region: 'us-east-1', credentials });
-  context.s3 = new S3Client({ endpoint: context.cloud.url, region: 'us-east-1', credentials, forcePathStyle: true });
 });
 
 deploy.after(async context => {
-  await context.cloud.stop();
-  rmSync(context.dataDir, { recursive: true, force: true });
+  await context.stop();
   rmSync(context.service, { recursive: true, force: true });
 });
 

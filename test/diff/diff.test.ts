@@ -108,12 +108,15 @@ diff('a renamed function is an add and a remove', async context => {
   assert.not.ok(lines.some(line => line.includes('UsersLambdaFunction ')), result.stdout);
 });
 
-diff('a changed bucket name replaces the bucket', async context => {
+diff('a changed bucket name replaces the bucket, which deletes its data', async context => {
   writeFileSync(join(context.dir, 'fw.yml'), service({ bucket: 'fw-preview-uploads-b' }));
   const result = await fw(context, 'diff');
   assert.is(result.code, 2, result.stderr);
-  assert.equal(changeLines(result.stdout), ['~ Uploads (AWS::S3::Bucket): BucketName (replacement)']);
-  assert.match(result.stdout, /\n0 to add, 1 to change, 0 to remove\n$/);
+  assert.equal(changeLines(result.stdout), ['~ Uploads (AWS::S3::Bucket): BucketName (replacement) [DATA LOSS: deleted with its data]']);
+  assert.match(
+    result.stdout,
+    /\nWarning: this resource holds data that deploying would delete: Uploads\. fw deploy refuses it unless given --allow-data-loss\.\n0 to add, 1 to change, 0 to remove\n$/,
+  );
 });
 
 diff.run();

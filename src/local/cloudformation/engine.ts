@@ -167,7 +167,7 @@ export class StackEngine {
       return;
     }
     setStackStatus(stack, 'UPDATE_COMPLETE_CLEANUP_IN_PROGRESS');
-    await this.resources.removeAll(stack, steps.flatMap((step) => (step.kind === 'replaced' ? [step.previous] : [])));
+    await this.resources.removeAll(stack, steps.flatMap((step) => (step.kind === 'replaced' ? [step.retainPrevious ? { ...step.previous, deletionPolicy: 'Retain' } : step.previous] : [])));
     const removed = deletionOrder(oldTemplate, Object.keys(stack.resources).filter((id) => !included.has(id)));
     await this.resources.removeAll(stack, removed.map((id) => stack.resources[id]));
     setStackStatus(stack, 'UPDATE_COMPLETE');

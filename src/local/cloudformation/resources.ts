@@ -14,7 +14,7 @@ import { parameterValues } from './parameters';
 export type Step =
   | { kind: 'created'; logicalId: string }
   | { kind: 'updated'; logicalId: string; previous: ResourceRecord }
-  | { kind: 'replaced'; logicalId: string; previous: ResourceRecord; replacement?: ResourceRecord };
+  | { kind: 'replaced'; logicalId: string; previous: ResourceRecord; replacement?: ResourceRecord; retainPrevious?: boolean };
 
 /** A resource that failed; the stack's status reason names it. */
 export class ResourceFailure extends Error {
@@ -105,7 +105,8 @@ export class ResourceSteps {
           this.failStep(stack, logicalId, declaration.Type, existing, message(error));
           throw new ResourceFailure(logicalId, 'update', message(error));
         }
-        steps.push({ kind: 'replaced', logicalId, previous: existing });
+        // UpdateReplacePolicy: Retain (of the new declaration) keeps the old physical resource in the cleanup.
+        steps.push({ kind: 'replaced', logicalId, previous: existing, ...(declaration.UpdateReplacePolicy === 'Retain' ? { retainPrevious: true } : {}) });
       } else {
         recordEvent(stack, { logicalId, physicalId: existing.physicalId, type: declaration.Type }, 'UPDATE_IN_PROGRESS', undefined, properties);
         try {

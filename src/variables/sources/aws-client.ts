@@ -1,8 +1,27 @@
 import type { ResolveContext } from '../index';
+import { awsTimeouts, reportTimeouts, timeoutSettings } from '../../deploy/timeouts';
+
+interface SourceClientConfig {
+  region: string;
+  endpoint?: string;
+  credentials?: NonNullable<ResolveContext['aws']>['credentials'];
+  forcePathStyle?: boolean;
+  maxAttempts?: number;
+  requestHandler: ReturnType<typeof timeoutSettings>['requestHandler'];
+}
+
+/**
+ * A client for an AWS-backed source, built with its settings: the region, the endpoint/credentials
+ * override if any, and fw's time-outs (so a silent endpoint fails the variable instead of hanging).
+ */
+export function awsSourceClient<Client extends { middlewareStack: unknown }>(create: (config: SourceClientConfig) => Client, context: ResolveContext, region: string): Client {
+  const timeouts = awsTimeouts();
+  return reportTimeouts(create(awsClientConfig(context, region, timeoutSettings(timeouts))), timeouts);
+}
 
 /** Client settings for the AWS-backed sources: the region, and the endpoint/credentials override if any. */
-export function awsClientConfig(context: ResolveContext, region: string): { region: string; endpoint?: string; credentials?: NonNullable<ResolveContext['aws']>['credentials']; forcePathStyle?: boolean; maxAttempts?: number } {
-  const config: ReturnType<typeof awsClientConfig> = { region };
+function awsClientConfig(context: ResolveContext, region: string, settings: ReturnType<typeof timeoutSettings>): SourceClientConfig {
+  const config: SourceClientConfig = { region, ...settings };
   if (context.aws?.endpoint) {
     config.endpoint = context.aws.endpoint;
     config.forcePathStyle = true;

@@ -1,6 +1,6 @@
 import { ConfigError } from '../../errors';
 import type { Source } from '../source';
-import { awsClientConfig } from './aws-client';
+import { awsSourceClient } from './aws-client';
 
 /** `${aws:region}` (--region ?? provider.region ?? "us-east-1") and `${aws:accountId}` (STS, only when used). */
 export const aws: Source = async (ref, { context, region }) => {
@@ -9,7 +9,7 @@ export const aws: Source = async (ref, { context, region }) => {
       return { value: await region() };
     case 'accountId': {
       const { STSClient, GetCallerIdentityCommand } = require('@aws-sdk/client-sts') as typeof import('@aws-sdk/client-sts');
-      const client = new STSClient(awsClientConfig(context, await region()));
+      const client = awsSourceClient(config => new STSClient(config), context, await region());
       try {
         const identity = await client.send(new GetCallerIdentityCommand({}));
         return { value: identity.Account };

@@ -1,6 +1,6 @@
 import { ConfigError } from '../../errors';
 import type { Source } from '../source';
-import { awsClientConfig, isNotFound } from './aws-client';
+import { awsSourceClient, isNotFound } from './aws-client';
 
 /** `${cf:stack.OutputKey}` and `${cf(eu-west-1):stack.OutputKey}`: an output of a deployed stack. */
 export const cf: Source = async (ref, { context, region }) => {
@@ -10,7 +10,7 @@ export const cf: Source = async (ref, { context, region }) => {
   const stackName = address.slice(0, dot);
   const outputKey = address.slice(dot + 1);
   const { CloudFormationClient, DescribeStacksCommand } = require('@aws-sdk/client-cloudformation') as typeof import('@aws-sdk/client-cloudformation');
-  const client = new CloudFormationClient(awsClientConfig(context, ref.params[0] ?? (await region())));
+  const client = awsSourceClient(config => new CloudFormationClient(config), context, ref.params[0] ?? (await region()));
   try {
     const answer = await client.send(new DescribeStacksCommand({ StackName: stackName }));
     const output = answer.Stacks?.[0]?.Outputs?.find((candidate) => candidate.OutputKey === outputKey);

@@ -1,5 +1,5 @@
 import type { Source } from '../source';
-import { awsClientConfig, isNotFound } from './aws-client';
+import { awsSourceClient, isNotFound } from './aws-client';
 
 const INSTRUCTIONS = new Set(['raw', 'noDecrypt']);
 
@@ -14,7 +14,7 @@ export const ssm: Source = async (ref, { context, region }) => {
   const noDecrypt = ref.params.includes('noDecrypt');
   const regionParam = ref.params.find((param) => !INSTRUCTIONS.has(param));
   const { SSMClient, GetParameterCommand } = require('@aws-sdk/client-ssm') as typeof import('@aws-sdk/client-ssm');
-  const client = new SSMClient(awsClientConfig(context, regionParam ?? (await region())));
+  const client = awsSourceClient(config => new SSMClient(config), context, regionParam ?? (await region()));
   try {
     const answer = await client.send(new GetParameterCommand({ Name: name, WithDecryption: !noDecrypt }));
     const value = answer.Parameter?.Value;
