@@ -2,10 +2,12 @@ import { packageRoot } from '../paths';
 import { importEsm } from '../import-module';
 import Module from 'node:module';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../errors';
+import { checkReadableFile } from './read-file';
+import { settleConfig } from './settle';
 
 /**
  * Loads a JavaScript or TypeScript file the way a service file or a
@@ -16,6 +18,7 @@ import { ConfigError } from '../errors';
 export async function importModule(path: string): Promise<unknown> {
   const shown = relative(process.cwd(), path) || path;
   installFwAlias();
+  checkReadableFile(path, shown);
   try {
     switch (extname(path)) {
       case '.mjs':
@@ -82,11 +85,12 @@ async function loadTranspiled(path: string, loader: 'ts' | 'js', shown: string):
     const fwUrl = pathToFileURL(fwEntry()).href;
     esm = esm.replace(/(from\s*|import\s*\(\s*)(["'])fw\2/g, (_match, head: string) => `${head}${JSON.stringify(fwUrl)}`);
     const temp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.mjs`);
+    const removeTemp = removedOnExit(temp);
     writeFileSync(temp, esm);
     try {
-      return defaultExport(await importEsm(pathToFileURL(temp).href));
+      return defaultExport(await settleConfig(importEsm(pathToFileURL(temp).href), shown));
     } finally {
-      unlinkSync(temp);
+      removeTemp();
     }
   }
   const mod = new Module(path, module);
@@ -94,6 +98,29 @@ async function loadTranspiled(path: string, loader: 'ts' | 'js', shown: string):
   mod.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(dirname(path));
   (mod as unknown as { _compile(code: string, file: string): void })._compile(code, path);
   return defaultExport(mod.exports);
+}
+
+/**
+ * Makes sure `temp` is gone however the run ends: normally (call the returned function), on
+ * `process.exit`, or on Ctrl-C / SIGTERM (removed, then the signal is raised again so the
+ * process still ends the way the signal means).
+ */
+function removedOnExit(temp: string): () => void {
+  const remove = () => rmSync(temp, { force: true });
+  const onSignal = (signal: NodeJS.Signals) => {
+    release();
+    process.kill(process.pid, signal);
+  };
+  const release = () => {
+    remove();
+    process.off('exit', remove);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+  process.once('exit', remove);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return release;
 }
 
 function syntaxError(error: unknown, shown: string): ConfigError {
