@@ -55,7 +55,7 @@ export async function runInProcess(mutant: Mutant, timeoutMs = 5000): Promise<Ou
 export async function runCli(mutant: Mutant, timeoutMs = 20_000): Promise<Outcome & { code?: number | null; output?: string }> {
   const dir = writeService(mutant.files);
   try {
-    const child = spawn(process.execPath, [FW_BIN, 'package'], { cwd: dir, env: { ...process.env, FW_CONFIG_TIMEOUT: '1', NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [FW_BIN, 'package'], { cwd: dir, env: { ...Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== 'FORCE_COLOR')), FW_CONFIG_TIMEOUT: '1', NO_COLOR: '1' } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
