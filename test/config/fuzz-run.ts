@@ -72,8 +72,10 @@ export async function runCli(mutant: Mutant, timeoutMs = 20_000): Promise<Outcom
     });
     if (code === 'hang') return { hang: true };
     if (code === 0 && /Packaged/.test(stdout)) return { ok: true, code, output: stdout + stderr };
-    const message = stderr.replace(/^Error: /, '').replace(/\n$/, '');
-    return { ok: false, message, userFacing: stderr.startsWith('Error: '), code, output: stdout + stderr };
+    // Warnings may come first; the error is the last thing printed.
+    const start = stderr.search(/^(Error: |Internal error)/m);
+    const message = (start === -1 ? stderr : stderr.slice(start)).replace(/^Error: /, '').replace(/\n$/, '');
+    return { ok: false, message, userFacing: start !== -1 && stderr.startsWith('Error: ', start), code, output: stdout + stderr };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
