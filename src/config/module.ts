@@ -2,7 +2,7 @@ import { packageRoot } from '../paths';
 import { importEsm } from '../import-module';
 import Module from 'node:module';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../errors';
@@ -146,7 +146,8 @@ export function asConfigError(error: unknown, path: string, shown: string): Conf
 function packageType(dir: string): string | undefined {
   for (let current = dir; ; current = dirname(current)) {
     try {
-      return (JSON.parse(readFileSync(join(current, 'package.json'), 'utf8')) as { type?: string }).type ?? 'commonjs';
+      const file = join(current, 'package.json');
+      if (statSync(file).isFile()) return (JSON.parse(readFileSync(file, 'utf8')) as { type?: string }).type ?? 'commonjs';
     } catch {
       // no (readable) package.json here; look further up
     }

@@ -191,6 +191,24 @@ files('${file(/dev/zero)}, a FIFO, a folder and a file over 10 MB are refused be
   }
 });
 
+files('a FIFO named fw.yml, or a .env that is one, is refused before anything reads it', async () => {
+  const fifo = tempService({ 'h.js': '' });
+  const dotenv = tempService({ 'fw.yml': 'service: app\nuseDotenv: true\nprovider:\n  name: aws\n' });
+  const mkfifo = (path: string) =>
+    new Promise<void>((resolve, reject) => spawn('mkfifo', [path]).on('close', (code) => (code === 0 ? resolve() : reject(new Error(`mkfifo: ${code}`)))));
+  await mkfifo(join(fifo.dir, 'fw.yml'));
+  await mkfifo(join(dotenv.dir, '.env'));
+  try {
+    assert.equal(
+      [await errorOf(() => loadService({ cwd: fifo.dir })), await errorOf(() => loadService({ cwd: dotenv.dir }))],
+      ['Cannot read fw.yml: it is a FIFO, not a regular file', 'Cannot read .env: it is a FIFO, not a regular file'],
+    );
+  } finally {
+    fifo.cleanup();
+    dotenv.cleanup();
+  }
+});
+
 files.run();
 
 const settle = suite('JS/TS configs that never settle');
