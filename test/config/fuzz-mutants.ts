@@ -179,7 +179,7 @@ export function mutant(seed: number, index: number): Mutant {
   const next = random(seed * 100_003 + index);
   const base = baseService();
   const everyPath = paths(base).filter((path) => path.length > 0);
-  const kind = Math.floor(next() * 10);
+  const kind = Math.floor(next() * 11);
   switch (kind) {
     case 0:
     case 1:
@@ -256,6 +256,20 @@ export function mutant(seed: number, index: number): Mutant {
       ] as const;
       const [label, tweak] = pick(next, tweaks);
       return jsTweak(`fw.js with ${label} at ${show(path)}`, path, tweak);
+    }
+    case 9: {
+      // Several swaps at once, in any validation mode: problems that only show together.
+      const changes: string[] = [];
+      base.configValidationMode = pick(next, ['warn', 'error', 'off']);
+      for (let count = 0; count < 3; count += 1) {
+        const path = pick(next, paths(base).filter((candidate) => candidate.length > 0));
+        const parent = path.slice(0, -1).reduce<Json>((node, key) => (node as Record<string, Json>)[key], base);
+        if (parent === null || typeof parent !== 'object') continue;
+        const swap = pick(next, SWAPS);
+        setAt(base, path, swap.value());
+        changes.push(`${show(path)} set to ${swap.label}`);
+      }
+      return jsonMutant(`configValidationMode ${String(base.configValidationMode)}, ${changes.join(', ')}`, base);
     }
     default: {
       const bodies = [

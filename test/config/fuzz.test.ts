@@ -31,7 +31,7 @@ fuzz(`${COUNT} mutants of seed ${SEED} in process: every one packaged or refused
   }
   assert.equal(failures, []);
   // The mix is fixed by the seed: a change here means the mutants (or fw) changed, so look.
-  assert.equal(tally, { packaged: 119, refused: 119, cliOnly: 2 });
+  assert.equal(tally, { packaged: 106, refused: 132, cliOnly: 2 });
 });
 
 fuzz('a handful through the built CLI, including a config that keeps Node busy and never settles', async () => {
