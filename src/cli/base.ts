@@ -1,5 +1,6 @@
 import { Command, Option } from 'clipanion';
 import { isUserFacing } from '../errors';
+import { secretValues } from '../variables/secrets';
 import type { Writable } from 'node:stream';
 import { colorsEnabled, style, type Style } from './output';
 
@@ -10,10 +11,10 @@ import { colorsEnabled, style, type Style } from './output';
 export function reportError(stderr: Writable, error: unknown, env: NodeJS.ProcessEnv = process.env): void {
   const err = style(colorsEnabled(stderr, env));
   if (isUserFacing(error)) {
-    stderr.write(`${err.red('Error:')} ${error.message}\n`);
+    stderr.write(`${err.red('Error:')} ${secretValues.mask(error.message)}\n`);
   } else {
     const detail = error instanceof Error ? error.stack ?? error.message : String(error);
-    stderr.write(`${err.red('Internal error (a bug in fw, please report it):')}\n${detail}\n`);
+    stderr.write(`${err.red('Internal error (a bug in fw, please report it):')}\n${secretValues.mask(detail)}\n`);
   }
 }
 

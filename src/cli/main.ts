@@ -13,6 +13,7 @@ import { PrintCommand } from './print';
 import { colorsEnabled } from './output';
 import { version } from '../version';
 import { isUserFacing } from '../errors';
+import { secretValues } from '../variables/secrets';
 import { servicePluginsMentioned } from '../plugins/discover';
 import { shareFwModule } from '../plugins/share';
 
@@ -69,6 +70,9 @@ export async function main(argv: string[]): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   // `require('fw')` in a service file or plugin gets this running fw (issue 9).
   shareFwModule(() => require('../index'));
+  // Whatever prints a value read from ssm:/s3:/cf: (a plugin's log, a CloudFormation reason), it is masked.
+  secretValues.guard(process.stdout);
+  secretValues.guard(process.stderr);
   const { cli, argv: args, error } = await buildCliFor(argv, process.cwd());
   if (error && !BUILT_IN.has(argv[0] ?? '') && !HELP.has(argv[0] ?? '')) {
     process.stderr.write(`${isUserFacing(error) ? `Error: ${error.message}` : `Internal error (a bug in fw, please report it):\n${(error as Error).stack}`}\n`);
@@ -76,6 +80,8 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
   process.exitCode = await cli.run(args, Cli.defaultContext);
+  // The command is done: a timer or socket a service file or plugin left open must not keep fw running.
+  setTimeout(() => process.exit(), 200).unref();
 }
 
 const BUILT_IN = new Set(['package', 'deploy', 'remove', 'info', 'invoke', 'logs', 'print']);

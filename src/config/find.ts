@@ -1,6 +1,7 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { ConfigError } from '../errors';
+import { checkReadableFile } from './read-file';
 
 /** fw's own names first, then Serverless Framework's, so existing projects work unchanged. */
 export const SERVICE_FILE_NAMES = [
@@ -19,14 +20,16 @@ export interface ServiceFile {
 export function findServiceFile(cwd: string, explicit?: string): ServiceFile {
   if (explicit !== undefined) {
     const path = resolve(cwd, explicit);
-    if (!existsSync(path) || !statSync(path).isFile()) {
-      throw new ConfigError(`Service file "${explicit}" (--config) does not exist`);
-    }
+    if (!existsSync(path)) throw new ConfigError(`Service file "${explicit}" (--config) does not exist`);
+    checkReadableFile(path, explicit);
     return { path, dir: dirname(path) };
   }
   for (const name of SERVICE_FILE_NAMES) {
     const path = resolve(cwd, name);
-    if (existsSync(path)) return { path, dir: cwd };
+    if (!existsSync(path)) continue;
+    // Refused before anything reads it: a FIFO or device named fw.yml would block the first read.
+    checkReadableFile(path, name);
+    return { path, dir: cwd };
   }
   throw new ConfigError(
     `No service file in ${cwd}: expected one of ${SERVICE_FILE_NAMES.slice(0, 3).join(', ')} (or serverless.yml); run "fw" to create a service`,

@@ -1,9 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { extname, relative } from 'node:path';
-import { ConfigError } from '../errors';
+import { ConfigError, show } from '../errors';
 import { parseJson } from './json';
 import { asConfigError, importModule } from './module';
 import { parseYaml } from './yaml';
+import { plainConfig } from './plain-data';
+import { readConfigText } from './read-file';
+import { settleConfig } from './settle';
 import type { ServiceFile } from './find';
 
 export interface LoadOptions {
@@ -22,19 +24,19 @@ export async function loadRawConfig(file: ServiceFile, { options = {} }: LoadOpt
   switch (extname(file.path)) {
     case '.yml':
     case '.yaml':
-      raw = parseYaml(readFileSync(file.path, 'utf8'), shown);
+      raw = parseYaml(readConfigText(file.path, shown), shown);
       break;
     case '.json':
-      raw = parseJson(readFileSync(file.path, 'utf8'), shown);
+      raw = parseJson(readConfigText(file.path, shown), shown);
       break;
     case '.js':
     case '.cjs':
     case '.mjs':
     case '.ts':
-      raw = await importModule(file.path);
+      raw = await settleConfig(importModule(file.path), shown);
       try {
-        if (typeof raw === 'function') raw = await (raw as (api: { options: Record<string, unknown> }) => unknown)({ options: { ...options } });
-        else raw = await raw;
+        if (typeof raw === 'function') raw = (raw as (api: { options: Record<string, unknown> }) => unknown)({ options: { ...options } });
+        raw = await settleConfig(raw, shown);
       } catch (error) {
         throw asConfigError(error, file.path, shown);
       }
@@ -43,7 +45,7 @@ export async function loadRawConfig(file: ServiceFile, { options = {} }: LoadOpt
       throw new ConfigError(`Cannot load ${shown}: expected a .yml, .yaml, .json, .js, .cjs, .mjs or .ts file`);
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new ConfigError(`Invalid configuration in ${shown}: expected an object at the top level, got ${Array.isArray(raw) ? 'a list' : JSON.stringify(raw)}`);
+    throw new ConfigError(`Invalid configuration in ${shown}: expected an object at the top level, got ${Array.isArray(raw) ? 'a list' : show(raw)}`);
   }
-  return raw as Record<string, unknown>;
+  return plainConfig(raw, shown) as Record<string, unknown>;
 }

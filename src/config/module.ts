@@ -2,11 +2,13 @@ import { packageRoot } from '../paths';
 import { importEsm } from '../import-module';
 import Module from 'node:module';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../errors';
 import { syntaxError } from './code-frame';
+import { checkReadableFile } from './read-file';
+import { settleConfig } from './settle';
 
 /**
  * Loads a JavaScript or TypeScript file the way a service file or a
@@ -17,6 +19,7 @@ import { syntaxError } from './code-frame';
 export async function importModule(path: string): Promise<unknown> {
   const shown = relative(process.cwd(), path) || path;
   installFwAlias();
+  checkReadableFile(path, shown);
   try {
     switch (extname(path)) {
       case '.mjs':
@@ -83,11 +86,12 @@ async function loadTranspiled(path: string, loader: 'ts' | 'js', shown: string):
     const fwUrl = pathToFileURL(fwEntry()).href;
     esm = esm.replace(/(from\s*|import\s*\(\s*)(["'])fw\2/g, (_match, head: string) => `${head}${JSON.stringify(fwUrl)}`);
     const temp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.mjs`);
+    const removeTemp = removedOnExit(temp);
     writeFileSync(temp, esm);
     try {
-      return defaultExport(await importEsm(pathToFileURL(temp).href));
+      return defaultExport(await settleConfig(importEsm(pathToFileURL(temp).href), shown));
     } finally {
-      unlinkSync(temp);
+      removeTemp();
     }
   }
   const mod = new Module(path, module);
@@ -95,6 +99,29 @@ async function loadTranspiled(path: string, loader: 'ts' | 'js', shown: string):
   mod.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(dirname(path));
   (mod as unknown as { _compile(code: string, file: string): void })._compile(code, path);
   return defaultExport(mod.exports);
+}
+
+/**
+ * Makes sure `temp` is gone however the run ends: normally (call the returned function), on
+ * `process.exit`, or on Ctrl-C / SIGTERM (removed, then the signal is raised again so the
+ * process still ends the way the signal means).
+ */
+function removedOnExit(temp: string): () => void {
+  const remove = () => rmSync(temp, { force: true });
+  const onSignal = (signal: NodeJS.Signals) => {
+    release();
+    process.kill(process.pid, signal);
+  };
+  const release = () => {
+    remove();
+    process.off('exit', remove);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+  process.once('exit', remove);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return release;
 }
 
 function transpileError(error: unknown, shown: string, source: string): ConfigError {
@@ -119,7 +146,8 @@ export function asConfigError(error: unknown, path: string, shown: string): Conf
 function packageType(dir: string): string | undefined {
   for (let current = dir; ; current = dirname(current)) {
     try {
-      return (JSON.parse(readFileSync(join(current, 'package.json'), 'utf8')) as { type?: string }).type ?? 'commonjs';
+      const file = join(current, 'package.json');
+      if (statSync(file).isFile()) return (JSON.parse(readFileSync(file, 'utf8')) as { type?: string }).type ?? 'commonjs';
     } catch {
       // no (readable) package.json here; look further up
     }

@@ -1,5 +1,7 @@
 import * as t from 'typanion';
-import { ConfigError, show } from '../errors';
+import { ConfigError, escapeInvisible, show } from '../errors';
+import { clashingFunctionKeys, functionKeyProblem } from '../synth/name-checks';
+import { lambdaFunction as functionLogicalId } from '../synth/naming';
 
 /**
  * The typanion schema of a service file. As permissive as Serverless
@@ -26,9 +28,35 @@ export interface SchemaExtensions {
 
 // ── building blocks ─────────────────────────────────────────────────────
 
+/**
+ * Ends a problem that fw cannot build the template with (a value its own code reads, such as
+ * `runtime`, of the wrong type): an error whatever `configValidationMode` says, since going
+ * on would only crash later.
+ */
+export const NEEDED = ' (fw needs it to build the template)';
+/** How `needed` marks typanion's error strings until `parse` reads them. */
+const NEEDED_MARK = '!';
+
+/** A schema whose problems are errors in every validation mode (see NEEDED). */
+export function needed(schema: Schema): Schema {
+  return t.makeValidator<unknown, unknown>({
+    test: (value, state) => {
+      const errors: string[] = [];
+      if (schema(value, { ...state, errors })) return true;
+      state?.errors?.push(...errors.map((error) => `${NEEDED_MARK}${error}`));
+      return false;
+    },
+  });
+}
+
 /** Records a problem the way typanion does (`.path: Message`) and fails. */
 function pushError(state: t.ValidationState | undefined, message: string): false {
   state?.errors?.push(`${state.p ?? '.'}: ${message}`);
+  return false;
+}
+
+function pushNeeded(state: t.ValidationState | undefined, message: string): false {
+  state?.errors?.push(`${NEEDED_MARK}${state.p ?? '.'}: ${message}`);
   return false;
 }
 
@@ -175,6 +203,43 @@ function editDistance(a: string, b: string): number {
 // ── the service file ────────────────────────────────────────────────────
 
 const strList = list(str);
+/** A string fw reads itself (`runtime`): an intrinsic cannot stand in for it. */
+const plainString = needed(t.makeValidator<unknown, unknown>({ test: (value, state) => typeof value === 'string' || fail(state, 'a string', value) }));
+const plainList = t.makeValidator<unknown, unknown>({ test: (value, state) => Array.isArray(value) || fail(state, 'a list', value) });
+const plainObject = t.makeValidator<unknown, unknown>({
+  test: (value, state) => (value !== null && typeof value === 'object' && !Array.isArray(value)) || fail(state, 'an object', value),
+});
+
+/** `inner`'s problems are advisory, but the outer type is one fw's own code relies on. */
+function neededOuter(outer: Schema, inner: Schema): Schema {
+  const check = needed(outer);
+  return t.makeValidator<unknown, unknown>({ test: (value, state) => (outer(value) ? inner(value, state) : check(value, state)) });
+}
+
+/** `functions`: keys that can form logical ids, no two giving the same ones, each function an object. */
+function functionsRecord(functionSchema: Schema): Schema {
+  const each = neededOuter(plainObject, functionSchema);
+  return t.makeValidator<unknown, unknown>({
+    test: (input, state) => {
+      if (!plainObject(input)) return needed(plainObject)(input, state);
+      let valid = true;
+      const keys = Object.keys(input as object);
+      for (const key of keys) {
+        const childState = { ...state, p: childPath(state, key) };
+        const problem = functionKeyProblem(key);
+        if (problem) valid = pushNeeded(childState, `${problem.charAt(0).toUpperCase()}${problem.slice(1)}`);
+        else valid = each((input as Record<string, unknown>)[key], childState) && valid;
+      }
+      for (const { key, earlier } of clashingFunctionKeys(keys.filter((key) => !functionKeyProblem(key)))) {
+        valid = pushNeeded(
+          { ...state, p: childPath(state, key) },
+          `Its logical ids (${functionLogicalId(key)}, …) would be those of "functions.${earlier}" too; rename one of them`,
+        );
+      }
+      return valid;
+    },
+  });
+}
 /** Environment variables and tags: text, though numbers and booleans are taken as their text. */
 const strMap = record(either('a string', str, scalar('number', 'a number'), bool));
 const architecture = oneOfValues(['x86_64', 'arm64']);
@@ -203,7 +268,7 @@ const PROVIDER: Record<string, Schema> = {
   stage: str,
   region: str,
   profile: str,
-  runtime: str,
+  runtime: plainString,
   runtimeManagement,
   memorySize: num,
   timeout: num,
@@ -230,15 +295,15 @@ const PROVIDER: Record<string, Schema> = {
     role: either('a role ARN or { statements, managedPolicies, … }', str, shape({
       name: str,
       path: str,
-      statements: list(iamStatement),
-      managedPolicies: strList,
+      statements: neededOuter(plainList, list(iamStatement)),
+      managedPolicies: neededOuter(plainList, strList),
       permissionsBoundary: str,
       tags: strMap,
     })),
     deploymentRole: str,
   }),
-  iamRoleStatements: list(iamStatement),
-  iamManagedPolicies: strList,
+  iamRoleStatements: neededOuter(plainList, list(iamStatement)),
+  iamManagedPolicies: neededOuter(plainList, strList),
   role: str,
   rolePermissionsBoundary: str,
   cfnRole: str,
@@ -272,12 +337,17 @@ const PROVIDER: Record<string, Schema> = {
   kinesis: anyObject,
 };
 
+/** Lambda keeps at most 256 characters of a function's description. */
+const description = t.makeValidator<unknown, unknown>({
+  test: (value, state) => !str(value, state) ? false : typeof value !== 'string' || value.length <= 256 || fail(state, `a description of at most 256 characters (it has ${value.length})`, value),
+});
+
 const FUNCTION: Record<string, Schema> = {
   handler: str,
   image: either('an image name or an object', str, anyObject),
   name: str,
-  description: str,
-  runtime: str,
+  description,
+  runtime: plainString,
   runtimeManagement,
   memorySize: num,
   timeout: num,
@@ -340,7 +410,7 @@ const resourcesSection = shape(
 
 /** The whole-file schema, with what the caller adds. */
 export function serviceSchema({ eventSchemas = {}, extend = {} }: SchemaExtensions = {}): Schema {
-  const functionSchema = shape({ ...FUNCTION, ...extend.function, events: list(eventSchema(eventSchemas)) });
+  const functionSchema = shape({ ...FUNCTION, ...extend.function, events: neededOuter(plainList, list(eventSchema(eventSchemas))) });
   return shape(
     {
       service: either('a service name', str, shape({ name: str }, { extra: any })),
@@ -361,8 +431,8 @@ export function serviceSchema({ eventSchemas = {}, extend = {} }: SchemaExtensio
       tenant: str,
       outputs: anyObject,
       params: record(anyObject),
-      provider: shape({ ...PROVIDER, ...extend.provider }, { required: ['name'] }),
-      functions: record(functionSchema),
+      provider: neededOuter(plainObject, shape({ ...PROVIDER, ...extend.provider }, { required: ['name'] })),
+      functions: functionsRecord(functionSchema),
       layers: record(shape({
         path: str,
         name: str,
@@ -384,27 +454,36 @@ export function serviceSchema({ eventSchemas = {}, extend = {} }: SchemaExtensio
   );
 }
 
-/** Every problem in the configuration, each naming its path and what was expected. */
+/**
+ * Every problem in the configuration, each naming its path and what was expected; with
+ * mode `off`, only those fw cannot build the template with (they end with NEEDED).
+ */
 export function validateConfig(config: Record<string, unknown>, options: SchemaExtensions & { mode?: ValidationMode } = {}): string[] {
-  if (options.mode === 'off') return [];
   const errors: string[] = [];
   serviceSchema(options)(config, { errors });
-  return merge(errors.map(parse)).map(({ path, what, got }) => `at "${path}": ${what}${got !== undefined ? `, got ${got}` : ''}`);
+  const problems = merge(errors.map(parse)).filter((problem) => options.mode !== 'off' || problem.needed);
+  return problems.map(({ path, what, got, needed }) => `at "${path}": ${what}${got !== undefined ? `, got ${got}` : ''}${needed ? NEEDED : ''}`);
 }
+
+/** Whether a problem from `validateConfig` stops fw in every validation mode. */
+export const isNeeded = (problem: string) => problem.endsWith(NEEDED);
 
 interface Problem {
   path: string;
   what: string;
   got?: string;
+  needed: boolean;
 }
 
 /** `.functions.hello.timeout: Expected a number (got "x")` → path, expectation, value. */
 function parse(error: string): Problem {
-  const match = /^(\.[^:]*?): (.*?)(?: \(got (.*)\))?$/s.exec(error);
-  if (!match) return { path: '', what: error };
+  const needed = error.startsWith(NEEDED_MARK);
+  const text = needed ? error.slice(NEEDED_MARK.length) : error;
+  const match = /^(\.[^:]*?): (.*?)(?: \(got (.*)\))?$/s.exec(text);
+  if (!match) return { path: '', what: text, needed };
   // typanion's isOneOf marks alternatives as `path#1`, `path#2`: same place for the user.
-  const path = match[1] === '.' ? '' : match[1].replace(/#\d+/g, '').replace(/^\./, '');
-  return { path, what: match[2].charAt(0).toLowerCase() + match[2].slice(1), got: match[3] };
+  const path = escapeInvisible(match[1] === '.' ? '' : match[1].replace(/#\d+/g, '').replace(/^\./, ''));
+  return { path, what: match[2].charAt(0).toLowerCase() + match[2].slice(1), got: match[3], needed };
 }
 
 /** Alternatives that failed at one place become one problem: `expected a string or expected an object, got 1`. */
@@ -414,6 +493,7 @@ function merge(problems: Problem[]): Problem[] {
     const previous = merged[merged.length - 1];
     if (previous && previous.path === problem.path && previous.got === problem.got && problem.got !== undefined) {
       previous.what = `${previous.what} or ${problem.what.replace(/^expected /, '')}`;
+      previous.needed ||= problem.needed;
     } else merged.push({ ...problem });
   }
   return merged;
@@ -425,11 +505,18 @@ export function validationMode(value: unknown, file: string): ValidationMode {
   throw new ConfigError(`Invalid configuration in ${file}: configValidationMode expected "warn", "error" or "off", got ${show(value)}`);
 }
 
-/** warn: print every problem and go on; error: one ConfigError listing all; off: nothing. */
+/**
+ * warn: print every problem and go on; error: one ConfigError listing all; off: nothing.
+ * In every mode, problems fw cannot build the template with (NEEDED) stop it: after the
+ * warnings, one ConfigError naming them.
+ */
 export function applyValidationMode(problems: string[], mode: ValidationMode, warn: (line: string) => void): void {
-  if (mode === 'off' || problems.length === 0) return;
+  if (problems.length === 0) return;
   if (mode === 'error') {
     throw new ConfigError(`Invalid configuration (configValidationMode: error):\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
   }
-  for (const problem of problems) warn(`Warning: invalid configuration ${problem}`);
+  const blocking = problems.filter(isNeeded);
+  if (mode === 'warn') for (const problem of problems) if (!isNeeded(problem)) warn(`Warning: invalid configuration ${problem}`);
+  if (blocking.length === 1) throw new ConfigError(`Invalid configuration ${blocking[0]}`);
+  if (blocking.length > 1) throw new ConfigError(`Invalid configuration:\n${blocking.map((problem) => `  - ${problem}`).join('\n')}`);
 }

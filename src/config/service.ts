@@ -16,8 +16,6 @@ export interface LoadServiceOptions {
   /** Default: a new id (one per CLI run). */
   instanceId?: string;
   aws?: AwsAccess;
-  /** Filled with values from `ssm:`/`s3:` (for `fw print` masking). */
-  secrets?: Set<string>;
   /** Where validation warnings go; default stderr. */
   warn?: (line: string) => void;
   /** Schema extensions (event schemas, plugin additions); `false` skips validation (the caller validates later). */
@@ -38,7 +36,7 @@ export interface LoadedService {
  * find → load → frameworkVersion → variables → validation: the one way every
  * command turns the service folder into a resolved configuration.
  */
-export async function loadService({ cwd, options = {}, env = process.env, instanceId = randomUUID(), aws, secrets, warn, validation = {} }: LoadServiceOptions): Promise<LoadedService> {
+export async function loadService({ cwd, options = {}, env = process.env, instanceId = randomUUID(), aws, warn, validation = {} }: LoadServiceOptions): Promise<LoadedService> {
   const file = findServiceFile(cwd, typeof options.config === 'string' ? options.config : undefined);
   const shown = relative(cwd, file.path) || file.path;
   const raw = await loadRawConfig(file, { options });
@@ -51,7 +49,7 @@ export async function loadService({ cwd, options = {}, env = process.env, instan
     const dotenv = loadDotenv(file.dir, earlyStage(raw, options), env);
     environment = { ...dotenv.values, ...env };
   }
-  const config = await resolveVariables(raw, { serviceDir: file.dir, options, env: environment, instanceId, aws, secrets });
+  const config = await resolveVariables(raw, { serviceDir: file.dir, options, env: environment, instanceId, aws });
   if (!literalVersion) checkFrameworkVersion(config.frameworkVersion, shown);
 
   if (validation !== false) {

@@ -1,5 +1,7 @@
 import type { Tags } from 'yaml';
+import { ConfigError } from '../errors';
 import { lineColumn, syntaxError } from './code-frame';
+import { MAX_NESTING } from './plain-data';
 import { parseYamlSubset, SHORT_TAGS, shortTagScalar } from './yaml-subset';
 
 /**
@@ -8,6 +10,7 @@ import { parseYamlSubset, SHORT_TAGS, shortTagScalar } from './yaml-subset';
  * the quick subset reader; anything else (and every error) goes through the `yaml` library.
  */
 export function parseYaml(text: string, file: string): unknown {
+  checkNesting(text, file);
   const quick = parseYamlSubset(text);
   return quick ? (quick.value ?? {}) : parseYamlWithLibrary(text, file);
 }
@@ -59,7 +62,60 @@ export function parseYamlWithLibrary(text: string, file: string): unknown {
       }
     },
   });
-  return doc.toJS({ maxAliasCount: 10000 }) ?? {};
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? {};
+  } catch (error) {
+    if (!/excessive alias count/i.test((error as Error).message)) throw error;
+    throw new ConfigError(`Cannot parse ${file}: its aliases (*name) expand to too many nodes (the limit, ${MAX_ALIAS_COUNT}, stops "billion laughs" files that would exhaust memory)`);
+  }
+}
+
+/** How many nodes aliases may expand to in total (the `yaml` library's own measure). */
+export const MAX_ALIAS_COUNT = 10_000;
+
+/**
+ * Refuses YAML nested deeper than any configuration needs before a parser sees it: the
+ * `yaml` library recurses per level and runs out of stack, or of memory, on a few thousand
+ * nested `[`. Counts block indentation levels and open flow brackets outside quotes and
+ * comments (brackets inside a block scalar count too, which only errs on the safe side).
+ */
+function checkNesting(text: string, file: string): void {
+  const indents: number[] = [];
+  let flow = 0;
+  let line = 1;
+  let lineStart = 0;
+  let quote = '';
+  for (let index = 0; index < text.length; index += 1) {
+    const char = text[index];
+    if (char === '\n') {
+      line += 1;
+      lineStart = index + 1;
+      continue;
+    }
+    if (quote !== '') {
+      if (char === '\\' && quote === '"') index += 1;
+      else if (char === quote) quote = '';
+      continue;
+    }
+    if (index === lineStart && flow === 0) {
+      let indent = 0;
+      while (text[index + indent] === ' ') indent += 1;
+      const next = text[index + indent];
+      if (next !== undefined && next !== '\n' && next !== '#') {
+        while (indents.length > 0 && indents[indents.length - 1] >= indent) indents.pop();
+        indents.push(indent);
+      }
+    }
+    if (char === '#' && (index === lineStart || /\s/.test(text[index - 1]))) {
+      const end = text.indexOf('\n', index);
+      index = (end === -1 ? text.length : end) - 1;
+    } else if ((char === '"' || char === "'") && (index === lineStart || /[\s[{,:]/.test(text[index - 1]))) quote = char;
+    else if (char === '[' || char === '{') flow += 1;
+    else if ((char === ']' || char === '}') && flow > 0) flow -= 1;
+    if (indents.length + flow > MAX_NESTING) {
+      throw new ConfigError(`Cannot parse ${file}:${line}:${index - lineStart + 1}: nested more than ${MAX_NESTING} levels deep`);
+    }
+  }
 }
 
 /**

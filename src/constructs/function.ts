@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Construct } from 'constructs';
 import * as naming from '../synth/naming';
+import { checkFunctionName } from '../synth/name-checks';
 import { invalid } from '../errors';
 import type { Artifact } from '../package/artifacts';
 import type { FunctionConfig, Json } from './model';
@@ -28,6 +29,7 @@ export class FunctionConstruct extends Construct {
     this.service = service;
     this.key = key;
     this.physicalName = config.name ?? naming.defaultFunctionName(service.name, service.stage, key);
+    checkFunctionName(this.physicalName, key, config.name !== undefined);
     const path = `functions.${key}`;
     if (config.handler === undefined && config.image === undefined) throw invalid(`${path}.handler`, 'a handler like "file.function"', undefined);
     if (config.handler !== undefined && (typeof config.handler !== 'string' || !/^.+\.[^./]+$/.test(config.handler))) {

@@ -1,8 +1,9 @@
 import { loadService } from '../config/service';
 import type { SchemaExtensions } from '../config/schema';
-import { ConfigError } from '../errors';
+import { ConfigError, show } from '../errors';
 import type { FunctionConfig, ServiceConfig } from '../constructs/model';
 import * as naming from '../synth/naming';
+import { checkStackName } from '../synth/name-checks';
 
 export interface LoadedService {
   serviceFile: string;
@@ -29,17 +30,19 @@ export async function loadServiceConfig(cwd: string, options: Record<string, unk
   const serviceName = typeof config.service === 'object' && config.service !== null ? config.service.name : config.service;
   if (typeof serviceName !== 'string' || !/^[a-zA-Z][0-9a-zA-Z-]*$/.test(serviceName)) {
     throw new ConfigError(
-      `Invalid configuration in 'service': expected a name of letters, digits and dashes starting with a letter, got ${JSON.stringify(serviceName)}`,
+      `Invalid configuration in 'service': expected a name of letters, digits and dashes starting with a letter, got ${show(serviceName)}`,
     );
   }
   config.provider ??= { name: 'aws' };
+  const stackName = typeof config.provider.stackName === 'string' ? config.provider.stackName : naming.stackName(serviceName, stage);
+  checkStackName(stackName, typeof config.provider.stackName === 'string');
   return {
     serviceFile: file.path,
     serviceDir: file.dir,
     serviceName,
     stage,
     region,
-    stackName: typeof config.provider.stackName === 'string' ? config.provider.stackName : naming.stackName(serviceName, stage),
+    stackName,
     config: config as LoadedService['config'],
   };
 }

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readConfigText } from '../config/read-file';
 import { join } from 'node:path';
 
 /**
@@ -9,7 +10,7 @@ import { join } from 'node:path';
 export function loadDotenv(serviceDir: string, stage: string, env: NodeJS.ProcessEnv): { file?: string; values: Record<string, string> } {
   for (const name of [`.env.${stage}`, '.env']) {
     const path = join(serviceDir, name);
-    if (existsSync(path)) return { file: name, values: expand(parseDotenv(readFileSync(path, 'utf8')), env) };
+    if (existsSync(path)) return { file: name, values: expand(parseDotenv(readConfigText(path, name)), env) };
   }
   return { values: {} };
 }

@@ -14,8 +14,6 @@ export interface ResolveContext {
   instanceId: string;
   /** Where the AWS-backed sources (cf, s3, ssm, aws:accountId) send their calls; default: AWS itself. */
   aws?: AwsAccess;
-  /** Filled with every value that came from `ssm:` or `s3:`, so `fw print` can mask them. */
-  secrets?: Set<string>;
 }
 
 export interface AwsAccess {

@@ -2,6 +2,7 @@ import { ConfigError, show } from '../errors';
 import { classifyEntry, hasVariables, parseSourceRef, parseTemplate, type SourceRef, type VariableNode } from './parse';
 import { addressPath, type Outcome, type Source, type SourceHelpers } from './source';
 import { sources } from './sources';
+import { secretValues } from './secrets';
 import type { ResolveContext } from './index';
 
 /** How many times a value may resolve to more variables (a file pointing at a file, …). */
@@ -245,7 +246,7 @@ export class Resolver {
       if (!ref) throw new VariableError(`Cannot resolve variable at "${showPath(path)}": ${node.text} has an invalid variable ${show(text)}`);
       const outcome = await this.callSource(ref, node, path);
       if ('value' in outcome && outcome.value !== undefined && outcome.value !== null) {
-        if (outcome.secret) this.recordSecret(outcome.value);
+        if (outcome.secret) secretValues.add(outcome.value, text);
         // A copy: the same cached answer may be placed at many paths and resolved in each.
         return { value: structuredCloneSafe(outcome.value), final: outcome.final === true };
       }
@@ -274,13 +275,6 @@ export class Resolver {
     }
     if (cacheable) this.memo.set(key, outcome);
     return outcome;
-  }
-
-  private recordSecret(value: unknown): void {
-    const secrets = this.context.secrets;
-    if (!secrets) return;
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') secrets.add(String(value));
-    else if (value !== null && typeof value === 'object') for (const child of Object.values(value)) this.recordSecret(child);
   }
 
   // ── helpers lent to sources ───────────────────────────────────────────

@@ -5,7 +5,7 @@ import type { ResolveContext } from './index';
  * What a source answers: a value, or why it has none (then the next fallback
  * is tried). `final` marks a value that is already fully resolved (a `self:`
  * subtree) so it is not scanned for variables again; `secret` marks values
- * `fw print` masks.
+ * every message and `fw print` mask (src/variables/secrets.ts).
  */
 export type Outcome = { value: unknown; final?: boolean; secret?: boolean } | { missing: string };
 

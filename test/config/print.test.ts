@@ -3,7 +3,8 @@ import * as assert from 'uvu/assert';
 import { PassThrough } from 'node:stream';
 import { join } from 'node:path';
 import { Cli } from 'clipanion';
-import { maskSecrets, PrintCommand } from '../../src/cli/print';
+import { PrintCommand } from '../../src/cli/print';
+import { SecretValues } from '../../src/variables/secrets';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { startLocalCloud } from '../../src/local';
@@ -78,7 +79,7 @@ printCommand('an unresolved variable is printed without a stack trace', async ()
   }
 });
 
-printCommand('values from ssm: are masked unless --show-secrets (against the local cloud)', async () => {
+printCommand('values from ssm: show where they came from unless --show-secrets (against the local cloud)', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'fw-print-cloud-'));
   const cloud = await startLocalCloud({ port: 0, dataDir, quiet: true });
   const saved = { ...process.env };
@@ -92,7 +93,7 @@ printCommand('values from ssm: are masked unless --show-secrets (against the loc
     ssm.destroy();
     const file = join(folder.dir, 'fw.yml');
     const masked = await print(['print', '--config', file, '--path', 'provider.environment', '--format', 'json']);
-    assert.equal(masked.stdout, '{\n  "DB_PASSWORD": "********",\n  "DB_URL": "postgres://app:********@db",\n  "PLAIN": "visible"\n}\n');
+    assert.equal(masked.stdout, '{\n  "DB_PASSWORD": "<secret from ssm:/app/db-password>",\n  "DB_URL": "postgres://app:<secret from ssm:/app/db-password>@db",\n  "PLAIN": "visible"\n}\n');
     const shown = await print(['print', '--config', file, '--path', 'provider.environment', '--format', 'json', '--show-secrets']);
     assert.equal(shown.stdout, '{\n  "DB_PASSWORD": "hunter2-secret",\n  "DB_URL": "postgres://app:hunter2-secret@db",\n  "PLAIN": "visible"\n}\n');
   } finally {
@@ -106,19 +107,27 @@ printCommand('values from ssm: are masked unless --show-secrets (against the loc
 
 printCommand.run();
 
-const mask = suite('maskSecrets');
+const mask = suite('SecretValues.maskValue');
 
-mask('masks secret values wherever they appear, unless tiny', () => {
-  const secrets = new Set(['s3cr3t-value', '5432', '1']);
+mask('masks secret values wherever they appear, naming their origin; a tiny one only as a whole value', () => {
+  const secrets = new SecretValues();
+  secrets.add('s3cr3t-value', 'ssm:/app/password');
+  secrets.add({ port: 5432, flag: 1 }, 'ssm:/app/db');
   assert.equal(
-    maskSecrets({ a: 's3cr3t-value', b: 'postgres://u:s3cr3t-value@h', c: 5432, d: ['v1.0', 1], e: 'plain' }, secrets),
-    { a: '********', b: 'postgres://u:********@h', c: '********', d: ['v1.0', '********'], e: 'plain' },
+    secrets.maskValue({ a: 's3cr3t-value', b: 'postgres://u:s3cr3t-value@h', c: 5432, d: ['v1.0', 1], e: 'plain' }),
+    {
+      a: '<secret from ssm:/app/password>',
+      b: 'postgres://u:<secret from ssm:/app/password>@h',
+      c: '<secret from ssm:/app/db>',
+      d: ['v1.0', '<secret from ssm:/app/db>'],
+      e: 'plain',
+    },
   );
 });
 
 mask('without secrets the value is unchanged', () => {
   const value = { a: 1 };
-  assert.is(maskSecrets(value, new Set()), value);
+  assert.is(new SecretValues().maskValue(value), value);
 });
 
 mask.run();

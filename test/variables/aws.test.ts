@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { secretValues } from '../../src/variables/secrets';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -150,10 +151,16 @@ aws('AWS is not called when no AWS-backed variable is used (even in an unused fa
   assert.equal(calls, []);
 });
 
-aws('secret values are recorded for masking', async () => {
-  const secrets = new Set<string>();
-  await resolve({ a: '${ssm:/app/json}', b: '${s3:config-bucket/keys/api.txt}', c: '${cf:other-dev.TableName}' }, { ...context(), secrets });
-  assert.equal([...secrets].sort(), ['5432', 's3-secret', 'u']);
+aws('values read from ssm:, s3: and cf: are recorded with the variable they came from, for masking', async () => {
+  secretValues.clear();
+  await resolve({ a: '${ssm:/app/json}', b: '${s3:config-bucket/keys/api.txt}', c: '${cf:other-dev.TableName}', d: '${aws:region}' }, context());
+  assert.equal(secretValues.entries(), [
+    ['u', 'ssm:/app/json'],
+    ['5432', 'ssm:/app/json'],
+    ['s3-secret', 's3:config-bucket/keys/api.txt'],
+    ['users-us-east-1', 'cf:other-dev.TableName'],
+  ]);
+  secretValues.clear();
 });
 
 aws.run();

@@ -1,3 +1,4 @@
+import { ConfigError } from '../../errors';
 import type { Template, TemplateResource } from '../template';
 import { functionGroups, referenceGraph } from './groups';
 import { LIMITS, limitsExceeded } from './limits';
@@ -177,7 +178,8 @@ export function splitTemplate(template: Template, options: SplitOptions): SplitR
     };
     const text = JSON.stringify(child, null, 2);
     const over = limitsExceeded(child, text);
-    if (over.length > 0) throw new Error(`Nested stack ${stack.name} would still have ${over.join(', ')}: use provider.stackSplitting: per-function`);
+    // The configuration is too large for CloudFormation (a huge description or environment value): the user's to fix.
+    if (over.length > 0) throw new ConfigError(`Nested stack ${stack.name} would still have ${over.join(', ')}: use provider.stackSplitting: per-function, or make the values in its functions smaller`);
     nested.push({ name: stack.name, file, template: child, text });
     const dependsOn = [...stack.dependsOn].filter(name => name !== stack.name).sort();
     root.Resources[stack.name] = {
@@ -190,7 +192,7 @@ export function splitTemplate(template: Template, options: SplitOptions): SplitR
     };
   }
   const over = limitsExceeded(root);
-  if (over.length > 0) throw new Error(`The root stack would still have ${over.join(', ')} after moving every function's resources into nested stacks`);
+  if (over.length > 0) throw new ConfigError(`The root stack would still have ${over.join(', ')} after moving every function's resources into nested stacks`);
   assertAcyclic(root);
   const resources: Record<string, string> = {};
   for (const id of [...placement.keys()].sort(byCodeUnits)) resources[id] = placement.get(id)!;

@@ -15,7 +15,7 @@ export const cf: Source = async (ref, { context, region }) => {
     const answer = await client.send(new DescribeStacksCommand({ StackName: stackName }));
     const output = answer.Stacks?.[0]?.Outputs?.find((candidate) => candidate.OutputKey === outputKey);
     if (output?.OutputValue === undefined) return { missing: `has no value (stack ${stackName} has no output ${outputKey})` };
-    return { value: output.OutputValue };
+    return { value: output.OutputValue, secret: true };
   } catch (error) {
     if (isNotFound(error) || /does not exist/.test((error as Error).message)) return { missing: `has no value (stack ${stackName} does not exist)` };
     throw error;
