@@ -66,7 +66,7 @@ export async function buildCliFor(argv: string[], cwd: string): Promise<{ cli: C
 export async function main(argv: string[]): Promise<void> {
   // fw pins its SDK version; the SDK's notice about its own future Node.js support is noise here.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  // `require('fw')` in a service file or plugin gets this running fw (issue 9).
+  // `require('fw-deploy')` (or `'fw'`) in a service file or plugin gets this running fw (issue 9).
   shareFwModule(() => require('../index'));
   const { cli, argv: args, error } = await buildCliFor(argv, process.cwd());
   if (error && !BUILT_IN.has(argv[0] ?? '') && !HELP.has(argv[0] ?? '')) {
