@@ -5,7 +5,7 @@
 // 1. Packs fw from a clean copy of the repository (tracked and new files, no dist/, no build
 //    output: `npm pack` must build it through `prepack`) and installs the tarball into a
 //    temporary global prefix (`npm install -g --prefix`).
-// 2. Under the oldest release `engines` allows, the newest 22 and 24 known here and the running
+// 2. Under the oldest release `engines` allows, the newest 22, 24 and 25 known here and the running
 //    Node.js (and 20.18.0, which crashed on another 20.x's code cache): `fw --version`, `--help`, `fw create`, `fw package` (twice: the second run uses the
 //    code cache the first left), the template compared with the one the running Node.js writes,
 //    then `fw local start --port 0` and `fw deploy` into it, and an HTTP call to the endpoint.
@@ -26,8 +26,8 @@ const { dirname, join, relative } = require('node:path');
 const ROOT = join(__dirname, '..');
 const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 // Besides the floor (from `engines`): 20.18.0, whose V8 crashed on a code cache written by 20.20,
-// and the newest 22 and 24 when this was written.
-const NEWER_LINES = ['20.18.0', '22.23.3', '24.21.0'];
+// and the newest 22, 24 and 25 when this was written.
+const NEWER_LINES = ['20.18.0', '22.23.3', '24.21.0', '25.9.0'];
 const LOCAL_CREDENTIALS = { AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_REGION: 'us-east-1' };
 
 let passed = 0;
@@ -181,8 +181,9 @@ async function checkNode(label, node, fw, work, reference) {
   if (!report(created.code === 0 && existsSync(join(service, 'fw.yml')), `${label}: fw create -t node-http-api`, `${exited(created)}:\n${created.output}`)) return undefined;
 
   const packages = [fwRun(['package'], service), fwRun(['package'], service)];
-  const packagedOk = packages.every((result) => result.code === 0 && /Packaged items for stage dev/.test(result.stdout));
-  if (!report(packagedOk && zipNames(service).join() === 'items.zip', `${label}: fw package, twice (compiled, then from the code cache)`, packages.map((result) => `${exited(result)}: ${result.output}`).join('\n'))) return undefined;
+  // Nothing on stderr either: a deprecation or experimental warning of a newer Node.js shows there.
+  const packagedOk = packages.every((result) => result.code === 0 && /Packaged items for stage dev/.test(result.stdout) && result.stderr === '');
+  if (!report(packagedOk && zipNames(service).join() === 'items.zip', `${label}: fw package, twice (compiled, then from the code cache), nothing on stderr`, packages.map((result) => `${exited(result)}: ${result.output}`).join('\n'))) return undefined;
   const template = comparableTemplate(service);
   if (reference !== undefined) {
     report(template === reference.template, `${label}: the template equals the one Node.js ${process.version} writes (code hashes aside)`, firstDifference(reference.template, template));
