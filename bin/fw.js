@@ -2,7 +2,7 @@
 'use strict';
 // Runs the bundled CLI (dist/fw.js) from a V8 code cache: compiling fw's code on every run was a
 // large share of a short command's time. A cache is only ever used by the exact Node.js release,
-// architecture, V8 version, flags and bundle that wrote it (`key` below): V8 of one Node.js 20
+// architecture, V8 version, flags and bundle that wrote it (`key`): V8 of one Node.js 20
 // release crashed (segmentation fault) on the cache of another instead of rejecting it.
 // The cache comes from the package (dist/code-cache/<key>, written by the build for the Node.js
 // that built it) or from the user's cache folder ($XDG_CACHE_HOME/fw or ~/.cache/fw), where a run
