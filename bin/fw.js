@@ -26,10 +26,10 @@ const key = createHash('sha256')
 const packaged = join(__dirname, '..', 'dist', 'code-cache', key);
 const building = process.env.FW_WRITE_CODE_CACHE === '1';
 const userCacheDir = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'fw');
-// A cache holds the functions its run compiled: one written by `fw --version` or `--help` lacks
+// A cache holds the functions its run compiled: one written by `fw --version` or a help page lacks
 // most of what a command runs, so it is kept under its own name and the next command replaces it.
 const args = process.argv.slice(2);
-const startupOnly = args.length > 0 && args.every((arg) => arg.startsWith('-'));
+const startupOnly = args[0] === 'help' || args.some((arg) => ['--version', '-v', '--help', '-h'].includes(arg));
 const full = join(userCacheDir, key);
 const thin = `${full}.startup`;
 let cachedData;
