@@ -164,8 +164,8 @@ function firstDifference(expected, actual) {
 }
 
 async function checkNode(label, node, fw, work, reference) {
-  const env = { XDG_CACHE_HOME: join(work, 'cache') };
-  const fwRun = (args, cwd = work, extra = {}) => run(node, [fw, ...args], { cwd, env: { ...env, ...extra } });
+  process.env.XDG_CACHE_HOME = join(work, 'cache');
+  const fwRun = (args, cwd = work, extra = {}) => run(node, [fw, ...args], { cwd, env: extra });
 
   const versions = [fwRun(['--version']), fwRun(['--version'])];
   report(
@@ -184,6 +184,15 @@ async function checkNode(label, node, fw, work, reference) {
   // Nothing on stderr either: a deprecation or experimental warning of a newer Node.js shows there.
   const packagedOk = packages.every((result) => result.code === 0 && /Packaged items for stage dev/.test(result.stdout) && result.stderr === '');
   if (!report(packagedOk && zipNames(service).join() === 'items.zip', `${label}: fw package, twice (compiled, then from the code cache), nothing on stderr`, packages.map((result) => `${exited(result)}: ${result.output}`).join('\n'))) return undefined;
+  // The package holds the cache of the Node.js that packed it (this one); any other writes its own.
+  const cacheDir = join(work, 'cache', 'fw');
+  const caches = existsSync(cacheDir) ? readdirSync(cacheDir).filter((name) => !name.startsWith('.')) : [];
+  const ownCache = reference !== undefined;
+  report(
+    caches.length === (ownCache ? 1 : 0) && caches.every((name) => /^[0-9a-f]{40}$/.test(name)),
+    `${label}: ${ownCache ? 'fw wrote a code cache of its own to $XDG_CACHE_HOME/fw' : 'fw ran from the code cache in the package and wrote none'}`,
+    `found: ${caches.join(', ') || 'none'}`,
+  );
   const template = comparableTemplate(service);
   if (reference !== undefined) {
     report(template === reference.template, `${label}: the template equals the one Node.js ${process.version} writes (code hashes aside)`, firstDifference(reference.template, template));
@@ -231,6 +240,8 @@ async function main() {
   const versions = parseVersions(process.argv.slice(2));
   const started = Date.now();
   const work = mkdtempSync(join(tmpdir(), 'fw-node-versions-'));
+  // Code caches fw writes go to the work folder (each Node.js release below gets its own), not to ~/.cache/fw.
+  process.env.XDG_CACHE_HOME = join(work, 'cache');
   console.log(`fw on Node.js ${[...versions, `${process.version.slice(1)} (running)`].join(', ')}; work folder ${work}`);
   try {
     const ping = run('npm', ['ping', '--fetch-retries=0', '--fetch-timeout=15000'], { timeout: 30_000 });
