@@ -35,6 +35,7 @@ writeFileSync(path.join(dist, 'import-module.js'), "'use strict';\nmodule.export
 // and enough functions (over 500 resources) that the template is split into nested stacks.
 const sample = mkdtempSync(path.join(tmpdir(), 'fw-code-cache-'));
 rmSync(path.join(dist, 'code-cache'), { recursive: true, force: true });
+rmSync(path.join(dist, 'fw.js.cache'), { force: true }); // where builds before the keyed cache left it
 try {
   writeFileSync(
     path.join(sample, 'fw.yml'),

@@ -183,14 +183,14 @@ async function checkNode(label, node, fw, work, reference) {
   const packages = [fwRun(['package'], service), fwRun(['package'], service)];
   // Nothing on stderr either: a deprecation or experimental warning of a newer Node.js shows there.
   const packagedOk = packages.every((result) => result.code === 0 && /Packaged items for stage dev/.test(result.stdout) && result.stderr === '');
-  if (!report(packagedOk && zipNames(service).join() === 'items.zip', `${label}: fw package, twice (compiled, then from the code cache), nothing on stderr`, packages.map((result) => `${exited(result)}: ${result.output}`).join('\n'))) return undefined;
+  if (!report(packagedOk && zipNames(service).join() === 'items.zip', `${label}: fw package, twice (the second run from a code cache), nothing on stderr`, packages.map((result) => `${exited(result)}: ${result.output}`).join('\n'))) return undefined;
   // The package holds the cache of the Node.js that packed it (this one); any other writes its own.
   const cacheDir = join(work, 'cache', 'fw');
   const caches = existsSync(cacheDir) ? readdirSync(cacheDir).filter((name) => !name.startsWith('.')) : [];
-  const ownCache = reference !== undefined;
+  const otherNode = reference !== undefined;
   report(
-    caches.length === (ownCache ? 1 : 0) && caches.every((name) => /^[0-9a-f]{40}$/.test(name)),
-    `${label}: ${ownCache ? 'fw wrote a code cache of its own to $XDG_CACHE_HOME/fw' : 'fw ran from the code cache in the package and wrote none'}`,
+    caches.length === (otherNode ? 1 : 0) && caches.every((name) => /^[0-9a-f]{40}$/.test(name)),
+    `${label}: ${otherNode ? 'fw wrote a code cache of its own to $XDG_CACHE_HOME/fw' : 'fw ran from the code cache in the package and wrote none'}`,
     `found: ${caches.join(', ') || 'none'}`,
   );
   const template = comparableTemplate(service);
