@@ -3,7 +3,8 @@
 // is most of a short command's run time; one file cuts fw's startup roughly in half.
 // The AWS SDK and esbuild stay external: they are loaded only by the commands that use them.
 // Then writes dist/import-module.js (import() for ES modules, which code run from V8's code
-// cache cannot call itself) and the code cache (dist/fw.js.cache) from a sample `fw package`.
+// cache cannot call itself) and the code cache for the Node.js that builds (dist/code-cache/<key>,
+// see bin/fw.js) from a sample `fw package`.
 'use strict';
 const { buildSync } = require('esbuild');
 const { spawnSync } = require('node:child_process');
@@ -33,7 +34,8 @@ writeFileSync(path.join(dist, 'import-module.js'), "'use strict';\nmodule.export
 // A sample service touching the common paths: YAML with short tags, HTTP and REST events, a queue, resources,
 // and enough functions (over 500 resources) that the template is split into nested stacks.
 const sample = mkdtempSync(path.join(tmpdir(), 'fw-code-cache-'));
-rmSync(path.join(dist, 'fw.js.cache'), { force: true });
+rmSync(path.join(dist, 'code-cache'), { recursive: true, force: true });
+rmSync(path.join(dist, 'fw.js.cache'), { force: true }); // where builds before the keyed cache left it
 try {
   writeFileSync(
     path.join(sample, 'fw.yml'),
@@ -68,7 +70,7 @@ try {
   });
   if (run.status !== 0) {
     // Without a cache fw runs as well, only slower: say so, do not fail the build.
-    rmSync(path.join(dist, 'fw.js.cache'), { force: true });
+    rmSync(path.join(dist, 'code-cache'), { recursive: true, force: true });
     console.warn(`No code cache written: the sample fw package failed:\n${run.stderr}`);
   }
 } finally {

@@ -1,4 +1,4 @@
-import { CfnOutput, CfnResource, Construct, defineConfig, getAtt, ref, withConstructs } from 'fw';
+import { CfnOutput, CfnResource, Construct, defineConfig, getAtt, ref, withConstructs } from 'fw-deploy';
 
 /**
  * A job queue as one construct: the queue, the dead-letter queue its failing messages move to,

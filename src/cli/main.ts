@@ -68,7 +68,7 @@ export async function buildCliFor(argv: string[], cwd: string): Promise<{ cli: F
 export async function main(argv: string[]): Promise<void> {
   // fw pins its SDK version; the SDK's notice about its own future Node.js support is noise here.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  // `require('fw')` in a service file or plugin gets this running fw (issue 9).
+  // `require('fw-deploy')` (or `'fw'`) in a service file or plugin gets this running fw (issue 9).
   shareFwModule(() => require('../index'));
   // Whatever prints a value read from ssm:/s3:/cf: (a plugin's log, a CloudFormation reason), it is masked.
   secretValues.guard(process.stdout);

@@ -6,6 +6,7 @@ import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../errors';
+import { FW_MODULE_NAMES } from '../plugins/share';
 import { syntaxError } from './code-frame';
 import { checkReadableFile } from './read-file';
 import { settleConfig } from './settle';
@@ -84,7 +85,7 @@ async function loadTranspiled(path: string, loader: 'ts' | 'js', shown: string):
       throw transpileError(again, shown, source);
     }
     const fwUrl = pathToFileURL(fwEntry()).href;
-    esm = esm.replace(/(from\s*|import\s*\(\s*)(["'])fw\2/g, (_match, head: string) => `${head}${JSON.stringify(fwUrl)}`);
+    esm = esm.replace(/(from\s*|import\s*\(\s*)(["'])(fw|fw-deploy)\2/g, (_match, head: string) => `${head}${JSON.stringify(fwUrl)}`);
     const temp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.mjs`);
     const removeTemp = removedOnExit(temp);
     writeFileSync(temp, esm);
@@ -155,7 +156,7 @@ function packageType(dir: string): string | undefined {
   }
 }
 
-/** This package's entry point, which `import … from 'fw'` inside a service file means. */
+/** This package's entry point, which `import … from 'fw-deploy'` (or `'fw'`) inside a service file means. */
 function fwEntry(): string {
   // From the package root: this code runs both from dist/src/config and bundled in dist/fw.js.
   return join(packageRoot, 'dist', 'src', 'index.js');
@@ -164,8 +165,8 @@ function fwEntry(): string {
 let aliasInstalled = false;
 
 /**
- * `import { defineConfig } from 'fw'` in fw.ts must work even when fw is only
- * installed globally: when Node cannot find `fw` from the service folder, it
+ * `import { defineConfig } from 'fw-deploy'` in fw.ts must work even when fw is only
+ * installed globally: when Node cannot find `fw-deploy` (or `fw`) from the service folder, it
  * gets the running fw.
  */
 function installFwAlias(): void {
@@ -177,7 +178,7 @@ function installFwAlias(): void {
     try {
       return original.call(this, request, ...rest);
     } catch (error) {
-      if (request === 'fw') return fwEntry();
+      if (FW_MODULE_NAMES.has(request)) return fwEntry();
       throw error;
     }
   };

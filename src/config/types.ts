@@ -2,7 +2,7 @@
  * The shape of a service file (fw.yml, fw.ts, serverless.yml …), as the user
  * writes it. Published from the package so `fw.ts` gets completion:
  *
- *   import { defineConfig } from 'fw';
+ *   import { defineConfig } from 'fw-deploy';
  *   export default defineConfig({ service: 'app', provider: { name: 'aws' } });
  *
  * Every string may also be a `${…}` variable, and wherever CloudFormation

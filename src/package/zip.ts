@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, writeSync, writevSync } from 'node:fs';
-import { constants, crc32, deflateRawSync } from 'node:zlib';
+import { constants, deflateRawSync } from 'node:zlib';
+import { crc32 } from './crc32';
 
 /**
  * A minimal, deterministic zip writer.

@@ -5,7 +5,7 @@ import type { Service } from '../constructs/service';
 import type { Template } from '../synth/template';
 
 /**
- * The plugin API, published from the package (`import type { PluginApi } from 'fw'`).
+ * The plugin API, published from the package (`import type { PluginApi } from 'fw-deploy'`).
  *
  * A plugin module exports (default export or `module.exports`) either
  *  - a class, constructed as `new Plugin(api, options, { log, progress, writeText })`, or

@@ -1,4 +1,4 @@
-import { defineConfig } from 'fw';
+import { defineConfig } from 'fw-deploy';
 
 // The same settings as an fw.yml, checked by TypeScript as you type.
 export default defineConfig({

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -53,3 +53,80 @@ startup('output has no colour codes when NO_COLOR is set or stdout is not a term
 });
 
 startup.run();
+
+const codeCache = suite('fw code cache');
+const packagedCaches = join(__dirname, '..', '..', '..', 'dist', 'code-cache');
+let home = '';
+let service = '';
+codeCache.before.each(() => {
+  home = mkdtempSync(join(tmpdir(), 'fw-cache-home-'));
+  service = mkdtempSync(join(tmpdir(), 'fw-cache-service-'));
+  writeFileSync(join(service, 'fw.yml'), 'service: app\nprovider:\n  name: aws\nfunctions:\n  hello:\n    handler: handler.hello\n');
+  writeFileSync(join(service, 'handler.js'), 'exports.hello = async () => ({})\n');
+});
+codeCache.after.each(() => {
+  rmSync(home, { recursive: true, force: true });
+  rmSync(service, { recursive: true, force: true });
+});
+
+/** Runs fw with `nodeFlags` before bin/fw.js and the user cache folder under `home`: exit code and first line, without the time taken. */
+function fw(args: string[], options: { nodeFlags?: string[]; nodeOptions?: string; cacheHome?: string } = {}): string {
+  const run = spawnSync(process.execPath, [...(options.nodeFlags ?? []), FW, ...args], {
+    cwd: service,
+    encoding: 'utf8',
+    env: childEnv({ XDG_CACHE_HOME: options.cacheHome ?? home, NODE_OPTIONS: options.nodeOptions ?? '' }),
+  });
+  return `${run.status} ${run.stdout.split('\n')[0].replace(/ in \d+ ms$/, '')}`;
+}
+
+const userCaches = () => readdirSync(join(home, 'fw')).filter((name) => !name.startsWith('.')).sort();
+const version = `0 ${require('../../../package.json').version}`;
+const packaged = '0 ✔ Packaged app for stage dev (us-east-1)';
+
+codeCache('on the Node.js that built fw, it runs from the cache in the package and writes none', () => {
+  const shipped = readdirSync(packagedCaches);
+  assert.equal([fw(['--version']), fw(['package'])], [version, packaged]);
+  assert.equal(readdirSync(home), []);
+  assert.equal(readdirSync(packagedCaches), shipped);
+});
+
+codeCache('other flags get a cache of their own in the user cache folder, written once and then reused', () => {
+  const shipped = readdirSync(packagedCaches);
+  assert.equal(fw(['package'], { nodeFlags: ['--no-warnings'] }), packaged);
+  const [own] = userCaches();
+  assert.match(own, /^[0-9a-f]{40}$/);
+  const written = statSync(join(home, 'fw', own)).mtimeMs;
+  assert.equal(fw(['package'], { nodeFlags: ['--no-warnings'] }), packaged);
+  assert.equal(fw(['package'], { nodeOptions: '--no-warnings' }), packaged);
+  const caches = userCaches();
+  assert.equal([caches.length, caches.includes(own), statSync(join(home, 'fw', own)).mtimeMs], [2, true, written]);
+  assert.equal(readdirSync(packagedCaches), shipped);
+});
+
+codeCache('a cache written by --version or a help page is provisional: the next command replaces it', () => {
+  const flags = { nodeFlags: ['--no-warnings'] };
+  assert.equal([fw(['--version'], flags), fw(['package', '--help'], flags).slice(0, 2)], [version, '0 ']);
+  const [provisional] = userCaches();
+  assert.match(provisional, /^[0-9a-f]{40}\.startup$/);
+  assert.equal(fw(['package'], flags), packaged);
+  assert.equal(userCaches(), [provisional.replace('.startup', '')]);
+});
+
+codeCache('a damaged cache is compiled around and replaced', () => {
+  const flags = { nodeFlags: ['--no-warnings'] };
+  fw(['package'], flags);
+  const [own] = userCaches();
+  writeFileSync(join(home, 'fw', own), Buffer.alloc(4096, 7));
+  assert.equal(fw(['package'], flags), packaged);
+  assert.not.equal(readFileSync(join(home, 'fw', own)), Buffer.alloc(4096, 7));
+  assert.equal(fw(['package'], flags), packaged);
+});
+
+codeCache('a cache folder that cannot be written only means no cache', () => {
+  const notAFolder = join(home, 'file');
+  writeFileSync(notAFolder, '');
+  assert.equal(fw(['package'], { nodeFlags: ['--no-warnings'], cacheHome: notAFolder }), packaged);
+  assert.equal(readdirSync(home), ['file']);
+});
+
+codeCache.run();

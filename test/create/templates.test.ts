@@ -149,18 +149,18 @@ const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
 
 /**
  * What `npm install` gives the TypeScript service: typescript and @types/node from this
- * repository, and `fw` itself as the package would be installed (this repository).
+ * repository, and fw itself (`fw-deploy`) as the package would be installed (this repository).
  */
 function linkTypeScriptDependencies(dir: string): void {
   mkdirSync(join(dir, 'node_modules', '@types'), { recursive: true });
   symlinkSync(join(repoRoot, 'node_modules', '@types', 'node'), join(dir, 'node_modules', '@types', 'node'), 'dir');
   if (fwDeclaresDefineConfig()) {
-    symlinkSync(repoRoot, join(dir, 'node_modules', 'fw'), 'dir');
+    symlinkSync(repoRoot, join(dir, 'node_modules', 'fw-deploy'), 'dir');
   } else {
     // Stand-in until src/index.ts exports defineConfig (another change): the same shape, loosely typed.
-    mkdirSync(join(dir, 'node_modules', 'fw'));
-    writeFileSync(join(dir, 'node_modules', 'fw', 'package.json'), '{ "name": "fw", "types": "index.d.ts" }\n');
-    writeFileSync(join(dir, 'node_modules', 'fw', 'index.d.ts'), [
+    mkdirSync(join(dir, 'node_modules', 'fw-deploy'));
+    writeFileSync(join(dir, 'node_modules', 'fw-deploy', 'package.json'), '{ "name": "fw-deploy", "types": "index.d.ts" }\n');
+    writeFileSync(join(dir, 'node_modules', 'fw-deploy', 'index.d.ts'), [
       'export interface ServiceConfig { service: string; provider: { name: "aws"; runtime?: string; region?: string; [key: string]: unknown };',
       '  functions?: Record<string, { handler: string; events?: Array<Record<string, unknown>>; [key: string]: unknown }>; [key: string]: unknown }',
       'export declare function defineConfig<T extends ServiceConfig>(config: T): T;',
