@@ -65,7 +65,7 @@ const restMethod = (resource: string, extra: Record<string, unknown> = {}) => ({
     Integration: { IntegrationHttpMethod: 'POST', Type: 'AWS_PROXY', Uri: invocationsUri('ApiFunction') }, ...extra,
   },
 });
-const apiKey = (value: string, enabled = true) => ({ Type: 'AWS::ApiGateway::ApiKey', Properties: { Enabled: enabled, Value: value }, DependsOn: 'RestDeployment' });
+const apiKey = (name: string, value: string, enabled = true) => ({ Type: 'AWS::ApiGateway::ApiKey', Properties: { Name: name, Enabled: enabled, Value: value }, DependsOn: 'RestDeployment' });
 const usagePlan = (limits: Record<string, unknown>) => ({
   Type: 'AWS::ApiGateway::UsagePlan',
   Properties: { ApiStages: [{ ApiId: { Ref: 'RestApi' }, Stage: 'dev' }], ...limits },
@@ -143,10 +143,10 @@ function template(issuer: string, foreignIssuer: string) {
         Properties: { RestApiId: { Ref: 'RestApi' }, StageName: 'dev' },
         DependsOn: ['RestMethodToken', 'RestMethodRequest', 'RestMethodPrivate', 'RestMethodIam', 'RestMethodCognito'],
       },
-      GoodKey: apiKey('good-key-0123456789abcdef'),
-      DisabledKey: apiKey('disabled-key-0123456789abc', false),
-      ThrottledKey: apiKey('throttled-key-0123456789ab'),
-      QuotaKey: apiKey('quota-key-0123456789abcdef'),
+      GoodKey: apiKey('good', 'good-key-0123456789abcdef'),
+      DisabledKey: apiKey('disabled', 'disabled-key-0123456789abc', false),
+      ThrottledKey: apiKey('throttled', 'throttled-key-0123456789ab'),
+      QuotaKey: apiKey('quota', 'quota-key-0123456789abcdef'),
       FreePlan: usagePlan({}),
       ThrottledPlan: usagePlan({ Throttle: { RateLimit: 0.01, BurstLimit: 1 } }),
       QuotaPlan: usagePlan({ Quota: { Limit: 2, Period: 'DAY' } }),
@@ -419,13 +419,19 @@ auth('fw local token refuses bad options on one line', async (context) => {
   assert.equal([expires.code, expires.stderr], [1, 'Error: Invalid --expires-in: expected a duration like 3600, 30m, 1h or 7d, got "soon"\n']);
 });
 
-auth('the local cloud lists what it does not enforce or emulate in the stack', async (context) => {
-  const response = await call(`${context.t.cloud.url}/_fw/not-enforced?stack=auth-dev`);
+auth('the local cloud reports the API keys and what it does not enforce or emulate in the stack', async (context) => {
+  const response = await call(`${context.t.cloud.url}/_fw/deploy-report?stack=auth-dev`);
   assert.equal(response.body, {
     stack: 'auth-dev',
-    items: [
+    notEnforced: [
       'AWS::Cognito::UserPool (UserPool): recorded, not emulated',
       "CognitoAuthorizer: Cognito user pool authorizer not enforced (no local Cognito); its methods refuse requests without a token and pass the token's claims unverified",
+    ],
+    apiKeys: [
+      { name: 'disabled', value: 'disabled-key-0123456789abc' },
+      { name: 'good', value: 'good-key-0123456789abcdef' },
+      { name: 'quota', value: 'quota-key-0123456789abcdef' },
+      { name: 'throttled', value: 'throttled-key-0123456789ab' },
     ],
   });
 });

@@ -34,6 +34,6 @@ export function identityValues(sources: string[], request: LocalRequest, request
 
 /** `IdentitySource` as templates give it: a list (HTTP APIs) or one comma-separated string (REST APIs). */
 export function identitySourceList(value: unknown): string[] {
-  const items = Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(',') : [];
+  const items = Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : typeof value === 'string' ? value.split(',') : [];
   return items.map((item) => item.trim()).filter(Boolean);
 }

@@ -5,7 +5,7 @@ import { EXECUTE_API_PREFIX, LAMBDA_URL_PREFIX } from './endpoints';
 import { corsPreflight, mockResponse, withCorsHeaders, type CorsConfiguration } from './cors';
 import { httpEventV2, httpResponseV2, jsonMessage, restEventV1, restResponseV1 } from './events';
 import { bestMatch, functionOfIntegration } from './routes';
-import { notEnforcedResponse } from '../not-enforced';
+import { deployReportResponse } from '../deploy-report';
 import { GatewayAuthorization, NOT_ENFORCED_HEADER, type Protected } from './authorization';
 
 type Target = { kind: 'execute-api' | 'lambda-url'; id: string; path: string };
@@ -38,8 +38,8 @@ export class GatewayRouter {
   async handle(request: LocalRequest): Promise<LocalResponse | undefined> {
     const issuer = this.authorization.issuer.handle(request, this.cloud.baseUrl);
     if (issuer) return issuer;
-    const notEnforced = notEnforcedResponse(this.cloud, request);
-    if (notEnforced) return notEnforced;
+    const report = deployReportResponse(this.cloud, request);
+    if (report) return report;
     const target = gatewayTarget(request);
     if (!target) return undefined;
     if (target.kind === 'lambda-url') return this.functionUrl(request, target);

@@ -2,7 +2,7 @@ import type { LocalCloud } from './cloud';
 import type { StackRecord } from './cloudformation/model';
 import { jsonResponse, type LocalRequest, type LocalResponse } from './http';
 
-export const NOT_ENFORCED_PATH = '/_fw/not-enforced';
+export const DEPLOY_REPORT_PATH = '/_fw/deploy-report';
 
 /**
  * The parts of a deployed stack (and its nested stacks) that deploy but do not
@@ -35,12 +35,20 @@ export function notEnforced(cloud: LocalCloud, stack: StackRecord): string[] {
   return [...recordedLines, ...lines];
 }
 
-/** `GET /_fw/not-enforced?stack=NAME`: the list, for the CLI to print after a deploy. */
-export function notEnforcedResponse(cloud: LocalCloud, request: LocalRequest): LocalResponse | undefined {
-  if (request.path !== NOT_ENFORCED_PATH) return undefined;
+/** The stack's API keys and their values, as `serverless deploy` lists them under "api keys". */
+export function apiKeys(stack: StackRecord): { name: string; value: string }[] {
+  return Object.values(stack.resources)
+    .filter((record) => record.type === 'AWS::ApiGateway::ApiKey')
+    .map((record) => ({ name: String(record.properties.Name ?? record.physicalId), value: String(record.attributes.Value) }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** `GET /_fw/deploy-report?stack=NAME`: what `fw deploy` prints after deploying to the local cloud. */
+export function deployReportResponse(cloud: LocalCloud, request: LocalRequest): LocalResponse | undefined {
+  if (request.path !== DEPLOY_REPORT_PATH) return undefined;
   const name = request.search.get('stack') ?? '';
   const stack = cloud.stacks.find(name);
   if (!stack) return jsonResponse({ message: `Stack with id ${name} does not exist` }, 404);
-  const response = jsonResponse({ stack: stack.stackName, items: notEnforced(cloud, stack) });
+  const response = jsonResponse({ stack: stack.stackName, notEnforced: notEnforced(cloud, stack), apiKeys: apiKeys(stack) });
   return { ...response, headers: { ...response.headers, 'x-fw-local': '1' } };
 }
