@@ -412,6 +412,14 @@ auth('the local issuer publishes its discovery document and keys, and keeps its 
   assert.is(JSON.parse(Buffer.from(jwt.split('.')[0], 'base64url').toString('utf8')).kid, keys[0].kid);
 });
 
+auth('fw local token signs with the key in the data folder when no local cloud answers', async (context) => {
+  const issuer = `${context.t.cloud.url}/_fw/issuer`;
+  const offline = await runFw(['local', 'token', '--port', '1', '--data', context.t.dataDir, '--issuer', issuer, '--audience', 'my-client'], process.cwd());
+  assert.is(offline.code, 0, offline.stderr);
+  const response = await call(`${context.http}/jwt`, { authorization: `Bearer ${offline.stdout.trim()}` });
+  assert.equal([response.status, (response.body as { authorizer: { jwt: { claims: { iss: string } } } }).authorizer.jwt.claims.iss], [200, issuer]);
+});
+
 auth('fw local token refuses bad options on one line', async (context) => {
   const claims = await runFw(['local', 'token', '--url', context.t.cloud.url, '--claims', '[1]'], process.cwd(), { NO_COLOR: '1' });
   assert.equal([claims.code, claims.stderr], [1, 'Error: Invalid --claims: expected a JSON object, got "[1]"\n']);

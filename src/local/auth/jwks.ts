@@ -22,8 +22,16 @@ export class JwksCache {
     const age = cached ? Date.now() - cached.fetchedAt : Infinity;
     const found = cached?.keys.find((key) => key.kid === kid);
     if (found && age < KEEP_MS) return found;
+    // A key id not seen yet makes it look again, but at most every REFETCH_AFTER_MS.
     if (cached && age < REFETCH_AFTER_MS) return undefined;
-    const keys = await this.fetchKeys(issuer);
+    let keys: Jwk[];
+    try {
+      keys = await this.fetchKeys(issuer);
+    } catch (error) {
+      // An unreachable issuer is asked again after a while, not on every request.
+      this.entries.set(issuer, { keys: cached?.keys ?? [], fetchedAt: Date.now() });
+      throw error;
+    }
     this.entries.set(issuer, { keys, fetchedAt: Date.now() });
     return keys.find((key) => key.kid === kid);
   }
