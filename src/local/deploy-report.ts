@@ -28,11 +28,27 @@ export function notEnforced(cloud: LocalCloud, stack: StackRecord): string[] {
       if (record.type === 'AWS::ApiGatewayV2::Api' && properties.ProtocolType === 'WEBSOCKET') {
         lines.push(`${record.logicalId}: WebSocket API not served by the local cloud`);
       }
+      // Serverless Framework writes `Policy: ""` when there is none.
+      if (record.type === 'AWS::ApiGateway::RestApi' && properties.Policy !== undefined && properties.Policy !== '' && JSON.stringify(properties.Policy) !== '{}') {
+        lines.push(`${record.logicalId}: resource policy not enforced`);
+      }
+      if (record.type === 'AWS::ApiGateway::RestApi' && JSON.stringify(properties.EndpointConfiguration ?? {}).includes('PRIVATE')) {
+        lines.push(`${record.logicalId}: PRIVATE endpoint type not enforced (the API answers on localhost)`);
+      }
+      if (throttlesStage(record.type, properties)) lines.push(`${record.logicalId}: stage or method throttling not applied (usage plan throttles and quotas are)`);
     }
   };
   visit(stack);
-  const recordedLines = [...recorded].map(([type, ids]) => `${type} (${ids.join(', ')}): recorded, not emulated`);
-  return [...recordedLines, ...lines];
+  const recordedLines = [...recorded].sort(([a], [b]) => a.localeCompare(b)).map(([type, ids]) => `${type} (${ids.sort().join(', ')}): recorded, not emulated`);
+  return [...recordedLines, ...lines.sort()];
+}
+
+/** Stage-level and per-method throttles: only usage plans' own Throttle and Quota are applied locally. */
+function throttlesStage(type: string, properties: Record<string, unknown>): boolean {
+  if (type === 'AWS::ApiGateway::Stage') return JSON.stringify(properties.MethodSettings ?? []).includes('Throttling');
+  if (type === 'AWS::ApiGatewayV2::Stage') return JSON.stringify([properties.DefaultRouteSettings ?? {}, properties.RouteSettings ?? {}]).includes('Throttling');
+  if (type === 'AWS::ApiGateway::UsagePlan') return ((properties.ApiStages as { Throttle?: unknown }[] | undefined) ?? []).some((stage) => stage.Throttle !== undefined);
+  return false;
 }
 
 /** The stack's API keys and their values, as `serverless deploy` lists them under "api keys". */

@@ -112,7 +112,10 @@ function template(issuer: string, foreignIssuer: string) {
       HttpRouteSimple: httpRoute('GET /simple', { AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: 'SimpleAuthorizer' } }),
       HttpRoutePolicy: httpRoute('GET /policy', { AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: 'PolicyV1Authorizer' } }),
       HttpRouteIam: httpRoute('GET /iam', { AuthorizationType: 'AWS_IAM' }),
-      RestApi: { Type: 'AWS::ApiGateway::RestApi', Properties: { Name: 'auth-dev' } },
+      RestApi: {
+        Type: 'AWS::ApiGateway::RestApi',
+        Properties: { Name: 'auth-dev', Policy: { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: '*', Action: 'execute-api:Invoke', Resource: 'execute-api:/*' }] } },
+      },
       RestResourceToken: restResource('token'),
       RestResourceRequest: restResource('request'),
       RestResourcePrivate: restResource('private'),
@@ -148,7 +151,10 @@ function template(issuer: string, foreignIssuer: string) {
       ThrottledKey: apiKey('throttled', 'throttled-key-0123456789ab'),
       QuotaKey: apiKey('quota', 'quota-key-0123456789abcdef'),
       FreePlan: usagePlan({}),
-      ThrottledPlan: usagePlan({ Throttle: { RateLimit: 0.01, BurstLimit: 1 } }),
+      ThrottledPlan: {
+        ...usagePlan({ Throttle: { RateLimit: 0.01, BurstLimit: 1 } }),
+        Properties: { ApiStages: [{ ApiId: { Ref: 'RestApi' }, Stage: 'dev', Throttle: { '/token/GET': { RateLimit: 5, BurstLimit: 5 } } }], Throttle: { RateLimit: 0.01, BurstLimit: 1 } },
+      },
       QuotaPlan: usagePlan({ Quota: { Limit: 2, Period: 'DAY' } }),
       GoodPlanKey: planKey('GoodKey', 'FreePlan'),
       DisabledPlanKey: planKey('DisabledKey', 'FreePlan'),
@@ -434,6 +440,8 @@ auth('the local cloud reports the API keys and what it does not enforce or emula
     notEnforced: [
       'AWS::Cognito::UserPool (UserPool): recorded, not emulated',
       "CognitoAuthorizer: Cognito user pool authorizer not enforced (no local Cognito); its methods refuse requests without a token and pass the token's claims unverified",
+      'RestApi: resource policy not enforced',
+      'ThrottledPlan: stage or method throttling not applied (usage plan throttles and quotas are)',
     ],
     apiKeys: [
       { name: 'disabled', value: 'disabled-key-0123456789abc' },

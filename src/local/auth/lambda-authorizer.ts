@@ -50,8 +50,6 @@ const isObject = (value: unknown): value is Record<string, unknown> => value !==
  */
 export class LambdaAuthorizers {
   private readonly cache = new Map<string, { result: unknown; until: number }>();
-  /** How many times each authorizer function ran: what a cached answer saves. */
-  readonly invocations = new Map<string, number>();
 
   constructor(
     private readonly invoke: Invoke,
@@ -66,7 +64,6 @@ export class LambdaAuthorizers {
     if (cached && cached.until > Date.now()) {
       result = cached.result;
     } else {
-      this.invocations.set(call.functionArn, (this.invocations.get(call.functionArn) ?? 0) + 1);
       let outcome: InvokeOutcome;
       try {
         outcome = await this.invoke(call.functionArn, call.event);
