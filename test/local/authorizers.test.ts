@@ -15,6 +15,7 @@ interface Context {
   logs: CloudWatchLogsClient;
   http: string;
   rest: string;
+  functionUrl: string;
   /** An identity provider of the test's own on 127.0.0.1, with its JWKS. */
   idp: Server;
   idpUrl: string;
@@ -80,6 +81,7 @@ function template(issuer: string, foreignIssuer: string) {
       ApiFunction: fn('api', 'api.handler'),
       SimpleAuthLogGroup: { Type: 'AWS::Logs::LogGroup', Properties: { LogGroupName: '/aws/lambda/auth-dev-simple-auth' } },
       PolicyAuthLogGroup: { Type: 'AWS::Logs::LogGroup', Properties: { LogGroupName: '/aws/lambda/auth-dev-policy-auth' } },
+      ApiFunctionUrl: { Type: 'AWS::Lambda::Url', Properties: { AuthType: 'AWS_IAM', TargetFunctionArn: fnArn('ApiFunction') } },
       SimpleAuthFunction: fn('simple-auth', 'auth.simple'),
       PolicyAuthFunction: fn('policy-auth', 'auth.policy'),
       UserPool: { Type: 'AWS::Cognito::UserPool', Properties: { UserPoolName: 'auth-dev' } },
@@ -164,6 +166,7 @@ function template(issuer: string, foreignIssuer: string) {
     Outputs: {
       HttpApiUrl: { Value: { 'Fn::Sub': 'https://${HttpApi}.execute-api.${AWS::Region}.amazonaws.com' } },
       ServiceEndpoint: { Value: { 'Fn::Sub': 'https://${RestApi}.execute-api.${AWS::Region}.amazonaws.com/dev' } },
+      FunctionUrl: { Value: { 'Fn::GetAtt': ['ApiFunctionUrl', 'FunctionUrl'] } },
     },
   };
 }
@@ -192,7 +195,7 @@ auth.before(async (context) => {
   await context.t.cfn.send(new CreateStackCommand({ StackName: 'auth-dev', TemplateBody: body }));
   const stack = await settle(context.t.cfn, 'auth-dev');
   assert.is(stack.StackStatus, 'CREATE_COMPLETE', stack.StackStatusReason);
-  ({ HttpApiUrl: context.http, ServiceEndpoint: context.rest } = outputsOf(stack));
+  ({ HttpApiUrl: context.http, ServiceEndpoint: context.rest, FunctionUrl: context.functionUrl } = outputsOf(stack));
 });
 
 auth.after(async (context) => {
@@ -364,9 +367,9 @@ class Sha256 {
   }
 }
 
-async function signed(url: string, credentials: { accessKeyId: string; secretAccessKey: string }): Promise<Record<string, string>> {
+async function signed(url: string, credentials: { accessKeyId: string; secretAccessKey: string }, service = 'execute-api'): Promise<Record<string, string>> {
   const { hostname, port, pathname } = new URL(url);
-  const signer = new SignatureV4({ service: 'execute-api', region: 'us-east-1', credentials, sha256: Sha256 });
+  const signer = new SignatureV4({ service, region: 'us-east-1', credentials, sha256: Sha256 });
   const request = await signer.sign({ method: 'GET', protocol: 'http:', hostname, port: Number(port), path: pathname, headers: { host: `${hostname}:${port}` } });
   return request.headers as Record<string, string>;
 }
@@ -387,6 +390,14 @@ auth('aws_iam: unsigned is 403, signed with the local credentials reaches the fu
     200,
     { authorizer: { iam: { accessKey: 'local', accountId: '000000000000', userArn: 'arn:aws:iam::000000000000:root', callerId: '000000000000', principalOrgId: null, userId: '000000000000' } }, identity: null },
   ]);
+});
+
+auth('a function URL with AuthType AWS_IAM wants a SigV4 signature for lambda', async (context) => {
+  const unsigned = await call(context.functionUrl);
+  assert.equal([unsigned.status, unsigned.body, unsigned.errorType], [403, { Message: 'Forbidden' }, 'AccessDeniedException']);
+  assert.is((await call(context.functionUrl, await signed(context.functionUrl, { accessKeyId: 'local', secretAccessKey: 'local' }))).status, 403);
+  const admitted = await call(context.functionUrl, await signed(context.functionUrl, { accessKeyId: 'local', secretAccessKey: 'local' }, 'lambda'));
+  assert.equal([admitted.status, admitted.body], [200, { authorizer: null, identity: null }]);
 });
 
 auth('Cognito user pool authorizer: no token is 401; with one, the response says the token was not verified', async (context) => {

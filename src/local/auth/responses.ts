@@ -27,5 +27,6 @@ export const authorizerFailure = (kind: ApiKind) =>
   kind === 'rest' ? refusal(500, { message: null }, 'AuthorizerConfigurationException') : refusal(500, { message: 'Internal Server Error' });
 export const tooManyRequests = () => refusal(429, { message: 'Too Many Requests' }, 'TooManyRequestsException');
 export const limitExceeded = () => refusal(429, { message: 'Limit Exceeded' }, 'LimitExceededException');
-export const missingAuthenticationToken = () => refusal(403, { message: 'Missing Authentication Token' }, 'MissingAuthenticationTokenException');
 export const signatureRefused = (message: string, errorType: string) => refusal(403, { message }, errorType);
+/** A function URL with `AuthType: AWS_IAM` called without a valid signature. */
+export const functionUrlForbidden = () => refusal(403, { Message: 'Forbidden' }, 'AccessDeniedException');

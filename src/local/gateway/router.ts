@@ -7,6 +7,8 @@ import { httpEventV2, httpResponseV2, jsonMessage, restEventV1, restResponseV1 }
 import { bestMatch, functionOfIntegration } from './routes';
 import { deployReportResponse } from '../deploy-report';
 import { GatewayAuthorization, NOT_ENFORCED_HEADER, type Protected } from './authorization';
+import { functionUrlForbidden } from '../auth/responses';
+import { LOCAL_CREDENTIALS, verifySigV4 } from './sigv4';
 
 type Target = { kind: 'execute-api' | 'lambda-url'; id: string; path: string };
 
@@ -29,7 +31,7 @@ export function gatewayTarget(request: LocalRequest): Target | undefined {
  * the stacks' resources and invokes its function with the payload AWS sends.
  */
 export class GatewayRouter {
-  readonly authorization: GatewayAuthorization;
+  private readonly authorization: GatewayAuthorization;
 
   constructor(private readonly cloud: LocalCloud) {
     this.authorization = new GatewayAuthorization(cloud);
@@ -154,6 +156,10 @@ export class GatewayRouter {
   private async functionUrl(request: LocalRequest, target: Target): Promise<LocalResponse> {
     const url = this.cloud.resources('AWS::Lambda::Url').find(({ record }) => record.attributes.UrlId === target.id);
     if (!url) return jsonMessage(404, 'Not Found');
+    if (url.record.properties.AuthType === 'AWS_IAM') {
+      const signed = verifySigV4(request, LOCAL_CREDENTIALS, 'lambda');
+      if ('refused' in signed) return functionUrlForbidden();
+    }
     const event = httpEventV2(request, {
       accountId: this.cloud.accountId,
       apiId: target.id,
