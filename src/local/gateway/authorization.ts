@@ -74,8 +74,10 @@ export class GatewayAuthorization {
     return this.cloud.resources(type).map(({ record }) => record);
   }
 
+  /** `arn:aws:execute-api:{region}:{account}:{apiId}/{stage}/{METHOD}/{path}`, in the region of the API's stack. */
   private methodArn(request: LocalRequest, target: Protected): string {
-    return `arn:aws:execute-api:${request.region}:${this.cloud.accountId}:${target.api.physicalId}/${target.stage}/${request.method}/${target.path.replace(/^\//, '')}`;
+    const region = this.cloud.resources(target.api.type).find(({ record }) => record === target.api)?.stack.region ?? request.region;
+    return `arn:aws:execute-api:${region}:${this.cloud.accountId}:${target.api.physicalId}/${target.stage}/${request.method}/${target.path.replace(/^\//, '')}`;
   }
 
   private async authorize(
