@@ -132,7 +132,7 @@ function template(issuer: string, foreignIssuer: string) {
       },
       RequestAuthorizer: {
         Type: 'AWS::ApiGateway::Authorizer',
-        Properties: { RestApiId: { Ref: 'RestApi' }, Name: 'request', Type: 'REQUEST', IdentitySource: 'method.request.header.x-token', AuthorizerResultTtlInSeconds: 0, AuthorizerUri: invocationsUri('PolicyAuthFunction') },
+        Properties: { RestApiId: { Ref: 'RestApi' }, Name: 'request', Type: 'REQUEST', IdentitySource: 'method.request.header.x-token', AuthorizerResultTtlInSeconds: 60, AuthorizerUri: invocationsUri('PolicyAuthFunction') },
       },
       CognitoAuthorizer: {
         Type: 'AWS::ApiGateway::Authorizer',

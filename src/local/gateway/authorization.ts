@@ -121,7 +121,9 @@ export class GatewayAuthorization {
     const methodArn = this.methodArn(request, target);
     const functionArn = functionOfIntegration(properties.AuthorizerUri);
     const tokenType = target.kind === 'rest' && String(properties.Type ?? 'TOKEN').toUpperCase() === 'TOKEN';
-    const identity = identityValues(sources, request, requestContext);
+    // REST REQUEST authorizers check their identity sources only when results are cached, as AWS documents.
+    const checked = target.kind === 'http' || tokenType || ttlSeconds > 0;
+    const identity = checked ? identityValues(sources, request, requestContext) : [];
     if (!identity) return { response: unauthorized(target.kind) };
     if (tokenType) {
       const token = identity[0];
