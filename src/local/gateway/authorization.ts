@@ -35,7 +35,7 @@ export interface Protected {
  */
 export class GatewayAuthorization {
   readonly issuer: LocalIssuer;
-  readonly lambdaAuthorizers: LambdaAuthorizers;
+  private readonly lambdaAuthorizers: LambdaAuthorizers;
   private readonly jwks = new JwksCache();
   private readonly usagePlans = new UsagePlans();
 
