@@ -96,6 +96,10 @@ function template(issuer: string, foreignIssuer: string) {
         Type: 'AWS::ApiGatewayV2::Authorizer',
         Properties: { ApiId: { Ref: 'HttpApi' }, Name: 'foreign', AuthorizerType: 'JWT', IdentitySource: ['$request.header.Authorization'], JwtConfiguration: { Issuer: foreignIssuer, Audience: ['other-client'] } },
       },
+      UnreachableJwtAuthorizer: {
+        Type: 'AWS::ApiGatewayV2::Authorizer',
+        Properties: { ApiId: { Ref: 'HttpApi' }, Name: 'unreachable', AuthorizerType: 'JWT', IdentitySource: ['$request.header.Authorization'], JwtConfiguration: { Issuer: 'http://127.0.0.1:1', Audience: ['x'] } },
+      },
       SimpleAuthorizer: {
         Type: 'AWS::ApiGatewayV2::Authorizer',
         Properties: {
@@ -111,6 +115,7 @@ function template(issuer: string, foreignIssuer: string) {
       HttpRouteJwt: httpRoute('GET /jwt', { AuthorizationType: 'JWT', AuthorizerId: { Ref: 'JwtAuthorizer' } }),
       HttpRouteJwtAdmin: httpRoute('GET /admin', { AuthorizationType: 'JWT', AuthorizerId: { Ref: 'JwtAuthorizer' }, AuthorizationScopes: ['admin'] }),
       HttpRouteForeign: httpRoute('GET /foreign', { AuthorizationType: 'JWT', AuthorizerId: { Ref: 'ForeignJwtAuthorizer' } }),
+      HttpRouteUnreachable: httpRoute('GET /unreachable', { AuthorizationType: 'JWT', AuthorizerId: { Ref: 'UnreachableJwtAuthorizer' } }),
       HttpRouteSimple: httpRoute('GET /simple', { AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: 'SimpleAuthorizer' } }),
       HttpRoutePolicy: httpRoute('GET /policy', { AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: 'PolicyV1Authorizer' } }),
       HttpRouteIam: httpRoute('GET /iam', { AuthorizationType: 'AWS_IAM' }),
@@ -270,7 +275,7 @@ auth('HTTP API JWT: wrong audience, expired, bad signature, other issuer and mis
   assert.equal(await call(`${context.http}/admin`, { authorization: `Bearer ${await token(context, '--audience', 'my-client', '--scope', 'read admin')}` }).then((r) => r.status), 200);
 });
 
-auth("HTTP API JWT: a token of another issuer is verified against that issuer's JWKS", async (context) => {
+auth("HTTP API JWT: a token of another issuer is verified against that issuer's JWKS; an unreachable issuer refuses", async (context) => {
   const now = Math.floor(Date.now() / 1000);
   const claims = { iss: context.idpUrl, client_id: 'other-client', sub: 'u2', iat: now, exp: now + 60 };
   const response = await call(`${context.http}/foreign`, { authorization: `Bearer ${signWith(context.idpKey, 'idp-key', claims)}` });
@@ -283,6 +288,12 @@ auth("HTTP API JWT: a token of another issuer is verified against that issuer's 
   assert.equal([unknownKey.status, unknownKey.headers.get('www-authenticate')], [401, 'Bearer scope="" error="invalid_token" error_description="no signing key stranger at the issuer"']);
   const wrongKey = await call(`${context.http}/foreign`, { authorization: `Bearer ${signWith(stranger, 'idp-key', claims)}` });
   assert.equal([wrongKey.status, wrongKey.body], [401, { message: 'Unauthorized' }]);
+  // An issuer that does not answer: refused at once, and again without a second wait.
+  const lost = { ...claims, iss: 'http://127.0.0.1:1', client_id: 'x' };
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const unreachable = await call(`${context.http}/unreachable`, { authorization: `Bearer ${signWith(context.idpKey, 'idp-key', lost)}` });
+    assert.equal([unreachable.status, unreachable.headers.get('www-authenticate')], [401, 'Bearer scope="" error="invalid_token" error_description="no signing key idp-key at the issuer"']);
+  }
 });
 
 auth('HTTP API Lambda authorizer (2.0, simple responses): 401 without identity, 403 when refused, context passed, answers cached', async (context) => {
