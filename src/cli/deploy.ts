@@ -87,6 +87,8 @@ export class DeployCommand extends CloudCommand {
       reporter.done();
       if (outcome === 'deployed') this.context.stdout.write(`${this.out.green('✔')} Service deployed to stack ${packaged.stackName} (${((Date.now() - started) / 1000).toFixed(1)} s)\n\n`);
       this.context.stdout.write(formatSummary(summarize(packaged, stack), this.verbose));
+      const { localDeployReport } = require('../deploy/local-report') as typeof import('../deploy/local-report');
+      this.context.stdout.write(await localDeployReport(connection.clients.target.endpoint, packaged.stackName));
       if (connection.startedLocalCloud) {
         this.context.stdout.write(
           `\nThe local cloud ran inside this command and has stopped; its state is kept. Run "fw local start" to serve these endpoints.\n`,

@@ -8,6 +8,7 @@ import { InfoCommand } from './info';
 import { InvokeCommand, InvokeLocalCommand } from './invoke';
 import { LogsCommand } from './logs';
 import { LocalResetCommand, LocalStartCommand } from './local';
+import { LocalTokenCommand } from './local-token';
 import { CreateCommand, DefaultCommand } from './create';
 import { PrintCommand } from './print';
 import { colorsEnabled } from './output';
@@ -19,7 +20,7 @@ import { shareFwModule } from '../plugins/share';
 
 const COMMANDS = [
   CreateCommand, PackageCommand, DeployCommand, DeployFunctionCommand, DiffCommand, RemoveCommand, InfoCommand,
-  InvokeCommand, InvokeLocalCommand, LogsCommand, PrintCommand, LocalStartCommand, LocalResetCommand,
+  InvokeCommand, InvokeLocalCommand, LogsCommand, PrintCommand, LocalStartCommand, LocalResetCommand, LocalTokenCommand,
 ];
 
 /**

@@ -5,6 +5,10 @@ import { EXECUTE_API_PREFIX, LAMBDA_URL_PREFIX } from './endpoints';
 import { corsPreflight, mockResponse, withCorsHeaders, type CorsConfiguration } from './cors';
 import { httpEventV2, httpResponseV2, jsonMessage, restEventV1, restResponseV1 } from './events';
 import { bestMatch, functionOfIntegration } from './routes';
+import { deployReportResponse } from '../deploy-report';
+import { GatewayAuthorization, NOT_ENFORCED_HEADER, type Protected } from './authorization';
+import { functionUrlForbidden } from '../auth/responses';
+import { LOCAL_CREDENTIALS, verifySigV4 } from './sigv4';
 
 type Target = { kind: 'execute-api' | 'lambda-url'; id: string; path: string };
 
@@ -27,9 +31,17 @@ export function gatewayTarget(request: LocalRequest): Target | undefined {
  * the stacks' resources and invokes its function with the payload AWS sends.
  */
 export class GatewayRouter {
-  constructor(private readonly cloud: LocalCloud) {}
+  private readonly authorization: GatewayAuthorization;
+
+  constructor(private readonly cloud: LocalCloud) {
+    this.authorization = new GatewayAuthorization(cloud);
+  }
 
   async handle(request: LocalRequest): Promise<LocalResponse | undefined> {
+    const issuer = this.authorization.issuer.handle(request, this.cloud.baseUrl);
+    if (issuer) return issuer;
+    const report = deployReportResponse(this.cloud, request);
+    if (report) return report;
     const target = gatewayTarget(request);
     if (!target) return undefined;
     if (target.kind === 'lambda-url') return this.functionUrl(request, target);
@@ -42,6 +54,14 @@ export class GatewayRouter {
 
   private children(type: string, key: string, id: string): ResourceRecord[] {
     return this.cloud.resources(type).map(({ record }) => record).filter((record) => record.properties[key] === id);
+  }
+
+  /** The function behind a route, once the route's authorizer (if any) let the request through. */
+  private async authorizedInvoke(request: LocalRequest, target: Protected, functionArn: string | undefined): Promise<LocalResponse> {
+    const checked = await this.authorization.check(request, target);
+    if ('refusal' in checked) return checked.refusal;
+    const response = await this.invoke(functionArn, target.event, target.format);
+    return checked.notEnforced ? { ...response, headers: { ...response.headers, [NOT_ENFORCED_HEADER]: checked.notEnforced } } : response;
   }
 
   private async invoke(functionArn: string | undefined, event: unknown, format: '1.0' | '2.0'): Promise<LocalResponse> {
@@ -86,7 +106,8 @@ export class GatewayRouter {
     const format = String(integration.properties.PayloadFormatVersion ?? '2.0') === '1.0' ? '1.0' : '2.0';
     const base = { accountId: this.cloud.accountId, apiId: api.physicalId, stage, routeKey: match.item.routeKey, path, pathParameters: match.parameters, domainName: `${api.physicalId}.execute-api.${request.region}.amazonaws.com` };
     const event = format === '2.0' ? httpEventV2(request, base) : restEventV1(request, { ...base, resourceId: match.item.record.physicalId, resourcePath: match.item.path });
-    return this.invoke(functionOfIntegration(integration.properties.IntegrationUri), event, format);
+    const route: Protected = { kind: 'http', api, stage, path, route: match.item.record, event, format };
+    return this.authorizedInvoke(request, route, functionOfIntegration(integration.properties.IntegrationUri));
   }
 
   private async restApi(request: LocalRequest, target: Target, api: ResourceRecord): Promise<LocalResponse> {
@@ -113,7 +134,6 @@ export class GatewayRouter {
     const match = bestMatch(methods, request.method, path);
     if (!match) return jsonMessage(403, 'Missing Authentication Token');
     const integration = (match.item.record.properties.Integration ?? {}) as Record<string, unknown>;
-    if (integration.Type === 'MOCK') return mockResponse(integration);
     const event = restEventV1(request, {
       accountId: this.cloud.accountId,
       apiId: api.physicalId,
@@ -125,12 +145,21 @@ export class GatewayRouter {
       resourceId: String(match.item.record.properties.ResourceId),
       resourcePath: match.item.path,
     });
-    return this.invoke(functionOfIntegration(integration.Uri), event, '1.0');
+    const method: Protected = { kind: 'rest', api, stage, path, route: match.item.record, event, format: '1.0' };
+    if (integration.Type === 'MOCK') {
+      const checked = await this.authorization.check(request, method);
+      return 'refusal' in checked ? checked.refusal : mockResponse(integration);
+    }
+    return this.authorizedInvoke(request, method, functionOfIntegration(integration.Uri));
   }
 
   private async functionUrl(request: LocalRequest, target: Target): Promise<LocalResponse> {
     const url = this.cloud.resources('AWS::Lambda::Url').find(({ record }) => record.attributes.UrlId === target.id);
     if (!url) return jsonMessage(404, 'Not Found');
+    if (url.record.properties.AuthType === 'AWS_IAM') {
+      const signed = verifySigV4(request, LOCAL_CREDENTIALS, 'lambda');
+      if ('refused' in signed) return functionUrlForbidden();
+    }
     const event = httpEventV2(request, {
       accountId: this.cloud.accountId,
       apiId: target.id,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { shortId } from './names';
 import type { ResourceProvider } from './provider';
 
@@ -5,6 +6,17 @@ import type { ResourceProvider } from './provider';
  * API Gateway resources only need ids here: the gateway router reads the
  * routes, integrations and methods from the stacks when a request arrives.
  */
+
+/** A resource whose physical id is a generated API Gateway id, also given as one attribute. */
+function idProvider(attribute: string, length: number, replaceOn: readonly string[]): ResourceProvider {
+  return {
+    replaceOn,
+    create() {
+      const id = shortId(length);
+      return { physicalId: id, attributes: { [attribute]: id } };
+    },
+  };
+}
 
 export const httpApiProvider: ResourceProvider = {
   replaceOn: ['ProtocolType'],
@@ -22,29 +34,11 @@ export const httpApiStageProvider: ResourceProvider = {
   },
 };
 
-export const httpApiIntegrationProvider: ResourceProvider = {
-  replaceOn: ['ApiId'],
-  create() {
-    const id = shortId(7);
-    return { physicalId: id, attributes: { IntegrationId: id } };
-  },
-};
+export const httpApiIntegrationProvider = idProvider('IntegrationId', 7, ['ApiId']);
 
-export const httpApiRouteProvider: ResourceProvider = {
-  replaceOn: ['ApiId'],
-  create() {
-    const id = shortId(7);
-    return { physicalId: id, attributes: { RouteId: id } };
-  },
-};
+export const httpApiRouteProvider = idProvider('RouteId', 7, ['ApiId']);
 
-export const httpApiAuthorizerProvider: ResourceProvider = {
-  replaceOn: ['ApiId'],
-  create() {
-    const id = shortId(6);
-    return { physicalId: id, attributes: { AuthorizerId: id } };
-  },
-};
+export const httpApiAuthorizerProvider = idProvider('AuthorizerId', 6, ['ApiId']);
 
 export const restApiProvider: ResourceProvider = {
   create() {
@@ -53,13 +47,7 @@ export const restApiProvider: ResourceProvider = {
   },
 };
 
-export const restApiResourceProvider: ResourceProvider = {
-  replaceOn: ['RestApiId', 'ParentId', 'PathPart'],
-  create() {
-    const id = shortId(6);
-    return { physicalId: id, attributes: { ResourceId: id } };
-  },
-};
+export const restApiResourceProvider = idProvider('ResourceId', 6, ['RestApiId', 'ParentId', 'PathPart']);
 
 export const restApiMethodProvider: ResourceProvider = {
   replaceOn: ['RestApiId', 'ResourceId', 'HttpMethod'],
@@ -68,17 +56,32 @@ export const restApiMethodProvider: ResourceProvider = {
   },
 };
 
-export const restApiDeploymentProvider: ResourceProvider = {
-  replaceOn: ['RestApiId'],
-  create() {
-    const id = shortId(6);
-    return { physicalId: id, attributes: { DeploymentId: id } };
-  },
-};
+export const restApiDeploymentProvider = idProvider('DeploymentId', 6, ['RestApiId']);
 
 export const restApiStageProvider: ResourceProvider = {
   replaceOn: ['RestApiId', 'StageName'],
   create(properties) {
     return { physicalId: String(properties.StageName) };
+  },
+};
+
+export const restApiAuthorizerProvider = idProvider('AuthorizerId', 6, ['RestApiId']);
+
+/** A key keeps its `Value`, or one generated like API Gateway's (40 characters), for the gateway to check `x-api-key` against. */
+export const restApiKeyProvider: ResourceProvider = {
+  replaceOn: ['Value', 'GenerateDistinctId'],
+  create(properties) {
+    const id = shortId(10);
+    const value = typeof properties.Value === 'string' ? properties.Value : randomBytes(30).toString('base64url').slice(0, 40);
+    return { physicalId: id, attributes: { APIKeyId: id, Value: value } };
+  },
+};
+
+export const restUsagePlanProvider = idProvider('Id', 6, []);
+
+export const restUsagePlanKeyProvider: ResourceProvider = {
+  replaceOn: ['KeyId', 'KeyType', 'UsagePlanId'],
+  create(properties) {
+    return { physicalId: `${String(properties.UsagePlanId)}:${String(properties.KeyId)}`, attributes: { Id: String(properties.KeyId) } };
   },
 };

@@ -33,6 +33,10 @@ const PROVIDERS: Record<string, ResourceProvider> = {
   'AWS::ApiGateway::Method': gateway.restApiMethodProvider,
   'AWS::ApiGateway::Deployment': gateway.restApiDeploymentProvider,
   'AWS::ApiGateway::Stage': gateway.restApiStageProvider,
+  'AWS::ApiGateway::Authorizer': gateway.restApiAuthorizerProvider,
+  'AWS::ApiGateway::ApiKey': gateway.restApiKeyProvider,
+  'AWS::ApiGateway::UsagePlan': gateway.restUsagePlanProvider,
+  'AWS::ApiGateway::UsagePlanKey': gateway.restUsagePlanKeyProvider,
   'AWS::CloudFormation::Stack': nestedStackProvider,
 };
 

@@ -1,0 +1,30 @@
+interface DeployReport {
+  notEnforced?: unknown;
+  apiKeys?: { name?: unknown; value?: unknown }[];
+}
+
+/**
+ * After a deploy to fw's local cloud: the stack's API keys (as `serverless deploy`
+ * lists them) and, as one warning block, the parts of the stack the local cloud
+ * does not enforce or emulate. Nothing for AWS or another endpoint.
+ */
+export async function localDeployReport(endpoint: string | undefined, stackName: string): Promise<string> {
+  if (!endpoint) return '';
+  let report: DeployReport;
+  try {
+    const response = await fetch(`${endpoint.replace(/\/+$/, '')}/_fw/deploy-report?stack=${encodeURIComponent(stackName)}`, { signal: AbortSignal.timeout(3_000) });
+    if (!response.ok || !response.headers.has('x-fw-local')) return '';
+    report = (await response.json()) as DeployReport;
+  } catch {
+    return '';
+  }
+  let text = '';
+  const keys = Array.isArray(report.apiKeys) ? report.apiKeys : [];
+  if (keys.length > 0) text += `api keys:\n${keys.map(key => `  ${String(key.name)}: ${String(key.value)}\n`).join('')}`;
+  const lines = Array.isArray(report.notEnforced) ? [...new Set(report.notEnforced.map(String))] : [];
+  if (lines.length > 0) {
+    text += `\nWarning: the local cloud does not enforce or emulate these parts of ${stackName} (they deploy, but do not behave as on AWS):\n`;
+    text += lines.map(line => `  - ${line}\n`).join('');
+  }
+  return text;
+}

@@ -1,0 +1,70 @@
+import type { LocalCloud } from './cloud';
+import type { StackRecord } from './cloudformation/model';
+import { jsonResponse, type LocalRequest, type LocalResponse } from './http';
+
+export const DEPLOY_REPORT_PATH = '/_fw/deploy-report';
+
+/**
+ * The parts of a deployed stack (and its nested stacks) that deploy but do not
+ * behave locally as on AWS, one line each: what `fw deploy --local` warns about.
+ */
+export function notEnforced(cloud: LocalCloud, stack: StackRecord): string[] {
+  const recorded = new Map<string, string[]>();
+  const lines: string[] = [];
+  const visit = (current: StackRecord) => {
+    for (const record of Object.values(current.resources)) {
+      const properties = record.properties;
+      if (record.type === 'AWS::CloudFormation::Stack') {
+        const child = cloud.stacks.find(record.physicalId);
+        if (child) visit(child);
+        continue;
+      }
+      // The SQS API runs the function of a mapping on a queue; mappings on streams are recorded only.
+      const sqsMapping = record.type === 'AWS::Lambda::EventSourceMapping' && String(properties.EventSourceArn ?? '').includes(':sqs:');
+      if (!record.emulated && !sqsMapping) recorded.set(record.type, [...(recorded.get(record.type) ?? []), record.logicalId]);
+      if (record.type === 'AWS::ApiGateway::Authorizer' && String(properties.Type).toUpperCase() === 'COGNITO_USER_POOLS') {
+        lines.push(`${record.logicalId}: Cognito user pool authorizer not enforced (no local Cognito); its methods refuse requests without a token and pass the token's claims unverified`);
+      }
+      if (record.type === 'AWS::ApiGatewayV2::Api' && properties.ProtocolType === 'WEBSOCKET') {
+        lines.push(`${record.logicalId}: WebSocket API not served by the local cloud`);
+      }
+      // Serverless Framework writes `Policy: ""` when there is none.
+      if (record.type === 'AWS::ApiGateway::RestApi' && properties.Policy !== undefined && properties.Policy !== '' && JSON.stringify(properties.Policy) !== '{}') {
+        lines.push(`${record.logicalId}: resource policy not enforced`);
+      }
+      if (record.type === 'AWS::ApiGateway::RestApi' && JSON.stringify(properties.EndpointConfiguration ?? {}).includes('PRIVATE')) {
+        lines.push(`${record.logicalId}: PRIVATE endpoint type not enforced (the API answers on localhost)`);
+      }
+      if (throttlesStage(record.type, properties)) lines.push(`${record.logicalId}: stage or method throttling not applied (usage plan throttles and quotas are)`);
+    }
+  };
+  visit(stack);
+  const recordedLines = [...recorded].sort(([a], [b]) => a.localeCompare(b)).map(([type, ids]) => `${type} (${ids.sort().join(', ')}): recorded, not emulated`);
+  return [...recordedLines, ...lines.sort()];
+}
+
+/** Stage-level and per-method throttles: only usage plans' own Throttle and Quota are applied locally. */
+function throttlesStage(type: string, properties: Record<string, unknown>): boolean {
+  if (type === 'AWS::ApiGateway::Stage') return JSON.stringify(properties.MethodSettings ?? []).includes('Throttling');
+  if (type === 'AWS::ApiGatewayV2::Stage') return JSON.stringify([properties.DefaultRouteSettings ?? {}, properties.RouteSettings ?? {}]).includes('Throttling');
+  if (type === 'AWS::ApiGateway::UsagePlan') return ((properties.ApiStages as { Throttle?: unknown }[] | undefined) ?? []).some((stage) => stage.Throttle !== undefined);
+  return false;
+}
+
+/** The stack's API keys and their values, as `serverless deploy` lists them under "api keys". */
+export function apiKeys(stack: StackRecord): { name: string; value: string }[] {
+  return Object.values(stack.resources)
+    .filter((record) => record.type === 'AWS::ApiGateway::ApiKey')
+    .map((record) => ({ name: String(record.properties.Name ?? record.physicalId), value: String(record.attributes.Value) }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** `GET /_fw/deploy-report?stack=NAME`: what `fw deploy` prints after deploying to the local cloud. */
+export function deployReportResponse(cloud: LocalCloud, request: LocalRequest): LocalResponse | undefined {
+  if (request.path !== DEPLOY_REPORT_PATH) return undefined;
+  const name = request.search.get('stack') ?? '';
+  const stack = cloud.stacks.find(name);
+  if (!stack) return jsonResponse({ message: `Stack with id ${name} does not exist` }, 404);
+  const response = jsonResponse({ stack: stack.stackName, notEnforced: notEnforced(cloud, stack), apiKeys: apiKeys(stack) });
+  return { ...response, headers: { ...response.headers, 'x-fw-local': '1' } };
+}

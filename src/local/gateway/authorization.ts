@@ -1,0 +1,187 @@
+import type { LocalCloud } from '../cloud';
+import type { ResourceRecord } from '../cloudformation/model';
+import { header, type LocalRequest, type LocalResponse } from '../http';
+import { UsagePlans } from '../auth/api-keys';
+import { identitySourceList, identityValues } from '../auth/identity-sources';
+import { LocalIssuer } from '../auth/issuer';
+import { JwksCache } from '../auth/jwks';
+import { decodeJwt } from '../auth/jwt';
+import { authorizeJwt, type JwtConfiguration } from '../auth/jwt-authorizer';
+import { LambdaAuthorizers, requestAuthorizerEvent, tokenAuthorizerEvent, type Admission } from '../auth/lambda-authorizer';
+import { authorizerFailure, signatureRefused, unauthorized, type ApiKind } from '../auth/responses';
+import { functionOfIntegration } from './routes';
+import { LOCAL_CREDENTIALS, verifySigV4 } from './sigv4';
+
+/** The header a response carries when the route's authorizer was not enforced locally. */
+export const NOT_ENFORCED_HEADER = 'x-fw-local-not-enforced';
+
+export interface Protected {
+  kind: ApiKind;
+  api: ResourceRecord;
+  stage: string;
+  /** The path the function sees, for the method ARN. */
+  path: string;
+  /** The route (HTTP API) or method (REST API) resource. */
+  route: ResourceRecord;
+  /** The event the integration will get; the authorizer's answer goes into its requestContext. */
+  event: Record<string, unknown>;
+  format: '1.0' | '2.0';
+}
+
+/**
+ * What stands in front of a route or method: IAM signatures, JWT and Lambda
+ * authorizers, and (REST) API keys with their usage plans — answered the way
+ * API Gateway answers.
+ */
+export class GatewayAuthorization {
+  readonly issuer: LocalIssuer;
+  private readonly lambdaAuthorizers: LambdaAuthorizers;
+  private readonly jwks = new JwksCache();
+  private readonly usagePlans = new UsagePlans();
+
+  constructor(private readonly cloud: LocalCloud) {
+    this.issuer = new LocalIssuer(cloud.dataDir);
+    this.lambdaAuthorizers = new LambdaAuthorizers((arn, event) => cloud.functions.invoke(arn, event), (line) => cloud.log(line));
+  }
+
+  /** Checks the request; a refusal is returned, an admission is written into the event. */
+  async check(request: LocalRequest, target: Protected): Promise<{ refusal: LocalResponse } | { notEnforced: string | undefined }> {
+    const requestContext = target.event.requestContext as Record<string, unknown>;
+    const admission = await this.authorize(request, target, requestContext);
+    if ('response' in admission) return { refusal: admission.response };
+    if (admission.authorizer) requestContext.authorizer = admission.authorizer;
+    if (target.kind === 'rest' && (target.route.properties.ApiKeyRequired === true || target.route.properties.ApiKeyRequired === 'true')) {
+      const fromAuthorizer = String(target.api.properties.ApiKeySourceType ?? 'HEADER').toUpperCase() === 'AUTHORIZER';
+      const value = fromAuthorizer ? admission.usageIdentifierKey : header(request, 'x-api-key');
+      const checked = this.usagePlans.check(
+        {
+          keys: this.records('AWS::ApiGateway::ApiKey'),
+          plans: this.records('AWS::ApiGateway::UsagePlan'),
+          planKeys: this.records('AWS::ApiGateway::UsagePlanKey'),
+        },
+        target.api.physicalId,
+        target.stage,
+        value,
+      );
+      if ('response' in checked) return { refusal: checked.response };
+      const identity = requestContext.identity as Record<string, unknown> | undefined;
+      if (identity) Object.assign(identity, { apiKey: value, apiKeyId: checked.keyId });
+    }
+    return { notEnforced: admission.notEnforced };
+  }
+
+  private records(type: string): ResourceRecord[] {
+    return this.cloud.resources(type).map(({ record }) => record);
+  }
+
+  /** `arn:aws:execute-api:{region}:{account}:{apiId}/{stage}/{METHOD}/{path}`, in the region of the API's stack. */
+  private methodArn(request: LocalRequest, target: Protected): string {
+    const region = this.cloud.resources(target.api.type).find(({ record }) => record === target.api)?.stack.region ?? request.region;
+    return `arn:aws:execute-api:${region}:${this.cloud.accountId}:${target.api.physicalId}/${target.stage}/${request.method}/${target.path.replace(/^\//, '')}`;
+  }
+
+  private async authorize(
+    request: LocalRequest,
+    target: Protected,
+    requestContext: Record<string, unknown>,
+  ): Promise<{ response: LocalResponse } | { authorizer?: Record<string, unknown>; usageIdentifierKey?: string; notEnforced?: string }> {
+    const route = target.route.properties;
+    const type = String(route.AuthorizationType ?? 'NONE').toUpperCase();
+    if (type === 'NONE') return {};
+    if (type === 'AWS_IAM') return this.iam(request, target, requestContext);
+    const authorizerType = target.kind === 'http' ? 'AWS::ApiGatewayV2::Authorizer' : 'AWS::ApiGateway::Authorizer';
+    const authorizer = this.records(authorizerType).find((record) => record.physicalId === String(route.AuthorizerId));
+    if (!authorizer) {
+      this.cloud.log(`${request.method} ${target.path}: authorizer ${JSON.stringify(route.AuthorizerId)} is in no local stack, so the route is refused`);
+      return { response: authorizerFailure(target.kind) };
+    }
+    const properties = authorizer.properties;
+    const sources = identitySourceList(properties.IdentitySource);
+    if (type === 'JWT') {
+      return authorizeJwt(
+        request,
+        requestContext,
+        {
+          identitySource: sources[0] ?? '$request.header.Authorization',
+          configuration: (properties.JwtConfiguration ?? {}) as JwtConfiguration,
+          routeScopes: ((route.AuthorizationScopes as unknown[] | undefined) ?? []).map(String),
+          format: target.format,
+        },
+        { issuer: this.issuer, jwks: this.jwks, log: (line) => this.cloud.log(line) },
+      );
+    }
+    if (type === 'COGNITO_USER_POOLS') return this.cognito(request, requestContext, sources, String(properties.Name ?? authorizer.logicalId));
+    return this.lambda(request, target, authorizer, sources);
+  }
+
+  private async lambda(request: LocalRequest, target: Protected, authorizer: ResourceRecord, sources: string[]): Promise<Admission> {
+    const properties = authorizer.properties;
+    const requestContext = target.event.requestContext as Record<string, unknown>;
+    const ttlSeconds = Number(properties.AuthorizerResultTtlInSeconds ?? (target.kind === 'rest' ? 300 : 0));
+    const methodArn = this.methodArn(request, target);
+    const functionArn = functionOfIntegration(properties.AuthorizerUri);
+    const tokenType = target.kind === 'rest' && String(properties.Type ?? 'TOKEN').toUpperCase() === 'TOKEN';
+    // REST REQUEST authorizers check their identity sources only when results are cached, as AWS documents.
+    const checked = target.kind === 'http' || tokenType || ttlSeconds > 0;
+    const identity = checked ? identityValues(sources, request, requestContext) : [];
+    if (!identity) return { response: unauthorized(target.kind) };
+    if (tokenType) {
+      const token = identity[0];
+      if (token === undefined) return { response: unauthorized('rest') };
+      const expression = properties.IdentityValidationExpression;
+      if (typeof expression === 'string' && expression && !new RegExp(`^(?:${expression})$`).test(token)) return { response: unauthorized('rest') };
+      return this.lambdaAuthorizers.authorize({
+        kind: 'rest',
+        authorizerId: authorizer.physicalId,
+        functionArn,
+        event: tokenAuthorizerEvent(token, methodArn),
+        identity,
+        ttlSeconds,
+        methodArn,
+        simpleResponses: false,
+      });
+    }
+    const format = target.kind === 'rest' ? '1.0' : String(properties.AuthorizerPayloadFormatVersion ?? '2.0') === '1.0' ? '1.0' : '2.0';
+    return this.lambdaAuthorizers.authorize({
+      kind: target.kind,
+      authorizerId: authorizer.physicalId,
+      functionArn,
+      event: requestAuthorizerEvent(target.kind, structuredClone(target.event), format, methodArn, identity),
+      // Without identity sources there is nothing to key a cached answer on.
+      identity,
+      ttlSeconds: sources.length > 0 ? ttlSeconds : 0,
+      methodArn,
+      simpleResponses: format === '2.0' && (properties.EnableSimpleResponses === true || properties.EnableSimpleResponses === 'true'),
+    });
+  }
+
+  private iam(request: LocalRequest, target: Protected, requestContext: Record<string, unknown>): { response: LocalResponse } | { authorizer?: Record<string, unknown> } {
+    const result = verifySigV4(request, LOCAL_CREDENTIALS);
+    if ('refused' in result) return { response: signatureRefused(result.refused.message, result.refused.errorType) };
+    const caller = { accessKey: result.accessKeyId, accountId: this.cloud.accountId, userArn: `arn:aws:iam::${this.cloud.accountId}:root` };
+    if (target.kind === 'rest') {
+      Object.assign(requestContext.identity as Record<string, unknown>, { ...caller, caller: this.cloud.accountId, user: this.cloud.accountId });
+      return {};
+    }
+    return { authorizer: { iam: { ...caller, callerId: this.cloud.accountId, principalOrgId: null, userId: this.cloud.accountId } } };
+  }
+
+  /**
+   * No Cognito is emulated: a request without the token is refused as AWS would,
+   * one with a token reaches the function with the token's claims unverified,
+   * and the response says so in a header.
+   */
+  private cognito(request: LocalRequest, requestContext: Record<string, unknown>, sources: string[], name: string): { response: LocalResponse } | { authorizer: Record<string, unknown>; notEnforced: string } {
+    const identity = identityValues(sources.length > 0 ? sources : ['method.request.header.Authorization'], request, requestContext);
+    if (!identity) return { response: unauthorized('rest') };
+    let claims: Record<string, unknown> = {};
+    try {
+      claims = decodeJwt(identity[0].replace(/^Bearer\s+/i, '')).claims;
+    } catch {
+      // Not a JWT: the function gets no claims.
+    }
+    const notEnforced = `COGNITO_USER_POOLS authorizer ${name}: the token is not verified by the local cloud`;
+    this.cloud.log(`${request.method} ${request.path}: ${notEnforced}`);
+    return { authorizer: { claims }, notEnforced };
+  }
+}
