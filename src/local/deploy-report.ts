@@ -1,5 +1,6 @@
 import type { LocalCloud } from './cloud';
 import type { StackRecord } from './cloudformation/model';
+import { byCodeUnits, byKey } from '../order';
 import { jsonResponse, type LocalRequest, type LocalResponse } from './http';
 
 export const DEPLOY_REPORT_PATH = '/_fw/deploy-report';
@@ -21,7 +22,10 @@ export function notEnforced(cloud: LocalCloud, stack: StackRecord): string[] {
       }
       // The SQS API runs the function of a mapping on a queue; mappings on streams are recorded only.
       const sqsMapping = record.type === 'AWS::Lambda::EventSourceMapping' && String(properties.EventSourceArn ?? '').includes(':sqs:');
-      if (!record.emulated && !sqsMapping) recorded.set(record.type, [...(recorded.get(record.type) ?? []), record.logicalId]);
+      // fw's own deployment bucket policy only refuses requests not made over TLS; the local cloud
+      // serves plain HTTP, so there is nothing a user could expect it to do here.
+      const deploymentBucketPolicy = record.logicalId === 'ServerlessDeploymentBucketPolicy';
+      if (!record.emulated && !sqsMapping && !deploymentBucketPolicy) recorded.set(record.type, [...(recorded.get(record.type) ?? []), record.logicalId]);
       if (record.type === 'AWS::ApiGateway::Authorizer' && String(properties.Type).toUpperCase() === 'COGNITO_USER_POOLS') {
         lines.push(`${record.logicalId}: Cognito user pool authorizer not enforced (no local Cognito); its methods refuse requests without a token and pass the token's claims unverified`);
       }
@@ -39,7 +43,7 @@ export function notEnforced(cloud: LocalCloud, stack: StackRecord): string[] {
     }
   };
   visit(stack);
-  const recordedLines = [...recorded].sort(([a], [b]) => a.localeCompare(b)).map(([type, ids]) => `${type} (${ids.sort().join(', ')}): recorded, not emulated`);
+  const recordedLines = [...recorded].sort(byKey).map(([type, ids]) => `${type} (${ids.sort().join(', ')}): recorded, not emulated`);
   return [...recordedLines, ...lines.sort()];
 }
 
@@ -56,7 +60,7 @@ export function apiKeys(stack: StackRecord): { name: string; value: string }[] {
   return Object.values(stack.resources)
     .filter((record) => record.type === 'AWS::ApiGateway::ApiKey')
     .map((record) => ({ name: String(record.properties.Name ?? record.physicalId), value: String(record.attributes.Value) }))
-    .sort((a, b) => a.name.localeCompare(b.name));
+    .sort((a, b) => byCodeUnits(a.name, b.name));
 }
 
 /** `GET /_fw/deploy-report?stack=NAME`: what `fw deploy` prints after deploying to the local cloud. */

@@ -145,7 +145,7 @@ dataLoss('a table with DeletionPolicy: Retain may be renamed without --allow-dat
   const lastEvent = (await context.cfn.send(new DescribeStackEventsCommand({ StackName: 'store-dev' }))).StackEvents![0].EventId;
   const result = await deploy(context, retained.replace('    Orders:', '    OrdersV2:').replace('store-orders-v2', 'store-orders-v3'));
   assert.is(result.code, 0, result.stdout + result.stderr);
-  assert.not.match(result.stdout, 'Warning');
+  assert.not.match(result.stdout, "Warning");
   const events = (await context.cfn.send(new DescribeStackEventsCommand({ StackName: 'store-dev' }))).StackEvents ?? [];
   const thisDeploy = events.slice(0, events.findIndex(event => event.EventId === lastEvent));
   const orders = thisDeploy.filter(event => event.LogicalResourceId === 'Orders');

@@ -131,7 +131,6 @@ guarded('fw deploy lists the API keys and, once, what the local cloud does not e
       '  tester: tester-key-0123456789abcdef',
       '',
       'Warning: the local cloud does not enforce or emulate these parts of guarded-dev (they deploy, but do not behave as on AWS):',
-      '  - AWS::S3::BucketPolicy (ServerlessDeploymentBucketPolicy): recorded, not emulated',
       "  - PoolApiGatewayAuthorizer: Cognito user pool authorizer not enforced (no local Cognito); its methods refuse requests without a token and pass the token's claims unverified",
       '',
     ].join('\n'),
