@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import { type Capability, CreateChangeSetCommand, CreateStackCommand, DeleteStackCommand, DescribeChangeSetCommand, ExecuteChangeSetCommand } from '@aws-sdk/client-cloudformation';
 import { CloudWatchLogsClient, FilterLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
-import { ZipFile } from 'yazl';
-import { outputsOf, settle, startTestCloud, type TestCloud } from './helpers';
+import { outputsOf, settle, startTestCloud, type TestCloud, zip } from './helpers';
 
 // Templates `serverless package` (v3.40) wrote for a service with every common event type.
 const fixtures = join(__dirname, '..', '..', '..', 'test', 'local', 'fixtures');
@@ -17,16 +16,6 @@ const HANDLER = `exports.hello = async (event) => {
   return { statusCode: 200, body: JSON.stringify({ id: (event.pathParameters || {}).id, table: process.env.TABLE }) };
 };`;
 
-function zip(files: Record<string, string>): Promise<Buffer> {
-  const archive = new ZipFile();
-  for (const [name, content] of Object.entries(files)) archive.addBuffer(Buffer.from(content), name);
-  archive.end();
-  const chunks: Buffer[] = [];
-  return new Promise((resolve) => {
-    archive.outputStream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    archive.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
-  });
-}
 
 const sls = suite<{ t: TestCloud }>('a Serverless Framework v3 template on the local cloud');
 

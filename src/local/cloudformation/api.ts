@@ -26,6 +26,8 @@ export class CloudFormationApi {
       case 'UpdateStack': return this.updateStack(params);
       case 'DeleteStack': return this.deleteStack(params);
       case 'UpdateTerminationProtection': return this.updateTerminationProtection(params);
+      case 'CancelUpdateStack': return this.cancelUpdateStack(params);
+      case 'ContinueUpdateRollback': return this.continueUpdateRollback(params);
       case 'DescribeStacks': return describe.describeStacks(params);
       case 'ListStacks': return describe.listStacks(params);
       case 'DescribeStackEvents': return describe.describeStackEvents(params);
@@ -52,6 +54,7 @@ export class CloudFormationApi {
     const input = operationInput(this.cloud, params);
     const stack = newStack(this.cloud, name, region, 'CREATE_IN_PROGRESS');
     stack.disableRollback = params.boolean('DisableRollback') === true || params.string('OnFailure') === 'DO_NOTHING';
+    stack.deleteOnFailure = params.string('OnFailure') === 'DELETE';
     stack.terminationProtection = params.boolean('EnableTerminationProtection') === true;
     this.cloud.engine.validate(input);
     this.stacks.add(stack);
@@ -69,6 +72,16 @@ export class CloudFormationApi {
   private deleteStack(params: QueryParams) {
     const stack = this.stacks.find(params.required('StackName'));
     if (stack) this.cloud.engine.delete(stack);
+    return {};
+  }
+
+  private cancelUpdateStack(params: QueryParams) {
+    this.cloud.engine.cancelUpdate(this.stacks.get(params.required('StackName')));
+    return {};
+  }
+
+  private continueUpdateRollback(params: QueryParams) {
+    this.cloud.engine.continueUpdateRollback(this.stacks.get(params.required('StackName')), params.list('ResourcesToSkip'));
     return {};
   }
 

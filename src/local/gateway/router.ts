@@ -5,6 +5,7 @@ import { EXECUTE_API_PREFIX, LAMBDA_URL_PREFIX } from './endpoints';
 import { corsPreflight, mockResponse, withCorsHeaders, type CorsConfiguration } from './cors';
 import { httpEventV2, httpResponseV2, jsonMessage, restEventV1, restResponseV1 } from './events';
 import { bestMatch, functionOfIntegration } from './routes';
+import { signalWaitCondition, WAIT_CONDITION_PREFIX } from '../providers/wait-condition';
 
 type Target = { kind: 'execute-api' | 'lambda-url'; id: string; path: string };
 
@@ -30,6 +31,7 @@ export class GatewayRouter {
   constructor(private readonly cloud: LocalCloud) {}
 
   async handle(request: LocalRequest): Promise<LocalResponse | undefined> {
+    if (request.path.startsWith(WAIT_CONDITION_PREFIX)) return signalWaitCondition(this.cloud, request);
     const target = gatewayTarget(request);
     if (!target) return undefined;
     if (target.kind === 'lambda-url') return this.functionUrl(request, target);

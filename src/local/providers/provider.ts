@@ -9,6 +9,8 @@ export interface ProviderContext {
   accountId: string;
   logicalId: string;
   type: string;
+  /** Aborted when the operation is cancelled (CancelUpdateStack, the local cloud stopping): a provider that waits stops waiting. */
+  signal?: AbortSignal;
 }
 
 /** What a provider reports about the physical resource it made or changed. */
@@ -27,4 +29,6 @@ export interface ResourceProvider {
   /** Absent: the resource keeps its physical id and attributes and takes the new properties. */
   update?(properties: Record<string, unknown>, previous: ResourceRecord, context: ProviderContext): Promise<Provisioned> | Provisioned;
   delete?(record: ResourceRecord, context: ProviderContext): Promise<void> | void;
+  /** The physical name the properties fix, for a type whose name another resource cannot reuse (a bucket). */
+  nameOf?(properties: Record<string, unknown>): string | undefined;
 }
