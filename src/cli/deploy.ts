@@ -10,6 +10,8 @@ export class DeployCommand extends CloudCommand {
       (\`--force\` deploys anyway), uploads the artifacts, updates the stack through a change set
       (\`provider.deploymentMethod: direct\` updates it directly) and prints the endpoints.
       With \`--local\` the stack goes into fw's embedded local cloud: no AWS account needed.
+      Ctrl-C exits with 130: while packaging the staging folder is removed; on AWS CloudFormation
+      goes on with a running stack operation; a local cloud running inside the command rolls it back.
     `,
     examples: [
       ['Deploy into the local cloud', '$0 deploy --local'],

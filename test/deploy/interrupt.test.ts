@@ -10,9 +10,10 @@ import {
   DescribeStackResourcesCommand,
   DescribeStacksCommand,
   ListStackResourcesCommand,
+  ListStacksCommand,
   type Stack,
 } from '@aws-sdk/client-cloudformation';
-import { ListBucketsCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, ListBucketsCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { startLocalCloud, type RunningLocalCloud } from '../../src/local';
 import { childEnv } from '../helpers/env';
 
@@ -24,10 +25,11 @@ const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 const HANDLER = "exports.main = async (event) => ({ statusCode: 200, body: 'hi from ' + event.rawPath });\n";
 
 /** A service with an HTTP function per name; `wait` adds a wait condition nobody signals, so the update holds until interrupted. */
-function service(name: string, functions: string[], options: { wait?: boolean; bucket?: string } = {}): string {
+function service(name: string, functions: string[], options: { wait?: boolean; bucket?: string; nested?: string } = {}): string {
   const lines = [`service: ${name}`, 'provider:', '  name: aws', '  runtime: nodejs20.x', 'functions:'];
   for (const fn of functions) lines.push(`  ${fn}:`, '    handler: handler.main', '    events:', `      - httpApi: 'GET /${fn}'`);
-  if (options.wait || options.bucket) lines.push('resources:', '  Resources:');
+  if (options.wait || options.bucket || options.nested) lines.push('resources:', '  Resources:');
+  if (options.nested) lines.push('    Child:', '      Type: AWS::CloudFormation::Stack', '      Properties:', `        TemplateURL: ${options.nested}`);
   if (options.bucket) lines.push('    FilesBucket:', '      Type: AWS::S3::Bucket', '      Properties:', `        BucketName: ${options.bucket}`);
   if (options.wait) {
     const after = functions.map((fn) => `${fn[0].toUpperCase()}${fn.slice(1)}LambdaFunction`).concat(options.bucket ? ['FilesBucket'] : []);
@@ -101,6 +103,25 @@ async function localStart(dataDir: string): Promise<{ child: ChildProcess; url: 
   throw new Error(`fw local start did not start:\n${run.stdout}\n${run.stderr}`);
 }
 
+/** Whether the stack's events show its wait condition waiting. */
+async function waiting(cfn: CloudFormationClient, stackName: string): Promise<boolean> {
+  const { StackEvents } = await cfn.send(new DescribeStackEventsCommand({ StackName: stackName }));
+  return StackEvents!.some((event) => event.LogicalResourceId === 'Wait' && event.ResourceStatus === 'CREATE_IN_PROGRESS');
+}
+
+/** Once `ready()` says the operation is in the middle, kill -9 the server (and the deploy following it). */
+async function killMidOperation(server: { child: ChildProcess }, deploy: Run, ready: () => Promise<boolean>): Promise<void> {
+  while (!(await ready())) await new Promise((resolve) => setTimeout(resolve, 20));
+  server.child.kill('SIGKILL');
+  deploy.child.kill('SIGKILL');
+  await Promise.all([new Promise((resolve) => server.child.on('close', resolve)), deploy.code]);
+}
+
+async function stopServer(server: { child: ChildProcess }): Promise<void> {
+  server.child.kill('SIGTERM');
+  await new Promise((resolve) => (server.child.exitCode !== null ? resolve(null) : server.child.on('close', resolve)));
+}
+
 const interrupt = suite<{ work: string }>('interrupting fw deploy, fw local start and fw package');
 
 interrupt.before.each((context) => {
@@ -167,15 +188,7 @@ interrupt('kill -9 of fw local start mid-update: the restart rolls the update ba
     await succeeds(fw(work, ['deploy', '--endpoint-url', server.url]));
     // The update adds a function and a named bucket, then waits: the server dies with both made.
     writeFileSync(join(work, 'fw.yml'), service('killed', ['hello', 'extra'], { wait: true, bucket: 'killed-files' }));
-    const deploy = fw(work, ['deploy', '--endpoint-url', server.url]);
-    for (let waiting = true; waiting; ) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      const { StackEvents } = await cfn.send(new DescribeStackEventsCommand({ StackName: 'killed-dev' }));
-      waiting = !StackEvents!.some((event) => event.LogicalResourceId === 'Wait' && event.ResourceStatus === 'CREATE_IN_PROGRESS');
-    }
-    server.child.kill('SIGKILL');
-    deploy.child.kill('SIGKILL');
-    await Promise.all([new Promise((resolve) => server.child.on('close', resolve)), deploy.code]);
+    await killMidOperation(server, fw(work, ['deploy', '--endpoint-url', server.url]), () => waiting(cfn, 'killed-dev'));
     cfn.destroy();
     s3.destroy();
 
@@ -201,8 +214,48 @@ interrupt('kill -9 of fw local start mid-update: the restart rolls the update ba
   } finally {
     cfn.destroy();
     s3.destroy();
-    server.child.kill('SIGTERM');
-    await new Promise((resolve) => (server.child.exitCode !== null ? resolve(null) : server.child.on('close', resolve)));
+    await stopServer(server);
+  }
+});
+
+interrupt('kill -9 while a nested stack is being made: the restart leaves no orphan, fw remove leaves no stack, a redeploy works', async ({ work }) => {
+  const dataDir = join(work, 'cloud');
+  let server = await localStart(dataDir);
+  let { cfn, s3 } = clients(server.url);
+  const liveStacks = async () => {
+    const { StackSummaries } = await cfn.send(new ListStacksCommand({}));
+    return StackSummaries!.filter((summary) => summary.StackStatus !== 'DELETE_COMPLETE').map((summary) => `${summary.StackName} ${summary.StackStatus}`);
+  };
+  try {
+    await s3.send(new CreateBucketCommand({ Bucket: 'templates' }));
+    const child = { Resources: { Handle: { Type: 'AWS::CloudFormation::WaitConditionHandle' }, Wait: { Type: 'AWS::CloudFormation::WaitCondition', Properties: { Handle: { Ref: 'Handle' }, Timeout: '300' } } } };
+    await s3.send(new PutObjectCommand({ Bucket: 'templates', Key: 'child.json', Body: JSON.stringify(child) }));
+    writeFileSync(join(work, 'fw.yml'), service('nested', ['hello']));
+    await succeeds(fw(work, ['deploy', '--endpoint-url', server.url]));
+    writeFileSync(join(work, 'fw.yml'), service('nested', ['hello'], { nested: 'https://templates.s3.amazonaws.com/child.json' }));
+    await killMidOperation(server, fw(work, ['deploy', '--endpoint-url', server.url]), async () => {
+      const nested = (await liveStacks()).find((line) => line.startsWith('nested-dev-Child-'));
+      return nested !== undefined && waiting(cfn, nested.split(' ')[0]);
+    });
+    cfn.destroy();
+    s3.destroy();
+
+    server = await localStart(dataDir);
+    ({ cfn, s3 } = clients(server.url));
+    assert.is((await settle(cfn, 'nested-dev')).StackStatus, 'UPDATE_ROLLBACK_COMPLETE');
+    assert.equal(await liveStacks(), ['nested-dev UPDATE_ROLLBACK_COMPLETE']);
+
+    await succeeds(fw(work, ['remove', '--endpoint-url', server.url]));
+    assert.equal(await liveStacks(), []);
+    writeFileSync(join(work, 'fw.yml'), service('nested', ['hello']));
+    await succeeds(fw(work, ['deploy', '--endpoint-url', server.url]));
+    const stack = await settle(cfn, 'nested-dev');
+    assert.is(stack.StackStatus, 'UPDATE_COMPLETE');
+    assert.is(await get(stack, '/hello'), '200 hi from /hello');
+  } finally {
+    cfn.destroy();
+    s3.destroy();
+    await stopServer(server);
   }
 });
 

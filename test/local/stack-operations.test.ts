@@ -157,4 +157,22 @@ operations('ContinueUpdateRollback with ResourcesToSkip leaves the skipped resou
   assert.is((await settle(t.cfn, 'skipping')).StackStatus, 'UPDATE_COMPLETE');
 });
 
+operations('stopping the local cloud rolls back a creation waiting on a wait condition, rather than waiting for it', async () => {
+  const other = await startTestCloud();
+  await other.cfn.send(new CreateStackCommand({ StackName: 'held', TemplateBody: JSON.stringify({ Resources: WAIT }) }));
+  await handleUrl(other, 'held');
+  const started = Date.now();
+  await other.stop({ keepData: true });
+  assert.ok(Date.now() - started < 5000, `stopping took ${Date.now() - started} ms`);
+  const again = await startTestCloud(other.dataDir);
+  try {
+    const stack = await settle(again.cfn, 'held');
+    assert.is(stack.StackStatus, 'ROLLBACK_COMPLETE');
+    assert.is(stack.StackStatusReason, undefined);
+    assert.equal(await resourceIds(again, 'held'), []);
+  } finally {
+    await again.stop();
+  }
+});
+
 operations.run();

@@ -54,6 +54,8 @@ export class StackEngine {
   private readonly resources: ResourceSteps;
   private readonly journal: OperationJournal;
   private recovery?: Promise<void>;
+  /** The stack whose interrupted operation is being recovered: its nested stacks may be deleted while it is in progress. */
+  private resuming?: StackRecord;
 
   constructor(private readonly cloud: LocalCloud) {
     this.journal = new OperationJournal(cloud.dataDir);
@@ -309,7 +311,7 @@ export class StackEngine {
       if (!child.parentId || !which(child) || isRunning(child.status)) continue;
       const parent = this.cloud.stacks.find(child.parentId);
       const listed = parent && parent.status !== 'DELETE_COMPLETE' && Object.values(parent.resources).some((record) => record.physicalId === child.stackId);
-      if (listed || (parent && isRunning(parent.status) && parent.status !== 'DELETE_IN_PROGRESS')) continue;
+      if (listed || (parent && isRunning(parent.status) && parent !== this.resuming)) continue;
       child.terminationProtection = false;
       this.delete(child);
       await this.settled(child);
@@ -354,6 +356,17 @@ export class StackEngine {
 
   private async resume(stack: StackRecord, operation: InterruptedOperation | undefined): Promise<void> {
     if (operation) await this.releasePending(stack, operation);
+    if (operation?.action === 'UPDATE' || operation?.action === 'CREATE') {
+      // A nested stack the operation was making when it stopped: the journal never got its id.
+      stack.resources = { ...(operation.previous?.resources ?? {}) };
+      for (const { step, record } of operation.steps) stack.resources[step.logicalId] = record;
+      this.resuming = stack;
+      try {
+        await this.deleteOrphans((child) => child.parentId === stack.stackId);
+      } finally {
+        this.resuming = undefined;
+      }
+    }
     if (stack.status === 'DELETE_IN_PROGRESS' || operation?.action === 'DELETE') return this.runDelete(stack);
     if (operation?.applied) {
       // The update went through before the stop: only its cleanup is left.
@@ -365,13 +378,9 @@ export class StackEngine {
       return;
     }
     if (operation?.action === 'UPDATE' && operation.previous) {
-      stack.resources = { ...operation.previous.resources };
-      for (const { step, record } of operation.steps) stack.resources[step.logicalId] = record;
       return this.rollbackUpdate(stack, operation.previous, operation.steps.map(({ step }) => step), RESUMED_AFTER_STOP);
     }
     if (operation?.action === 'CREATE') {
-      stack.resources = {};
-      for (const { step, record } of operation.steps) stack.resources[step.logicalId] = record;
       return this.rollbackCreate(stack, operation.steps.map(({ step }) => step), RESUMED_AFTER_STOP);
     }
     // No journal (a ContinueUpdateRollback, or state written by an older fw): what the state file holds.
