@@ -5,6 +5,8 @@ import { ChangeSetApi } from './change-sets';
 import { DescribeApi } from './describe';
 import { newStack, operationInput } from './requests';
 
+const STARTS_AN_OPERATION = new Set(['CreateStack', 'UpdateStack', 'DeleteStack', 'ExecuteChangeSet', 'ContinueUpdateRollback']);
+
 /** The CloudFormation query API (what the SDK, the AWS CLI and boto3 send). Returns each operation's `…Result` content. */
 export class CloudFormationApi {
   private readonly describe: DescribeApi;
@@ -21,6 +23,7 @@ export class CloudFormationApi {
 
   handle(action: string, params: QueryParams, region: string): Record<string, unknown> {
     const { describe, changeSets } = this;
+    if (STARTS_AN_OPERATION.has(action)) this.cloud.engine.refuseWhileStopping();
     switch (action) {
       case 'CreateStack': return this.createStack(params, region);
       case 'UpdateStack': return this.updateStack(params);

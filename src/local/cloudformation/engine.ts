@@ -54,6 +54,7 @@ export class StackEngine {
   private readonly resources: ResourceSteps;
   private readonly journal: OperationJournal;
   private recovery?: Promise<void>;
+  private stopping = false;
   /** The stack whose interrupted operation is being recovered: its nested stacks may be deleted while it is in progress. */
   private resuming?: StackRecord;
 
@@ -70,6 +71,11 @@ export class StackEngine {
     const required = requiredCapabilities(input.template);
     const missing = required.filter((capability) => !input.capabilities.includes(capability));
     if (missing.length > 0) throw new AwsError('InsufficientCapabilitiesException', `Requires capabilities : [${missing.join(', ')}]`);
+  }
+
+  /** Refuses a new operation once the local cloud is stopping (a request that was on its way when Ctrl-C came). */
+  refuseWhileStopping(): void {
+    if (this.stopping) throw new AwsError('ServiceUnavailable', 'The local cloud is stopping: no new stack operation starts', 503);
   }
 
   /** Waits for every operation in flight (used when the server stops). */
@@ -181,7 +187,7 @@ export class StackEngine {
       else Object.assign(record, { status: 'UPDATE_COMPLETE', statusReason: undefined });
       recordEvent(stack, { logicalId, physicalId: record.physicalId, type: record.type }, 'UPDATE_COMPLETE', 'Resource skipped during UPDATE_ROLLBACK');
     }
-    this.journal.begin(stack, 'UPDATE');
+    // No journal: the steps left are in the saved stack (pendingRollback), which a restart resumes from.
     setStackStatus(stack, 'UPDATE_ROLLBACK_IN_PROGRESS', 'User Initiated');
     this.cloud.stacks.save();
     this.launch(stack, 'ROLLBACK', () => this.continueRollback(stack, pending));
@@ -193,6 +199,7 @@ export class StackEngine {
    * run to their end. Returns the operations stopped, with the state each stack ended in.
    */
   async interrupt(reason: string): Promise<StoppedOperation[]> {
+    this.stopping = true;
     const stopped: StackRecord[] = [];
     for (const [stack, operation] of this.running) {
       if (operation.action !== 'CREATE' && operation.action !== 'UPDATE') continue;
@@ -356,7 +363,7 @@ export class StackEngine {
 
   private async resume(stack: StackRecord, operation: InterruptedOperation | undefined): Promise<void> {
     if (operation) await this.releasePending(stack, operation);
-    if (operation?.action === 'UPDATE' || operation?.action === 'CREATE') {
+    if (operation?.action === 'CREATE' || (operation?.action === 'UPDATE' && operation.previous)) {
       // A nested stack the operation was making when it stopped: the journal never got its id.
       stack.resources = { ...(operation.previous?.resources ?? {}) };
       for (const { step, record } of operation.steps) stack.resources[step.logicalId] = record;
