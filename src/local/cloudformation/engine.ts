@@ -395,7 +395,8 @@ export class StackEngine {
     if (stack.status === 'CREATE_IN_PROGRESS' || stack.status === 'ROLLBACK_IN_PROGRESS') {
       return this.rollbackCreate(stack, Object.keys(stack.resources).map((logicalId) => ({ kind: 'created', logicalId })), RESUMED_AFTER_STOP);
     }
-    setStackStatus(stack, stack.status.startsWith('UPDATE_ROLLBACK') ? 'UPDATE_ROLLBACK_COMPLETE' : stack.status === 'UPDATE_COMPLETE_CLEANUP_IN_PROGRESS' ? 'UPDATE_COMPLETE' : 'UPDATE_ROLLBACK_COMPLETE', RESUMED_AFTER_STOP);
+    // An update whose previous state is unknown keeps the resources it has.
+    setStackStatus(stack, stack.status === 'UPDATE_COMPLETE_CLEANUP_IN_PROGRESS' ? 'UPDATE_COMPLETE' : 'UPDATE_ROLLBACK_COMPLETE', RESUMED_AFTER_STOP);
   }
 
   /** A resource a provider was making when the process died, that its name ties up (a bucket): freed unless a stack holds it. */
