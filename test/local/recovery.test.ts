@@ -2,8 +2,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CreateStackCommand, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
-import { ListBucketsCommand } from '@aws-sdk/client-s3';
+import { CreateStackCommand, DescribeStacksCommand, ListStacksCommand } from '@aws-sdk/client-cloudformation';
+import { CreateBucketCommand, ListBucketsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { settle, startTestCloud, type TestCloud } from './helpers';
 
 const recovery = suite<{ clouds: TestCloud[] }>('a restarted local cloud ends the operations a crash cut off');
@@ -61,6 +61,32 @@ recovery('an update saved in progress without a journal keeps its resources and 
   const stack = await settle(cloud.cfn, 'crashed');
   assert.equal([stack.StackStatus, stack.StackStatusReason], ['UPDATE_ROLLBACK_COMPLETE', 'The local cloud stopped while this operation ran']);
   assert.equal(await bucketNames(cloud), ['crash-files']);
+});
+
+recovery('a nested stack its parent does not list (the parent never recorded it) is deleted at start', async (context) => {
+  const first = await startTestCloud();
+  await first.s3.send(new CreateBucketCommand({ Bucket: 'templates' }));
+  await first.s3.send(new PutObjectCommand({ Bucket: 'templates', Key: 'child.json', Body: JSON.stringify(template) }));
+  const parent = { Resources: { Child: { Type: 'AWS::CloudFormation::Stack', Properties: { TemplateURL: 'https://templates.s3.amazonaws.com/child.json' } } } };
+  await first.cfn.send(new CreateStackCommand({ StackName: 'parent', TemplateBody: JSON.stringify(parent) }));
+  assert.is((await settle(first.cfn, 'parent')).StackStatus, 'CREATE_COMPLETE');
+  await first.stop({ keepData: true });
+  const stateFile = join(first.dataDir, 'state', 'cloudformation.json');
+  const stacks = JSON.parse(readFileSync(stateFile, 'utf8')) as { stackName: string; resources: Record<string, unknown> }[];
+  delete stacks.find((stack) => stack.stackName === 'parent')!.resources.Child;
+  writeFileSync(stateFile, JSON.stringify(stacks));
+
+  const cloud = await startTestCloud(first.dataDir);
+  context.clouds.push(cloud);
+  let live: string[] = [];
+  for (let i = 0; i < 100; i++) {
+    const { StackSummaries } = await cloud.cfn.send(new ListStacksCommand({}));
+    live = StackSummaries!.filter((summary) => summary.StackStatus !== 'DELETE_COMPLETE').map((summary) => summary.StackName!);
+    if (live.length === 1) break;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  assert.equal(live, ['parent']);
+  assert.equal(await bucketNames(cloud), ['templates']);
 });
 
 recovery.run();

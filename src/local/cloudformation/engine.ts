@@ -318,7 +318,9 @@ export class StackEngine {
       if (!child.parentId || !which(child) || isRunning(child.status)) continue;
       const parent = this.cloud.stacks.find(child.parentId);
       const listed = parent && parent.status !== 'DELETE_COMPLETE' && Object.values(parent.resources).some((record) => record.physicalId === child.stackId);
-      if (listed || (parent && isRunning(parent.status) && parent !== this.resuming)) continue;
+      // A parent in the middle of an operation may be about to record it; one being deleted or recovered is not.
+      const busy = parent && isRunning(parent.status) && parent.status !== 'DELETE_IN_PROGRESS' && parent !== this.resuming;
+      if (listed || busy) continue;
       child.terminationProtection = false;
       this.delete(child);
       await this.settled(child);
