@@ -17,7 +17,8 @@ export async function interruptDeploy(stackName: string, connection: Connection)
     const ours = stopped.find(operation => operation.stackName === stackName);
     if (ours) {
       const what = ours.action === 'UPDATE' ? 'update' : 'creation';
-      return `\nInterrupted. The local cloud stopped the ${what} of stack ${stackName} and rolled it back (${ours.status}); run "fw deploy" again.\n`;
+      const outcome = /_COMPLETE$/.test(ours.status) ? `rolled it back (${ours.status})` : `its rollback ended in ${ours.status}`;
+      return `\nInterrupted. The local cloud stopped the ${what} of stack ${stackName} and ${outcome}; run "fw deploy" again.\n`;
     }
   }
   const status = await stackStatus(connection.clients, stackName);

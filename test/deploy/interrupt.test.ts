@@ -259,7 +259,7 @@ interrupt('kill -9 while a nested stack is being made: the restart leaves no orp
   }
 });
 
-interrupt('Ctrl-C while packaging removes the staging folder, and a killed run’s staging folder goes with the next package', async ({ work }) => {
+interrupt('Ctrl-C or SIGTERM while packaging removes the staging folder, and a killed run’s staging folder goes with the next package', async ({ work }) => {
   // Incompressible files, so that zipping takes a while.
   mkdirSync(join(work, 'assets'));
   const block = Buffer.alloc(4 * 1024 * 1024);
@@ -276,6 +276,14 @@ interrupt('Ctrl-C while packaging removes the staging folder, and a killed run�
   run.child.kill('SIGINT');
   assert.is(await run.code, 130, `${run.stdout}\n${run.stderr}`);
   assert.is(run.stderr, `\nInterrupted (SIGINT) while packaging; removed the unfinished ${join(work, staging)}.\n`);
+  assert.equal(stagingFolders(), []);
+
+  // SIGTERM during the packaging step of a deploy (nothing is reached: packaging comes first).
+  const deploy = fw(work, ['deploy', '--endpoint-url', 'http://127.0.0.1:9']);
+  while (stagingFolders().length === 0 && deploy.child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 5));
+  deploy.child.kill('SIGTERM');
+  assert.is(await deploy.code, 130, `${deploy.stdout}\n${deploy.stderr}`);
+  assert.is(deploy.stderr, `\nInterrupted (SIGTERM) while packaging; removed the unfinished ${join(work, `.serverless.tmp-${deploy.child.pid}`)}.\n`);
   assert.equal(stagingFolders(), []);
 
   // What a kill -9 leaves: the folder of a process that no longer exists.
