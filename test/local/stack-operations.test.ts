@@ -105,6 +105,25 @@ operations('CancelUpdateStack stops an update and rolls it back to the previous 
   assert.is(error?.message, 'CancelUpdateStack cannot be called from current stack status');
 });
 
+operations('CancelUpdateStack also stops a nested stack the update is creating, which does not outlive the rollback', async ({ t }) => {
+  await t.s3.send(new PutObjectCommand({ Bucket: 'code', Key: 'waiting-child.json', Body: JSON.stringify({ Resources: WAIT }) }));
+  await t.cfn.send(new CreateStackCommand({ StackName: 'outer', TemplateBody: JSON.stringify({ Resources: { Topic: topic } }) }));
+  assert.is((await settle(t.cfn, 'outer')).StackStatus, 'CREATE_COMPLETE');
+  const child = { Type: 'AWS::CloudFormation::Stack', Properties: { TemplateURL: 'https://code.s3.amazonaws.com/waiting-child.json' } };
+  await t.cfn.send(new UpdateStackCommand({ StackName: 'outer', TemplateBody: JSON.stringify({ Resources: { Topic: topic, Child: child } }) }));
+  let childId: string | undefined;
+  while (!childId) {
+    const { Stacks } = await t.cfn.send(new DescribeStacksCommand({}));
+    childId = Stacks!.find((stack) => stack.StackName!.startsWith('outer-Child-'))?.StackId;
+  }
+  await handleUrl(t, childId);
+  await t.cfn.send(new CancelUpdateStackCommand({ StackName: 'outer' }));
+  assert.is((await settle(t.cfn, 'outer')).StackStatus, 'UPDATE_ROLLBACK_COMPLETE');
+  assert.equal(await resourceIds(t, 'outer'), ['Topic']);
+  const { Stacks } = await t.cfn.send(new DescribeStacksCommand({ StackName: childId }));
+  assert.equal([Stacks![0].StackStatus, Stacks![0].ParentId], ['DELETE_COMPLETE', (await t.cfn.send(new DescribeStacksCommand({ StackName: 'outer' }))).Stacks![0].StackId]);
+});
+
 /** A stack whose update rollback fails: the previous code object of its function is gone when the rollback needs it. */
 async function rollbackFailedStack(context: Context, stackName: string, functionName: string): Promise<void> {
   const { t } = context;

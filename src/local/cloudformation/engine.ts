@@ -160,11 +160,12 @@ export class StackEngine {
     this.launch(stack, 'DELETE', () => this.runDelete(stack));
   }
 
-  /** CancelUpdateStack: the update stops before its next resource and rolls back, nested stack updates with it. */
+  /** CancelUpdateStack: the update stops before its next resource and rolls back, with the nested stacks it is creating or updating. */
   cancelUpdate(stack: StackRecord): void {
     if (stack.status !== 'UPDATE_IN_PROGRESS') throw validationError('CancelUpdateStack cannot be called from current stack status');
     for (const [other, operation] of this.running) {
-      if (operation.action === 'UPDATE' && this.isWithin(other, stack)) operation.controller.abort('Stack update cancelled');
+      const stoppable = operation.action === 'UPDATE' || operation.action === 'CREATE';
+      if (stoppable && this.isWithin(other, stack)) operation.controller.abort('Stack update cancelled');
     }
   }
 
