@@ -204,7 +204,8 @@ interrupt('kill -9 of fw local start mid-update: the restart rolls the update ba
       [],
     );
     const { Buckets } = await s3.send(new ListBucketsCommand({}));
-    assert.is(Buckets!.some((bucket) => bucket.Name === 'killed-files'), false);
+    const deploymentBucket = recovered.Outputs!.find((output) => output.OutputKey === 'ServerlessDeploymentBucketName')!.OutputValue;
+    assert.equal(Buckets!.map((bucket) => bucket.Name), [deploymentBucket]);
 
     writeFileSync(join(work, 'fw.yml'), service('killed', ['hello', 'extra'], { bucket: 'killed-files' }));
     await succeeds(fw(work, ['deploy', '--endpoint-url', server.url]));

@@ -31,9 +31,9 @@ const record = (logicalId: string, physicalId: string): ResourceRecord => ({
 journal('reads back what an operation did, up to a line the crash cut off', ({ dataDir }) => {
   const written = new OperationJournal(dataDir);
   written.begin(stack, 'CREATE');
-  written.append(stack, { kind: 'pending', logicalId: 'Files', type: 'AWS::S3::Bucket', properties: { BucketName: 'files' } });
+  written.append(stack, { kind: 'pending', logicalId: 'Files', type: 'AWS::S3::Bucket', properties: { BucketName: 'files' }, at: '2026-01-01T00:00:00.000Z' });
   written.append(stack, { kind: 'step', step: { kind: 'created', logicalId: 'Files' }, record: record('Files', 'files') });
-  written.append(stack, { kind: 'pending', logicalId: 'Logs', type: 'AWS::S3::Bucket', properties: { BucketName: 'logs' } });
+  written.append(stack, { kind: 'pending', logicalId: 'Logs', type: 'AWS::S3::Bucket', properties: { BucketName: 'logs' }, at: '2026-01-01T00:00:01.000Z' });
   appendFileSync(join(dataDir, 'state', 'operations', '0f9c3c8e.jsonl'), '{"kind":"step","step":{"kind":"crea');
 
   assert.equal(new OperationJournal(dataDir).interrupted(), [
@@ -42,7 +42,7 @@ journal('reads back what an operation did, up to a line the crash cut off', ({ d
       action: 'CREATE',
       previous: undefined,
       steps: [{ kind: 'step', step: { kind: 'created', logicalId: 'Files' }, record: record('Files', 'files') }],
-      pending: [{ kind: 'pending', logicalId: 'Logs', type: 'AWS::S3::Bucket', properties: { BucketName: 'logs' } }],
+      pending: [{ kind: 'pending', logicalId: 'Logs', type: 'AWS::S3::Bucket', properties: { BucketName: 'logs' }, at: '2026-01-01T00:00:01.000Z' }],
     },
   ]);
 });

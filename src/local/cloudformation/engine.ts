@@ -406,7 +406,7 @@ export class StackEngine {
   private async releasePending(stack: StackRecord, operation: InterruptedOperation): Promise<void> {
     for (const pending of operation.pending) {
       const provider = providerFor(pending.type);
-      const name = provider.nameOf?.(pending.properties);
+      const name = provider.leftoverOf?.(pending.properties, pending.at, { cloud: this.cloud });
       if (!name || this.cloud.resources(pending.type).some(({ record }) => record.physicalId === name)) continue;
       const record: ResourceRecord = { logicalId: pending.logicalId, type: pending.type, physicalId: name, status: 'CREATE_FAILED', timestamp: new Date().toISOString(), properties: pending.properties, attributes: {}, emulated: true };
       const context = { cloud: this.cloud, stackName: stack.stackName, stackId: stack.stackId, region: stack.region, accountId: this.cloud.accountId, logicalId: pending.logicalId, type: pending.type };

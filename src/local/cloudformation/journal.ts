@@ -8,7 +8,7 @@ export type OperationAction = 'CREATE' | 'UPDATE' | 'DELETE';
 export type JournalEntry =
   | { kind: 'begin'; stackId: string; action: OperationAction; previous?: StackSnapshot }
   /** A provider is about to make this resource: if the process dies now, its name (when the template sets one) may be taken. */
-  | { kind: 'pending'; logicalId: string; type: string; properties: Record<string, unknown> }
+  | { kind: 'pending'; logicalId: string; type: string; properties: Record<string, unknown>; at: string }
   /** A change made, with the resource's record after it. */
   | { kind: 'step'; step: Step; record: ResourceRecord }
   /** The update went through; what is left is deleting what it replaced or removed. */
@@ -21,7 +21,7 @@ export interface InterruptedOperation {
   previous?: StackSnapshot;
   steps: { step: Step; record: ResourceRecord }[];
   /** Resources a provider was making when the process died. */
-  pending: { logicalId: string; type: string; properties: Record<string, unknown> }[];
+  pending: { logicalId: string; type: string; properties: Record<string, unknown>; at: string }[];
   applied?: { snapshot: StackSnapshot; removals: ResourceRecord[] };
 }
 

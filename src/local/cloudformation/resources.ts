@@ -84,7 +84,7 @@ export class ResourceSteps {
       const base = { logicalId, type: declaration.Type, emulated: isEmulated(declaration.Type), deletionPolicy: declaration.DeletionPolicy };
 
       if (!existing) {
-        this.journal.append(stack, { kind: 'pending', logicalId, type: declaration.Type, properties });
+        this.journal.append(stack, { kind: 'pending', logicalId, type: declaration.Type, properties, at: new Date().toISOString() });
         recordEvent(stack, { logicalId, physicalId: '', type: declaration.Type }, 'CREATE_IN_PROGRESS', undefined, properties);
         try {
           const made = await provider.create(properties, providerContext);
@@ -104,7 +104,7 @@ export class ResourceSteps {
         continue;
       }
       if (replace) {
-        this.journal.append(stack, { kind: 'pending', logicalId, type: declaration.Type, properties });
+        this.journal.append(stack, { kind: 'pending', logicalId, type: declaration.Type, properties, at: new Date().toISOString() });
         recordEvent(stack, { logicalId, physicalId: existing.physicalId, type: declaration.Type }, 'UPDATE_IN_PROGRESS', 'Requested update requires the creation of a new physical resource; hence creating one.', properties);
         try {
           const made = await provider.create(properties, providerContext);

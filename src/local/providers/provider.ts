@@ -29,6 +29,9 @@ export interface ResourceProvider {
   /** Absent: the resource keeps its physical id and attributes and takes the new properties. */
   update?(properties: Record<string, unknown>, previous: ResourceRecord, context: ProviderContext): Promise<Provisioned> | Provisioned;
   delete?(record: ResourceRecord, context: ProviderContext): Promise<void> | void;
-  /** The physical name the properties fix, for a type whose name another resource cannot reuse (a bucket). */
-  nameOf?(properties: Record<string, unknown>): string | undefined;
+  /**
+   * For a type whose name another resource cannot reuse (a bucket): the physical resource these
+   * properties name, when it exists and was made at `since` or later (a creation a crash cut off).
+   */
+  leftoverOf?(properties: Record<string, unknown>, since: string, context: Pick<ProviderContext, 'cloud'>): string | undefined;
 }
