@@ -23,10 +23,11 @@ export abstract class CloudCommand extends ServiceCommand {
     const previous = { endpoint: process.env.AWS_ENDPOINT_URL, key: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
     if (this.endpointUrl) process.env.AWS_ENDPOINT_URL = this.endpointUrl;
     else if (this.local) {
-      const { localCloudAnswers, DEFAULT_LOCAL_PORT } = require('../deploy/connect') as typeof import('../deploy/connect');
-      this.localCloudRunning = await localCloudAnswers(DEFAULT_LOCAL_PORT);
+      const { localCloudAnswers, localPort } = require('../deploy/connect') as typeof import('../deploy/connect');
+      const port = localPort();
+      this.localCloudRunning = port !== 0 && (await localCloudAnswers(port));
       if (this.localCloudRunning) {
-        process.env.AWS_ENDPOINT_URL = `http://127.0.0.1:${DEFAULT_LOCAL_PORT}`;
+        process.env.AWS_ENDPOINT_URL = `http://127.0.0.1:${port}`;
         process.env.AWS_ACCESS_KEY_ID ??= 'local';
         process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
       }

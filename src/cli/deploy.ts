@@ -15,6 +15,8 @@ export class DeployCommand extends CloudCommand {
       database, a queue, a user pool, a log group you declared, …) stops the deploy before anything
       changes, naming each one; \`--allow-data-loss\` goes ahead, and a resource with
       \`DeletionPolicy: Retain\` (\`UpdateReplacePolicy: Retain\` for a replacement) is kept, so it passes.
+      Ctrl-C exits with 130: while packaging the staging folder is removed; on AWS CloudFormation
+      goes on with a running stack operation; a local cloud running inside the command rolls it back.
     `,
     examples: [
       ['Deploy into the local cloud', '$0 deploy --local'],
@@ -65,24 +67,34 @@ export class DeployCommand extends CloudCommand {
       return printPreview(this, packaged, connection);
     }
     const reporter = this.reporter();
+    const { interruptDeploy } = require('../deploy/interruption') as typeof import('../deploy/interruption');
+    let interrupting = false;
     const interrupted = () => {
+      // A second Ctrl-C leaves at once; a local cloud's state journal lets its next start recover.
+      if (interrupting) process.exit(130);
+      interrupting = true;
       reporter.done();
-      this.context.stderr.write(
-        `\nInterrupted. CloudFormation goes on with the operation on stack ${packaged.stackName} by itself; ` +
-          `run "fw info" to see where it ends, or "fw deploy" again (it waits for the running update).\n`,
-      );
-      process.exit(130);
+      void interruptDeploy(packaged.stackName, connection)
+        .then(text => this.context.stderr.write(text))
+        .finally(async () => {
+          await connection.close().catch(() => undefined);
+          process.exit(130);
+        });
     };
-    process.once('SIGINT', interrupted);
+    process.on('SIGINT', interrupted);
+    process.on('SIGTERM', interrupted);
     try {
       const where = connection.startedLocalCloud ? `the local cloud (${connection.startedLocalCloud})` : connection.clients.target.endpoint ?? `AWS ${packaged.region}`;
       reporter.info(`Deploying ${packaged.serviceName} to stage ${packaged.stage} in ${where}`);
       const deploy = () =>
         deployService(packaged, connection.clients, { force: this.force, allowDataLoss: this.allowDataLoss, reporter }).catch(error => {
+          // The interruption handler says what happened and exits; the failure it caused is not news.
+          if (interrupting) return new Promise<never>(() => undefined);
           throw describeAwsError(error, `deploying ${packaged.stackName}`, connection.clients.target);
         });
       const outcome = pluginManager ? (await pluginManager.run('deploy:deploy', deploy))! : await deploy();
       await pluginManager?.run('deploy:finalize');
+      if (interrupting) return new Promise<number>(() => undefined);
       const stack = await describeStack(connection.clients, packaged.stackName);
       reporter.done();
       if (outcome === 'deployed') this.context.stdout.write(`${this.out.green('✔')} Service deployed to stack ${packaged.stackName} (${((Date.now() - started) / 1000).toFixed(1)} s)\n\n`);
@@ -97,6 +109,7 @@ export class DeployCommand extends CloudCommand {
       return 0;
     } finally {
       process.off('SIGINT', interrupted);
+      process.off('SIGTERM', interrupted);
       reporter.done();
       await connection.close();
     }

@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { ConfigError } from '../errors';
 import { createClients, type AwsClients } from './aws';
 
 export interface ConnectOptions {
@@ -19,11 +20,22 @@ export interface Connection {
   clients: AwsClients;
   /** Set when this command started the local cloud itself (it stops with the command). */
   startedLocalCloud?: string;
+  /** With a local cloud started in this process: stops its running creates and updates (they roll back). */
+  interrupt?(reason: string): Promise<import('../local/cloudformation/engine').StoppedOperation[]>;
   close(): Promise<void>;
 }
 
 const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 export const DEFAULT_LOCAL_PORT = 4566;
+
+/** The port `--local` looks for `fw local start` on, and starts its own local cloud on: $FW_LOCAL_PORT (0: a free one) or 4566. */
+export function localPort(env: NodeJS.ProcessEnv = process.env): number {
+  const value = env.FW_LOCAL_PORT;
+  if (value === undefined || value === '') return DEFAULT_LOCAL_PORT;
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new ConfigError(`Invalid FW_LOCAL_PORT: expected a port number from 0 to 65535, got ${JSON.stringify(value)}`);
+  return port;
+}
 
 /** Whether fw's local cloud (`fw local start`) answers on this port. */
 export function localCloudAnswers(port: number): Promise<boolean> {
@@ -51,8 +63,8 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
       close: async () => undefined,
     };
   }
-  const port = options.localPort ?? DEFAULT_LOCAL_PORT;
-  if (options.localCloudRunning ?? (await localCloudAnswers(port))) {
+  const port = options.localPort ?? localPort();
+  if (options.localCloudRunning ?? (port !== 0 && (await localCloudAnswers(port)))) {
     return {
       clients: createClients({ region: options.region, endpoint: `http://127.0.0.1:${port}`, credentials: LOCAL_CREDENTIALS }),
       close: async () => undefined,
@@ -69,6 +81,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   return {
     clients: createClients({ region: options.region, endpoint: cloud.url, credentials: LOCAL_CREDENTIALS }),
     startedLocalCloud: cloud.url,
+    interrupt: reason => cloud.interrupt(reason),
     close: () => cloud.stop(),
   };
 }

@@ -15,7 +15,7 @@ import type { PackagedService, PackageState } from '../package/service';
 import { STATE_FILE, UPDATE_TEMPLATE } from '../package/service';
 import type { AwsClients } from './aws';
 import { deletePrefix, listDeployments, readJson, uploadAll, type Upload } from './bucket';
-import { deploymentBucketOf, describeStack, isInProgress, latestEventId, monitorStack } from './stack';
+import { deleteRolledBackStack, deploymentBucketOf, describeStack, isInProgress, latestEventId, monitorStack } from './stack';
 import { describeMove } from '../synth/split/config';
 import type { Move } from '../synth/split/split';
 import type { Template } from '../synth/template';
@@ -217,6 +217,9 @@ async function readyStack(clients: AwsClients, stackName: string, reporter: Repo
     case 'DELETE_COMPLETE':
       return undefined;
     case 'ROLLBACK_COMPLETE':
+      // Nothing is left in it (its creation was rolled back) and it can only be deleted: deleted, then created afresh.
+      await deleteRolledBackStack(clients, stackName, reporter, signal);
+      return undefined;
     case 'ROLLBACK_FAILED':
       throw new CloudError(
         `Stack ${stackName} is in ${stack.StackStatus}: its first deployment failed and CloudFormation cannot update it. Run "fw remove" (or delete the stack) and deploy again.`,
@@ -341,7 +344,7 @@ function failure(stackName: string, action: string, status: string, first: Stack
     : `the stack ended in ${status}`;
   const state = /ROLLBACK_COMPLETE$/.test(status)
     ? status === 'ROLLBACK_COMPLETE'
-      ? 'The new stack was rolled back (ROLLBACK_COMPLETE); run "fw remove" before deploying again.'
+      ? 'The new stack was rolled back (ROLLBACK_COMPLETE); the next "fw deploy" deletes it and creates it again.'
       : `The stack was rolled back to its previous state (${status}).`
     : `The stack is in ${status}.`;
   return new CloudError(`Deploying stack ${stackName} failed (${action}): ${cause}. ${state}`);

@@ -1,4 +1,4 @@
-import { DeleteStackCommand } from '@aws-sdk/client-cloudformation';
+import { DeleteStackCommand, ListStacksCommand, type StackSummary } from '@aws-sdk/client-cloudformation';
 import { CloudError } from '../errors';
 import type { LoadedService } from '../package/load';
 import type { AwsClients } from './aws';
@@ -8,12 +8,15 @@ import { deploymentBucketOf, describeStack, monitorStack } from './stack';
 
 /**
  * `fw remove`: empty this service and stage's objects from the deployment bucket
- * (the stack cannot delete a bucket that holds objects), then delete the stack and follow it.
+ * (the stack cannot delete a bucket that holds objects), then delete the stack and follow it,
+ * then the nested stacks an interrupted deploy left behind without a parent.
  */
 export async function removeService(loaded: LoadedService, clients: AwsClients, reporter: Reporter): Promise<void> {
   const { stackName } = loaded;
   const stack = await describeStack(clients, stackName);
   if (!stack || stack.StackStatus === 'DELETE_COMPLETE') {
+    // The stack is gone, but a crash may have left nested stacks of it whose functions block the next deploy.
+    if (await removeOrphanedNestedStacks(clients, stackName, reporter)) return;
     throw new CloudError(`Stack ${stackName} does not exist in ${loaded.region}: the service is not deployed for stage ${loaded.stage}`);
   }
   const provider = loaded.config.provider;
@@ -40,4 +43,50 @@ export async function removeService(loaded: LoadedService, clients: AwsClients, 
     const cause = result.firstFailure ? `${result.firstFailure.LogicalResourceId} failed: ${(result.firstFailure.ResourceStatusReason ?? 'no reason given').replace(/\.$/, '')}` : result.status;
     throw new CloudError(`Removing stack ${stackName} failed: ${cause}. The stack is in ${result.status}.`);
   }
+  await removeOrphanedNestedStacks(clients, stackName, reporter);
+}
+
+/** The stack name inside a stack ARN (`arn:aws:cloudformation:<region>:<account>:stack/<name>/<uuid>`). */
+const stackNameOf = (stackId: string | undefined) => stackId?.split(':stack/')[1]?.split('/')[0];
+
+/**
+ * Deletes the live nested stacks whose root is a stack of this name (fw names them `<stack>-<LogicalId>-<suffix>`),
+ * once that stack is deleted: no parent lists them any more, so nothing else would. Returns how many it deleted.
+ */
+export async function removeOrphanedNestedStacks(clients: AwsClients, stackName: string, reporter: Reporter): Promise<number> {
+  const orphans = (await liveStacks(clients)).filter(
+    summary => summary.StackName?.startsWith(`${stackName}-`) && (stackNameOf(summary.RootId) ?? stackNameOf(summary.ParentId)) === stackName,
+  );
+  const orphanIds = new Set(orphans.map(orphan => orphan.StackId));
+  // A nested stack goes with its parent: only the topmost orphans are deleted directly.
+  const topmost = orphans.filter(orphan => !orphanIds.has(orphan.ParentId));
+  for (const orphan of topmost) {
+    reporter.info(`Deleting nested stack ${orphan.StackName}, left without its parent by an interrupted deploy`);
+    const since = new Date();
+    await clients.cloudFormation.send(new DeleteStackCommand({ StackName: orphan.StackId }));
+    const result = await monitorStack(clients, orphan.StackId!, { since, onEvent: event => reporter.event(event) });
+    if (result.status !== 'DELETE_COMPLETE') {
+      throw new CloudError(`Removing nested stack ${orphan.StackName} of ${stackName} failed: it is in ${result.status}.`);
+    }
+  }
+  return topmost.length;
+}
+
+const LIVE_STATUSES = [
+  'CREATE_IN_PROGRESS', 'CREATE_FAILED', 'CREATE_COMPLETE', 'ROLLBACK_IN_PROGRESS', 'ROLLBACK_FAILED', 'ROLLBACK_COMPLETE',
+  'DELETE_IN_PROGRESS', 'DELETE_FAILED', 'UPDATE_IN_PROGRESS', 'UPDATE_COMPLETE_CLEANUP_IN_PROGRESS', 'UPDATE_COMPLETE',
+  'UPDATE_FAILED', 'UPDATE_ROLLBACK_IN_PROGRESS', 'UPDATE_ROLLBACK_FAILED', 'UPDATE_ROLLBACK_COMPLETE_CLEANUP_IN_PROGRESS',
+  'UPDATE_ROLLBACK_COMPLETE', 'REVIEW_IN_PROGRESS', 'IMPORT_IN_PROGRESS', 'IMPORT_COMPLETE', 'IMPORT_ROLLBACK_IN_PROGRESS',
+  'IMPORT_ROLLBACK_FAILED', 'IMPORT_ROLLBACK_COMPLETE',
+];
+
+async function liveStacks(clients: AwsClients): Promise<StackSummary[]> {
+  const stacks: StackSummary[] = [];
+  let nextToken: string | undefined;
+  do {
+    const page = await clients.cloudFormation.send(new ListStacksCommand({ StackStatusFilter: LIVE_STATUSES as never, NextToken: nextToken }));
+    stacks.push(...(page.StackSummaries ?? []));
+    nextToken = page.NextToken;
+  } while (nextToken);
+  return stacks;
 }

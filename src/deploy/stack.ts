@@ -1,10 +1,13 @@
 import {
+  DeleteStackCommand,
   DescribeStackEventsCommand,
   DescribeStacksCommand,
   type Stack,
   type StackEvent,
 } from '@aws-sdk/client-cloudformation';
+import { CloudError } from '../errors';
 import type { AwsClients } from './aws';
+import type { Reporter } from './deploy';
 
 export async function describeStack(clients: AwsClients, stackName: string): Promise<Stack | undefined> {
   try {
@@ -120,5 +123,19 @@ export async function latestEventId(clients: AwsClients, stackName: string): Pro
     return page.StackEvents?.[0]?.EventId;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * A stack whose first creation was rolled back (ROLLBACK_COMPLETE) holds no resources and
+ * CloudFormation can only delete it: deleted here, so that the deploy creates it again.
+ */
+export async function deleteRolledBackStack(clients: AwsClients, stackName: string, reporter: Reporter, signal?: AbortSignal): Promise<void> {
+  reporter.info(`Stack ${stackName} is in ROLLBACK_COMPLETE (its creation failed and was rolled back): deleting it to create it again`);
+  const since = new Date();
+  await clients.cloudFormation.send(new DeleteStackCommand({ StackName: stackName }));
+  const result = await monitorStack(clients, stackName, { since, signal, onEvent: event => reporter.event(event) });
+  if (result.status !== 'DELETE_COMPLETE') {
+    throw new CloudError(`Deleting stack ${stackName} (in ROLLBACK_COMPLETE) before creating it again failed: it is in ${result.status}. Run "fw remove", then deploy.`);
   }
 }

@@ -50,6 +50,8 @@ export class LocalCloud {
     this.s3.onObjectEvent = (event) => notifyObjectEvent(this, event);
     this.onStackChange(() => this.scheduler.sync());
     this.scheduler.sync();
+    // Operations a crash or a kill cut off are rolled back or finished, in the background like any operation.
+    this.engine.recover();
   }
 
   log(line: string): void {
@@ -85,7 +87,8 @@ export class LocalCloud {
 
   async close(): Promise<void> {
     this.scheduler.stop();
-    await this.engine.idle();
+    // A create or update still running (one waiting on a WaitCondition) rolls back rather than holding the stop.
+    await this.engine.interrupt('The local cloud stopped while this operation ran');
     await this.functions.stop();
     this.stacks.save();
     this.logs.flush();

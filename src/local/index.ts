@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { LocalCloud } from './cloud';
+import type { StoppedOperation } from './cloudformation/engine';
 import { LocalServer } from './server';
 
 export interface StartOptions {
@@ -17,6 +18,8 @@ export interface RunningLocalCloud {
   url: string;
   port: number;
   stop(): Promise<void>;
+  /** Stops the stack creates and updates running (they roll back) and waits for every operation to end. */
+  interrupt(reason: string): Promise<StoppedOperation[]>;
 }
 
 /** Starts the local cloud: every emulated AWS API on one port, state under dataDir. */
@@ -42,6 +45,7 @@ export async function startLocalCloud(options: StartOptions): Promise<RunningLoc
   return {
     url,
     port,
+    interrupt: (reason) => cloud.engine.interrupt(reason),
     stop() {
       stopped ??= (async () => {
         await new Promise<void>((resolve) => {

@@ -13,6 +13,7 @@ import { buildArtifacts, type Artifact, type Artifacts } from './artifacts';
 import { loadServiceConfig, type LoadedService } from './load';
 import { attachPlugins, compile as compilePlugins, finalize as finalizePlugins, loadPlugins, loadServiceWithPlugins, startPackage } from '../plugins';
 import { byCodeUnits } from '../order';
+import { removeStagingOnSignal, removeStaleStaging } from './staging';
 
 export const OUTPUT_FOLDER = '.serverless';
 export const UPDATE_TEMPLATE = 'cloudformation-template-update-stack.json';
@@ -92,8 +93,10 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
 
   const outDir = join(serviceDir, OUTPUT_FOLDER);
   const staging = join(serviceDir, `${OUTPUT_FOLDER}.tmp-${process.pid}`);
+  removeStaleStaging(serviceDir);
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
+  const stopListening = removeStagingOnSignal(staging);
   try {
     const artifacts = await buildArtifacts({
       serviceDir,
@@ -164,6 +167,8 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
     throw error;
+  } finally {
+    stopListening();
   }
 }
 

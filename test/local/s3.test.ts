@@ -10,6 +10,7 @@ import {
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListBucketsCommand,
   ListObjectVersionsCommand,
   ListObjectsV2Command,
   PutObjectCommand,
@@ -24,6 +25,17 @@ s3Suite.before(async (context) => {
 });
 s3Suite.after(async (context) => {
   await context.t.stop();
+});
+
+s3Suite('ListBuckets lists every bucket, by name', async () => {
+  const own = await startTestCloud();
+  try {
+    for (const name of ['b-two', 'a-one', 'c-three']) await own.s3.send(new CreateBucketCommand({ Bucket: name }));
+    const { Buckets } = await own.s3.send(new ListBucketsCommand({}));
+    assert.equal(Buckets!.map((bucket) => bucket.Name), ['a-one', 'b-two', 'c-three']);
+  } finally {
+    await own.stop();
+  }
 });
 
 s3Suite('puts, gets, heads and deletes an object', async ({ t }) => {

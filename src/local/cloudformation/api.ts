@@ -5,6 +5,8 @@ import { ChangeSetApi } from './change-sets';
 import { DescribeApi } from './describe';
 import { newStack, operationInput } from './requests';
 
+const STARTS_AN_OPERATION = new Set(['CreateStack', 'UpdateStack', 'DeleteStack', 'ExecuteChangeSet', 'ContinueUpdateRollback']);
+
 /** The CloudFormation query API (what the SDK, the AWS CLI and boto3 send). Returns each operation's `…Result` content. */
 export class CloudFormationApi {
   private readonly describe: DescribeApi;
@@ -21,11 +23,14 @@ export class CloudFormationApi {
 
   handle(action: string, params: QueryParams, region: string): Record<string, unknown> {
     const { describe, changeSets } = this;
+    if (STARTS_AN_OPERATION.has(action)) this.cloud.engine.refuseWhileStopping();
     switch (action) {
       case 'CreateStack': return this.createStack(params, region);
       case 'UpdateStack': return this.updateStack(params);
       case 'DeleteStack': return this.deleteStack(params);
       case 'UpdateTerminationProtection': return this.updateTerminationProtection(params);
+      case 'CancelUpdateStack': return this.cancelUpdateStack(params);
+      case 'ContinueUpdateRollback': return this.continueUpdateRollback(params);
       case 'DescribeStacks': return describe.describeStacks(params);
       case 'ListStacks': return describe.listStacks(params);
       case 'DescribeStackEvents': return describe.describeStackEvents(params);
@@ -52,6 +57,7 @@ export class CloudFormationApi {
     const input = operationInput(this.cloud, params);
     const stack = newStack(this.cloud, name, region, 'CREATE_IN_PROGRESS');
     stack.disableRollback = params.boolean('DisableRollback') === true || params.string('OnFailure') === 'DO_NOTHING';
+    stack.deleteOnFailure = params.string('OnFailure') === 'DELETE';
     stack.terminationProtection = params.boolean('EnableTerminationProtection') === true;
     this.cloud.engine.validate(input);
     this.stacks.add(stack);
@@ -69,6 +75,16 @@ export class CloudFormationApi {
   private deleteStack(params: QueryParams) {
     const stack = this.stacks.find(params.required('StackName'));
     if (stack) this.cloud.engine.delete(stack);
+    return {};
+  }
+
+  private cancelUpdateStack(params: QueryParams) {
+    this.cloud.engine.cancelUpdate(this.stacks.get(params.required('StackName')));
+    return {};
+  }
+
+  private continueUpdateRollback(params: QueryParams) {
+    this.cloud.engine.continueUpdateRollback(this.stacks.get(params.required('StackName')), params.list('ResourcesToSkip'));
     return {};
   }
 

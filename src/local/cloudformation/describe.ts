@@ -38,6 +38,8 @@ export class DescribeApi {
       StackStatus: stack.status,
       StackStatusReason: stack.statusReason,
       DisableRollback: stack.disableRollback,
+      ParentId: stack.parentId,
+      RootId: stack.rootId,
       NotificationARNs: [],
       Capabilities: stack.capabilities,
       Outputs: stack.outputs.map((output) => ({ ...output, OutputValue: localizeEndpoints(output.OutputValue, this.cloud.baseUrl) })),
@@ -68,6 +70,8 @@ export class DescribeApi {
         DeletionTime: stack.deletionTime,
         StackStatus: stack.status,
         StackStatusReason: stack.statusReason,
+        ParentId: stack.parentId,
+        RootId: stack.rootId,
       })),
       NextToken: next,
     };

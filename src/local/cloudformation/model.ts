@@ -80,7 +80,14 @@ export interface StackRecord {
   capabilities: string[];
   tags: { Key: string; Value: string }[];
   disableRollback: boolean;
+  /** CreateStack's `OnFailure: DELETE`: a failed creation deletes the stack after rolling back. */
+  deleteOnFailure?: boolean;
   terminationProtection: boolean;
+  /** A nested stack: the stack whose `AWS::CloudFormation::Stack` resource made it, and the top of that tree. */
+  parentId?: string;
+  rootId?: string;
+  /** UPDATE_ROLLBACK_FAILED: the changes still to reverse, newest last, for ContinueUpdateRollback. */
+  pendingRollback?: PendingRollback;
   outputs: OutputRecord[];
   /** Export names this stack's template imports: they cannot be deleted while in use. */
   imports: string[];
@@ -95,4 +102,28 @@ export interface OperationInput {
   parameters: Record<string, string>;
   capabilities: string[];
   tags: { Key: string; Value: string }[];
+}
+
+/** One change made to a resource, kept so that a failed operation can be reversed. */
+export type Step =
+  | { kind: 'created'; logicalId: string }
+  | { kind: 'updated'; logicalId: string; previous: ResourceRecord }
+  | { kind: 'replaced'; logicalId: string; previous: ResourceRecord; replacement?: ResourceRecord; retainPrevious?: boolean };
+
+export interface PendingRollback {
+  steps: Step[];
+  /** New physical resources of replaced ones, deleted once the rollback is through. */
+  replacements: ResourceRecord[];
+}
+
+/** What a stack looked like before an operation: what a rollback restores. */
+export interface StackSnapshot {
+  templateBody: string;
+  parameters: Record<string, string>;
+  tags: { Key: string; Value: string }[];
+  outputs: OutputRecord[];
+  imports: string[];
+  description?: string;
+  capabilities: string[];
+  resources: Record<string, ResourceRecord>;
 }

@@ -7,14 +7,14 @@ import { resolve } from '../template/intrinsics';
 import type { Template } from '../template/types';
 import { resolveContext } from './context';
 import { recordEvent } from './events';
-import type { OperationInput, OutputRecord, ResourceRecord, StackRecord } from './model';
+import type { OperationJournal } from './journal';
+import type { OperationInput, OutputRecord, PendingRollback, ResourceRecord, StackRecord, Step } from './model';
 import { parameterValues } from './parameters';
 
-/** One change made to a resource, kept so that a failed operation can be reversed. */
-export type Step =
-  | { kind: 'created'; logicalId: string }
-  | { kind: 'updated'; logicalId: string; previous: ResourceRecord }
-  | { kind: 'replaced'; logicalId: string; previous: ResourceRecord; replacement?: ResourceRecord; retainPrevious?: boolean };
+export type { Step } from './model';
+
+/** An operation stopped between two resources (CancelUpdateStack, or the local cloud stopping). */
+export class OperationCancelled extends Error {}
 
 /** A resource that failed; the stack's status reason names it. */
 export class ResourceFailure extends Error {
@@ -38,17 +38,22 @@ export function message(error: unknown): string {
  * and deleting resources through their providers, with an event for each step.
  */
 export class ResourceSteps {
-  constructor(private readonly cloud: LocalCloud) {}
+  constructor(private readonly cloud: LocalCloud, private readonly journal: OperationJournal) {}
 
-  private providerContext(stack: StackRecord, logicalId: string, type: string): ProviderContext {
-    return { cloud: this.cloud, stackName: stack.stackName, stackId: stack.stackId, region: stack.region, accountId: this.cloud.accountId, logicalId, type };
+  private providerContext(stack: StackRecord, logicalId: string, type: string, signal?: AbortSignal): ProviderContext {
+    return { cloud: this.cloud, stackName: stack.stackName, stackId: stack.stackId, region: stack.region, accountId: this.cloud.accountId, logicalId, type, signal };
+  }
+
+  private done(stack: StackRecord, steps: Step[], step: Step): void {
+    steps.push(step);
+    this.journal.append(stack, { kind: 'step', step, record: stack.resources[step.logicalId] });
   }
 
   /**
    * Creates and updates the template's resources in dependency order and records
    * each step for a rollback. Returns the resources the template now holds.
    */
-  async apply(stack: StackRecord, input: OperationInput, steps: Step[]): Promise<Set<string>> {
+  async apply(stack: StackRecord, input: OperationInput, steps: Step[], signal?: AbortSignal): Promise<Set<string>> {
     const template = input.template;
     const parameters = parameterValues(template, input.parameters, (name) => this.cloud.ssm.value(name));
     const imports = new Set<string>();
@@ -62,6 +67,7 @@ export class ResourceSteps {
     stack.tags = input.tags;
 
     for (const logicalId of order) {
+      if (signal?.aborted) throw new OperationCancelled(String(signal.reason));
       const declaration = template.Resources[logicalId];
       if (declaration.Condition !== undefined && !context.condition(declaration.Condition)) continue;
       included.add(logicalId);
@@ -74,10 +80,11 @@ export class ResourceSteps {
         throw new ResourceFailure(logicalId, existing ? 'update' : 'create', message(error));
       }
       const provider = providerFor(declaration.Type);
-      const providerContext = this.providerContext(stack, logicalId, declaration.Type);
+      const providerContext = this.providerContext(stack, logicalId, declaration.Type, signal);
       const base = { logicalId, type: declaration.Type, emulated: isEmulated(declaration.Type), deletionPolicy: declaration.DeletionPolicy };
 
       if (!existing) {
+        this.journal.append(stack, { kind: 'pending', logicalId, type: declaration.Type, properties, at: new Date().toISOString() });
         recordEvent(stack, { logicalId, physicalId: '', type: declaration.Type }, 'CREATE_IN_PROGRESS', undefined, properties);
         try {
           const made = await provider.create(properties, providerContext);
@@ -86,7 +93,7 @@ export class ResourceSteps {
           this.failStep(stack, logicalId, declaration.Type, undefined, message(error));
           throw new ResourceFailure(logicalId, 'create', message(error));
         }
-        steps.push({ kind: 'created', logicalId });
+        this.done(stack, steps, { kind: 'created', logicalId });
         recordEvent(stack, { logicalId, physicalId: stack.resources[logicalId].physicalId, type: declaration.Type }, 'CREATE_COMPLETE', base.emulated ? undefined : NOT_EMULATED);
         continue;
       }
@@ -97,6 +104,7 @@ export class ResourceSteps {
         continue;
       }
       if (replace) {
+        this.journal.append(stack, { kind: 'pending', logicalId, type: declaration.Type, properties, at: new Date().toISOString() });
         recordEvent(stack, { logicalId, physicalId: existing.physicalId, type: declaration.Type }, 'UPDATE_IN_PROGRESS', 'Requested update requires the creation of a new physical resource; hence creating one.', properties);
         try {
           const made = await provider.create(properties, providerContext);
@@ -105,8 +113,7 @@ export class ResourceSteps {
           this.failStep(stack, logicalId, declaration.Type, existing, message(error));
           throw new ResourceFailure(logicalId, 'update', message(error));
         }
-        // UpdateReplacePolicy: Retain (of the new declaration) keeps the old physical resource in the cleanup.
-        steps.push({ kind: 'replaced', logicalId, previous: existing, ...(declaration.UpdateReplacePolicy === 'Retain' ? { retainPrevious: true } : {}) });
+        this.done(stack, steps, { kind: 'replaced', logicalId, previous: existing, ...(declaration.UpdateReplacePolicy === 'Retain' ? { retainPrevious: true } : {}) });
       } else {
         recordEvent(stack, { logicalId, physicalId: existing.physicalId, type: declaration.Type }, 'UPDATE_IN_PROGRESS', undefined, properties);
         try {
@@ -116,7 +123,7 @@ export class ResourceSteps {
           this.failStep(stack, logicalId, declaration.Type, existing, message(error));
           throw new ResourceFailure(logicalId, 'update', message(error));
         }
-        steps.push({ kind: 'updated', logicalId, previous: existing });
+        this.done(stack, steps, { kind: 'updated', logicalId, previous: existing });
       }
       recordEvent(stack, { logicalId, physicalId: stack.resources[logicalId].physicalId, type: declaration.Type }, 'UPDATE_COMPLETE', base.emulated ? undefined : NOT_EMULATED);
     }
@@ -154,31 +161,38 @@ export class ResourceSteps {
     return outputs;
   }
 
-  /** Reverses the steps of a failed operation, newest first. Returns a reason when that fails too. */
-  async undo(stack: StackRecord, steps: Step[]): Promise<string | undefined> {
-    for (const step of [...steps].reverse()) {
+  /**
+   * Reverses the steps of a failed operation, newest first, taking each off the list once reversed.
+   * Returns a reason when one cannot be reversed: the steps left (that one included) are what
+   * ContinueUpdateRollback resumes from.
+   */
+  async undo(stack: StackRecord, rollback: PendingRollback): Promise<string | undefined> {
+    const { steps } = rollback;
+    while (steps.length > 0) {
+      const step = steps[steps.length - 1];
       const current = stack.resources[step.logicalId];
       if (step.kind === 'created') {
         const failed = await this.removeAll(stack, [current]);
         if (failed) return `The following resource(s) failed to delete: [${failed}]. `;
-        continue;
-      }
-      if (step.kind === 'replaced') {
+      } else if (step.kind === 'replaced') {
         // The new physical resource goes in the cleanup that follows; the old one is still there.
         stack.resources[step.logicalId] = step.previous;
-        step.replacement = current;
-        continue;
+        if (current && current !== step.previous) rollback.replacements.push(current);
+      } else if (current) {
+        const provider = providerFor(step.previous.type);
+        recordEvent(stack, { logicalId: step.logicalId, physicalId: current.physicalId, type: current.type }, 'UPDATE_IN_PROGRESS');
+        try {
+          const restored = provider.update ? await provider.update(step.previous.properties, current, this.providerContext(stack, step.logicalId, current.type)) : undefined;
+          stack.resources[step.logicalId] = { ...step.previous, attributes: restored?.attributes ?? step.previous.attributes, status: 'UPDATE_COMPLETE', timestamp: new Date().toISOString() };
+          recordEvent(stack, { logicalId: step.logicalId, physicalId: current.physicalId, type: current.type }, 'UPDATE_COMPLETE');
+        } catch (error) {
+          current.status = 'UPDATE_FAILED';
+          current.statusReason = message(error);
+          recordEvent(stack, { logicalId: step.logicalId, physicalId: current.physicalId, type: current.type }, 'UPDATE_FAILED', message(error));
+          return `The following resource(s) failed to update: [${step.logicalId}]. `;
+        }
       }
-      const provider = providerFor(step.previous.type);
-      recordEvent(stack, { logicalId: step.logicalId, physicalId: current.physicalId, type: current.type }, 'UPDATE_IN_PROGRESS');
-      try {
-        const restored = provider.update ? await provider.update(step.previous.properties, current, this.providerContext(stack, step.logicalId, current.type)) : undefined;
-        stack.resources[step.logicalId] = { ...step.previous, attributes: restored?.attributes ?? step.previous.attributes, status: 'UPDATE_COMPLETE', timestamp: new Date().toISOString() };
-        recordEvent(stack, { logicalId: step.logicalId, physicalId: current.physicalId, type: current.type }, 'UPDATE_COMPLETE');
-      } catch (error) {
-        recordEvent(stack, { logicalId: step.logicalId, physicalId: current.physicalId, type: current.type }, 'UPDATE_FAILED', message(error));
-        return `The following resource(s) failed to update: [${step.logicalId}]. `;
-      }
+      steps.pop();
     }
     return undefined;
   }
@@ -207,7 +221,9 @@ export class ResourceSteps {
         }
         recordEvent(stack, where, 'DELETE_COMPLETE');
       }
-      if (stack.resources[record.logicalId] === record) delete stack.resources[record.logicalId];
+      const listed = stack.resources[record.logicalId];
+      // The same resource, whether this very object or its copy read back from a journal after a restart.
+      if (listed && (listed === record || (listed.physicalId === record.physicalId && equalJson(listed.properties, record.properties)))) delete stack.resources[record.logicalId];
     }
     return failed.length > 0 ? failed.join(', ') : undefined;
   }

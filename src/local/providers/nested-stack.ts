@@ -15,15 +15,18 @@ export const nestedStackProvider: ResourceProvider = {
     const input = childInput(properties, context);
     context.cloud.engine.validate(input);
     const stack = newStack(context.cloud, generatedName(context.stackName, context.logicalId, 128), context.region, 'CREATE_IN_PROGRESS');
+    // What lets a restart or a DeleteStack of the parent find this stack when the parent never recorded it (a crash).
+    stack.parentId = context.stackId;
+    stack.rootId = context.cloud.stacks.find(context.stackId)?.rootId ?? context.stackId;
     context.cloud.stacks.add(stack);
     context.cloud.engine.create(stack, input);
-    await settled(stack);
+    await context.cloud.engine.settled(stack);
     if (stack.status !== 'CREATE_COMPLETE') {
       const reason = stack.events.find((event) => event.ResourceStatus === 'CREATE_FAILED' && event.LogicalResourceId !== stack.stackName)?.ResourceStatusReason;
       // The child rolled itself back; like CloudFormation, the failed child does not outlive the operation.
       if (stack.status === 'ROLLBACK_COMPLETE') {
         context.cloud.engine.delete(stack);
-        await settled(stack);
+        await context.cloud.engine.settled(stack);
       }
       throw new Error(`Embedded stack ${stack.stackId} was not successfully created: ${reason ?? stack.statusReason ?? stack.status}`);
     }
@@ -39,7 +42,7 @@ export const nestedStackProvider: ResourceProvider = {
       if (/No updates are to be performed/.test((error as Error).message)) return provisioned(stack);
       throw error;
     }
-    await settled(stack);
+    await context.cloud.engine.settled(stack);
     if (stack.status !== 'UPDATE_COMPLETE') {
       const reason = stack.events.find((event) => event.ResourceStatus === 'UPDATE_FAILED' && event.LogicalResourceId !== stack.stackName)?.ResourceStatusReason;
       throw new Error(`Embedded stack ${stack.stackId} was not successfully updated. Currently in ${stack.status}${reason ? `: ${reason}` : ''}`);
@@ -51,7 +54,7 @@ export const nestedStackProvider: ResourceProvider = {
     const stack = context.cloud.stacks.find(record.physicalId);
     if (!stack || stack.status === 'DELETE_COMPLETE') return;
     context.cloud.engine.delete(stack);
-    await settled(stack);
+    await context.cloud.engine.settled(stack);
     if (stack.status !== 'DELETE_COMPLETE') throw new Error(`Embedded stack ${stack.stackId} was not successfully deleted: ${stack.statusReason ?? stack.status}`);
   },
 };
@@ -72,9 +75,4 @@ function provisioned(stack: StackRecord): Provisioned {
   const attributes: Record<string, unknown> = {};
   for (const output of stack.outputs) attributes[`Outputs.${output.OutputKey}`] = output.OutputValue;
   return { physicalId: stack.stackId, attributes };
-}
-
-/** Waits for the child's operation (run by the same engine, in this process) to reach a final state. */
-async function settled(stack: StackRecord): Promise<void> {
-  while (stack.status.endsWith('_IN_PROGRESS')) await new Promise((resolve) => setTimeout(resolve, 2));
 }

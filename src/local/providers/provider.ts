@@ -9,6 +9,8 @@ export interface ProviderContext {
   accountId: string;
   logicalId: string;
   type: string;
+  /** Aborted when the operation is cancelled (CancelUpdateStack, the local cloud stopping): a provider that waits stops waiting. */
+  signal?: AbortSignal;
 }
 
 /** What a provider reports about the physical resource it made or changed. */
@@ -27,4 +29,9 @@ export interface ResourceProvider {
   /** Absent: the resource keeps its physical id and attributes and takes the new properties. */
   update?(properties: Record<string, unknown>, previous: ResourceRecord, context: ProviderContext): Promise<Provisioned> | Provisioned;
   delete?(record: ResourceRecord, context: ProviderContext): Promise<void> | void;
+  /**
+   * For a type whose name another resource cannot reuse (a bucket): the physical resource these
+   * properties name, when it exists and was made at `since` or later (a creation a crash cut off).
+   */
+  leftoverOf?(properties: Record<string, unknown>, since: string, context: Pick<ProviderContext, 'cloud'>): string | undefined;
 }

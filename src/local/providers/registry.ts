@@ -5,6 +5,7 @@ import * as gateway from './api-gateway';
 import * as lambda from './lambda';
 import * as simple from './simple';
 import { nestedStackProvider } from './nested-stack';
+import { waitConditionHandleProvider, waitConditionProvider } from './wait-condition';
 
 /** Types with local behaviour; every other type is recorded only. */
 const PROVIDERS: Record<string, ResourceProvider> = {
@@ -38,6 +39,8 @@ const PROVIDERS: Record<string, ResourceProvider> = {
   'AWS::ApiGateway::UsagePlan': gateway.restUsagePlanProvider,
   'AWS::ApiGateway::UsagePlanKey': gateway.restUsagePlanKeyProvider,
   'AWS::CloudFormation::Stack': nestedStackProvider,
+  'AWS::CloudFormation::WaitConditionHandle': waitConditionHandleProvider,
+  'AWS::CloudFormation::WaitCondition': waitConditionProvider,
 };
 
 export function providerFor(type: string): ResourceProvider {

@@ -16,6 +16,10 @@ function attributes(name: string, region: string): Record<string, unknown> {
 /** A real bucket in the local S3; its NotificationConfiguration is read when objects arrive. */
 export const s3BucketProvider: ResourceProvider = {
   replaceOn: ['BucketName'],
+  leftoverOf(properties, since, { cloud }) {
+    const name = properties.BucketName;
+    return typeof name === 'string' && cloud.s3.hasBucket(name) && cloud.s3.bucket(name).created >= since ? name : undefined;
+  },
   create(properties, context: ProviderContext): Provisioned {
     const name = typeof properties.BucketName === 'string' ? properties.BucketName : generatedName(context.stackName, context.logicalId, 63, true);
     if (context.cloud.s3.hasBucket(name)) throw new AwsError('AlreadyExists', `${name} already exists`);

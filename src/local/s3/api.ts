@@ -82,7 +82,7 @@ export class S3Api {
 
   private listBuckets(): LocalResponse {
     const buckets = this.store.listBuckets().map((b) => ({ Name: b.name, CreationDate: b.created }));
-    return xmlResponse(document('ListAllMyBucketsResult', { Owner: { ID: 'local', DisplayName: 'local' }, Buckets: flat(buckets.map((b) => ({ Bucket: b }))) }, NAMESPACE));
+    return xmlResponse(document('ListAllMyBucketsResult', { Owner: { ID: 'local', DisplayName: 'local' }, Buckets: { Bucket: flat(buckets) } }, NAMESPACE));
   }
 
   private bucketOperation(request: LocalRequest, name: string): LocalResponse {
