@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { CREDENTIALS_ENV, parseLocalCredentials, type LocalCredentials } from '../local/access/credentials';
 import { createClients, type AwsClients } from './aws';
 
 export interface ConnectOptions {
@@ -22,7 +23,15 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+const ANY_LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+/** `$FW_LOCAL_CREDENTIALS` (KEY:SECRET) when set: what the local cloud requires and fw signs with; else any. */
+function localCredentials(): { required?: LocalCredentials; signWith: LocalCredentials } {
+  const text = process.env[CREDENTIALS_ENV];
+  if (text === undefined) return { signWith: ANY_LOCAL_CREDENTIALS };
+  const required = parseLocalCredentials(text, `$${CREDENTIALS_ENV}`);
+  return { required, signWith: required };
+}
 export const DEFAULT_LOCAL_PORT = 4566;
 
 /** Whether fw's local cloud (`fw local start`) answers on this port. */
@@ -52,9 +61,10 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     };
   }
   const port = options.localPort ?? DEFAULT_LOCAL_PORT;
+  const credentials = localCredentials();
   if (options.localCloudRunning ?? (await localCloudAnswers(port))) {
     return {
-      clients: createClients({ region: options.region, endpoint: `http://127.0.0.1:${port}`, credentials: LOCAL_CREDENTIALS }),
+      clients: createClients({ region: options.region, endpoint: `http://127.0.0.1:${port}`, credentials: credentials.signWith }),
       close: async () => undefined,
     };
   }
@@ -62,12 +72,12 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   const { localDataDir } = require('../cli/local') as typeof import('../cli/local');
   const dataDir = options.localDataDir ?? localDataDir(undefined);
   // On the port `fw local start` uses by default, so the endpoints printed now are the ones it serves later.
-  const cloud = await startLocalCloud({ port, dataDir, quiet: true }).catch(error => {
+  const cloud = await startLocalCloud({ port, dataDir, quiet: true, credentials: credentials.required }).catch(error => {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-    return startLocalCloud({ port: 0, dataDir, quiet: true });
+    return startLocalCloud({ port: 0, dataDir, quiet: true, credentials: credentials.required });
   });
   return {
-    clients: createClients({ region: options.region, endpoint: cloud.url, credentials: LOCAL_CREDENTIALS }),
+    clients: createClients({ region: options.region, endpoint: cloud.url, credentials: credentials.signWith }),
     startedLocalCloud: cloud.url,
     close: () => cloud.stop(),
   };
