@@ -79,7 +79,8 @@ export class LocalServer {
     // Refused on the headers alone: nothing of the body is read or acted on.
     const refused = this.access.admit(req, url);
     if (refused) {
-      this.write(req, res, refused, { connection: 'close' });
+      // An allowed page may read why (a missing signature, say); nobody else gets CORS headers.
+      this.write(req, res, refused, { ...this.access.corsHeaders(req), connection: 'close' });
       return;
     }
     const chunks: Buffer[] = [];

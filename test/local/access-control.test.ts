@@ -9,6 +9,7 @@ import { GetObjectCommand, PutObjectCommand, CreateBucketCommand, S3Client } fro
 import { GetParameterCommand, GetParametersByPathCommand, GetParametersCommand, PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { InvokeCommand, LambdaClient, ListFunctionsCommand } from '@aws-sdk/client-lambda';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { connect } from '../../src/deploy/connect';
 import { startLocalCloud, type RunningLocalCloud } from '../../src/local/index';
 import { expectedSignature, signatureOf } from '../../src/local/access/signature';
 import { credentials, failure, settle, signatureShaped } from './helpers';
@@ -129,6 +130,9 @@ browsers('an allowed origin gets its preflight answered and CORS headers; anothe
   const listed = await send(cloud.url, { headers: { origin: 'http://localhost:3000', ...signatureShaped() } });
   assert.is(listed.status, 200);
   assert.is(listed.headers['access-control-allow-origin'], 'http://localhost:3000');
+  const unsigned = await send(cloud.url, { headers: { origin: 'http://localhost:3000' } });
+  assert.equal([unsigned.status, unsigned.headers['access-control-allow-origin']], [403, 'http://localhost:3000']);
+  assert.match(unsigned.text, '<Code>AccessDenied</Code><Message>The local cloud serves only requests signed with AWS Signature Version 4');
 });
 
 browsers('a navigation from another site without Origin is refused, except a presigned read', async ({ cloud }) => {
@@ -273,6 +277,29 @@ signatures('presigned URLs are checked: a wrong secret, an expired URL and a cha
   ]);
   right.destroy();
   wrong.destroy();
+});
+
+signatures('fw deploy --local signs with $FW_LOCAL_CREDENTIALS, and the cloud it starts requires them', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'fw-access-'));
+  process.env.FW_LOCAL_CREDENTIALS = 'AKIDDEPLOY:deploy-secret';
+  let connection;
+  try {
+    connection = await connect({ region, local: true, localPort: 0, localDataDir: dataDir, localCloudRunning: false });
+  } finally {
+    delete process.env.FW_LOCAL_CREDENTIALS;
+  }
+  assert.equal((await connection.clients.cloudFormation.send(new ListStacksCommand({}))).StackSummaries, []);
+  const guessing = new CloudFormationClient({ endpoint: connection.startedLocalCloud, region, credentials: { accessKeyId: 'AKIDDEPLOY', secretAccessKey: 'local' }, maxAttempts: 1 });
+  assert.is((await failure(guessing.send(new ListStacksCommand({}))))?.name, 'SignatureDoesNotMatch');
+  guessing.destroy();
+  connection.clients.cloudFormation.destroy();
+  connection.clients.s3.destroy();
+  await connection.close();
+  process.env.FW_LOCAL_CREDENTIALS = 'deploy-secret-without-key';
+  const bad = await failure(connect({ region, local: true, localPort: 0, localDataDir: dataDir, localCloudRunning: false }));
+  delete process.env.FW_LOCAL_CREDENTIALS;
+  assert.is(bad?.message, 'Invalid $FW_LOCAL_CREDENTIALS: expected ACCESS_KEY_ID:SECRET (the key of letters, digits, "_", "." or "-"), got "****"');
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 signatures.run();
