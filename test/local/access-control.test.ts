@@ -11,7 +11,7 @@ import { InvokeCommand, LambdaClient, ListFunctionsCommand } from '@aws-sdk/clie
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { connect } from '../../src/deploy/connect';
 import { startLocalCloud, type RunningLocalCloud } from '../../src/local/index';
-import { expectedSignature, signatureOf } from '../../src/local/access/signature';
+import { expectedSignature, signatureOf, verifySignature } from '../../src/local/access/signature';
 import { credentials, failure, settle, signatureShaped } from './helpers';
 
 const region = 'us-east-1';
@@ -192,6 +192,34 @@ signatures('AWS documents the signature of its IAM ListUsers example; the verifi
   assert.is(
     expectedSignature({ method: 'GET', url, rawHeaders, body: Buffer.alloc(0) }, { ...signature, amzDate: '20150830T123600Z' }, 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', hash),
     signature.signature,
+  );
+});
+
+signatures('AWS documents a chunk-signed upload (STREAMING-AWS4-HMAC-SHA256-PAYLOAD); the verifier accepts it and refuses a changed chunk', () => {
+  // "Signature calculations for the Authorization header: transferring payload in multiple chunks" worked example.
+  const chunk = (size: number, signature: string) => `${size.toString(16)};chunk-signature=${signature}\r\n${'a'.repeat(size)}\r\n`;
+  const body = Buffer.from(
+    chunk(65536, 'ad80c730a21e5b8d04586a2213dd63b9a0e99e0e2307b0ade35a65485a288648') +
+      chunk(1024, '0055627c9e194cb4542bae2aa5492e3c1575bbb81b612b7d234b86a503ef5497') +
+      chunk(0, 'b6c6ea8a5354eaf15b3cb7646744f4275b71ea724fed81ceb9323e279d449df9'),
+  );
+  const authorization =
+    'AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request, ' +
+    'SignedHeaders=content-encoding;content-length;host;x-amz-content-sha256;x-amz-date;x-amz-decoded-content-length;x-amz-storage-class, ' +
+    'Signature=4f232c4386841ef735655705268965c44a0e4690baa4adea153f7db9fa80a0a9';
+  const url = '/examplebucket/chunkObject.txt';
+  const rawHeaders = [
+    'Host', 's3.amazonaws.com', 'x-amz-date', '20130524T000000Z', 'x-amz-storage-class', 'REDUCED_REDUNDANCY', 'Authorization', authorization,
+    'x-amz-content-sha256', 'STREAMING-AWS4-HMAC-SHA256-PAYLOAD', 'Content-Encoding', 'aws-chunked', 'x-amz-decoded-content-length', '66560', 'Content-Length', String(body.length),
+  ];
+  const signature = signatureOf(url, authorization)!;
+  const secret = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
+  const then = Date.UTC(2013, 4, 24);
+  const changed = Buffer.from(body);
+  changed[body.indexOf('aaaa') + 10] = 'b'.charCodeAt(0);
+  assert.equal(
+    [body.length, verifySignature({ method: 'PUT', url, rawHeaders, body }, signature, secret, then), verifySignature({ method: 'PUT', url, rawHeaders, body: changed }, signature, secret, then)],
+    [66824, undefined, 'mismatch'],
   );
 });
 

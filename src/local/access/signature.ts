@@ -145,6 +145,44 @@ function payloadHash(request: SignedRequest, signature: Signature): { hash: stri
   return { hash: declared, matchesBody: true };
 }
 
+function signingKey(secret: string, signature: Signature): Buffer {
+  let key = hmac(`AWS4${secret}`, signature.date);
+  for (const part of [signature.region, signature.service, 'aws4_request']) key = hmac(key, part);
+  return key;
+}
+
+function sameHex(expected: string, given: string): boolean {
+  const a = Buffer.from(expected, 'hex');
+  const b = Buffer.from(given, 'hex');
+  return a.length === 32 && a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * `STREAMING-AWS4-HMAC-SHA256-PAYLOAD(-TRAILER)`: every chunk of the aws-chunked body
+ * is signed, each signature chained to the one before, starting from the request's.
+ * (The trailer's own signature, in the -TRAILER form, is not checked.)
+ */
+function chunkSignaturesHold(body: Buffer, signature: Signature, amzDate: string, key: Buffer): boolean {
+  const emptyHash = sha256Hex('');
+  let previous = signature.signature;
+  let offset = 0;
+  for (;;) {
+    const lineEnd = body.indexOf('\r\n', offset);
+    if (lineEnd === -1) return false;
+    const [sizeText, ...extensions] = body.subarray(offset, lineEnd).toString('latin1').split(';');
+    const size = parseInt(sizeText, 16);
+    const given = extensions.find((extension) => extension.startsWith('chunk-signature='))?.slice('chunk-signature='.length) ?? '';
+    offset = lineEnd + 2;
+    const data = body.subarray(offset, offset + size);
+    if (Number.isNaN(size) || data.length !== size) return false;
+    const stringToSign = ['AWS4-HMAC-SHA256-PAYLOAD', amzDate, signature.scope, previous, emptyHash, sha256Hex(data)].join('\n');
+    if (!sameHex(createHmac('sha256', key).update(stringToSign).digest('hex'), given)) return false;
+    if (size === 0) return true;
+    previous = given;
+    offset += size + 2;
+  }
+}
+
 /** The signature a client holding `secret` computes for this request. */
 export function expectedSignature(request: SignedRequest, signature: Signature, secret: string, hashedPayload: string): string {
   const question = request.url.indexOf('?');
@@ -155,9 +193,7 @@ export function expectedSignature(request: SignedRequest, signature: Signature, 
     .join('');
   const canonicalRequest = [request.method, canonicalUri(path, signature.service), canonicalQuery(query, signature.presigned), canonicalHeaders, signature.signedHeaders.join(';'), hashedPayload].join('\n');
   const stringToSign = ['AWS4-HMAC-SHA256', signature.amzDate ?? '', signature.scope, sha256Hex(canonicalRequest)].join('\n');
-  let key = hmac(`AWS4${secret}`, signature.date);
-  for (const part of [signature.region, signature.service, 'aws4_request']) key = hmac(key, part);
-  return createHmac('sha256', key).update(stringToSign).digest('hex');
+  return createHmac('sha256', signingKey(secret, signature)).update(stringToSign).digest('hex');
 }
 
 /** Checks a request's signature against the secret; undefined when it holds. */
@@ -171,9 +207,8 @@ export function verifySignature(request: SignedRequest, signature: Signature, se
     return 'skewed';
   }
   const payload = payloadHash(request, signature);
-  const expected = Buffer.from(expectedSignature(request, { ...signature, amzDate }, secret, payload.hash), 'hex');
-  const given = Buffer.from(signature.signature, 'hex');
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return 'mismatch';
+  if (!sameHex(expectedSignature(request, { ...signature, amzDate }, secret, payload.hash), signature.signature)) return 'mismatch';
   if (!payload.matchesBody) return 'payload-mismatch';
+  if (payload.hash.startsWith('STREAMING-AWS4-HMAC-SHA256-PAYLOAD') && !chunkSignaturesHold(request.body, signature, amzDate!, signingKey(secret, signature))) return 'mismatch';
   return undefined;
 }
