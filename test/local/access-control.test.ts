@@ -223,6 +223,28 @@ signatures('AWS documents a chunk-signed upload (STREAMING-AWS4-HMAC-SHA256-PAYL
   );
 });
 
+signatures('AWS documents a chunk-signed upload with a signed trailer; the verifier accepts it and refuses a changed checksum', () => {
+  // "Signature calculation: including trailing headers" worked example.
+  const chunk = (size: number, signature: string) => `${size.toString(16)};chunk-signature=${signature}\r\n${'a'.repeat(size)}${size ? '\r\n' : ''}`;
+  const trailer = (checksum: string) => `x-amz-checksum-crc32c:${checksum}\r\nx-amz-trailer-signature:d81f82fc3505edab99d459891051a732e8730629a2e4a59689829ca17fe2e435\r\n\r\n`;
+  const chunks =
+    chunk(65536, 'b474d8862b1487a5145d686f57f013e54db672cee1c953b3010fb58501ef5aa2') +
+    chunk(1024, '1c1344b170168f8e65b41376b44b20fe354e373826ccbbe2c1d40a8cae51e5c7') +
+    chunk(0, '2ca2aba2005185cf7159c6277faf83795951dd77a3a99e6e65d5c9f85863f992');
+  const authorization =
+    'AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request, ' +
+    'SignedHeaders=content-encoding;host;x-amz-content-sha256;x-amz-date;x-amz-decoded-content-length;x-amz-storage-class;x-amz-trailer, ' +
+    'Signature=106e2a8a18243abcf37539882f36619c00e2dfc72633413f02d3b74544bfeb8e';
+  const url = '/examplebucket/chunkObject.txt';
+  const rawHeaders = [
+    'Host', 's3.amazonaws.com', 'x-amz-date', '20130524T000000Z', 'x-amz-storage-class', 'REDUCED_REDUNDANCY', 'x-amz-content-sha256', 'STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER',
+    'Content-Encoding', 'aws-chunked', 'x-amz-decoded-content-length', '66560', 'x-amz-trailer', 'x-amz-checksum-crc32c',
+  ];
+  const signature = signatureOf(url, authorization)!;
+  const verdict = (body: string) => verifySignature({ method: 'PUT', url, rawHeaders, body: Buffer.from(body) }, signature, 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', Date.UTC(2013, 4, 24));
+  assert.equal([verdict(chunks + trailer('sOO8/Q==')), verdict(chunks + trailer('AAAAAA=='))], [undefined, 'mismatch']);
+});
+
 signatures('SDK clients signing with the required secret are served', async ({ cloud }) => {
   const config = { endpoint: cloud.url, region, credentials: required, maxAttempts: 1 };
   const cfn = new CloudFormationClient(config);

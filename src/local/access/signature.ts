@@ -159,10 +159,10 @@ function sameHex(expected: string, given: string): boolean {
 
 /**
  * `STREAMING-AWS4-HMAC-SHA256-PAYLOAD(-TRAILER)`: every chunk of the aws-chunked body
- * is signed, each signature chained to the one before, starting from the request's.
- * (The trailer's own signature, in the -TRAILER form, is not checked.)
+ * is signed, each signature chained to the one before, starting from the request's;
+ * in the -TRAILER form the trailing headers are signed last, chained to the final chunk.
  */
-function chunkSignaturesHold(body: Buffer, signature: Signature, amzDate: string, key: Buffer): boolean {
+function chunkSignaturesHold(body: Buffer, signature: Signature, amzDate: string, key: Buffer, withTrailer: boolean): boolean {
   const emptyHash = sha256Hex('');
   let previous = signature.signature;
   let offset = 0;
@@ -177,10 +177,25 @@ function chunkSignaturesHold(body: Buffer, signature: Signature, amzDate: string
     if (Number.isNaN(size) || data.length !== size) return false;
     const stringToSign = ['AWS4-HMAC-SHA256-PAYLOAD', amzDate, signature.scope, previous, emptyHash, sha256Hex(data)].join('\n');
     if (!sameHex(createHmac('sha256', key).update(stringToSign).digest('hex'), given)) return false;
-    if (size === 0) return true;
     previous = given;
+    if (size === 0) return !withTrailer || trailerSignatureHolds(body.subarray(offset).toString('latin1'), signature, amzDate, key, previous);
     offset += size + 2;
   }
+}
+
+function trailerSignatureHolds(trailer: string, signature: Signature, amzDate: string, key: Buffer, previous: string): boolean {
+  let signed = '';
+  let given = '';
+  for (const line of trailer.split('\r\n')) {
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    const name = line.slice(0, colon).trim().toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    if (name === 'x-amz-trailer-signature') given = value;
+    else signed += `${name}:${value}\n`;
+  }
+  const stringToSign = ['AWS4-HMAC-SHA256-TRAILER', amzDate, signature.scope, previous, sha256Hex(signed)].join('\n');
+  return sameHex(createHmac('sha256', key).update(stringToSign).digest('hex'), given);
 }
 
 /** The signature a client holding `secret` computes for this request. */
@@ -209,6 +224,9 @@ export function verifySignature(request: SignedRequest, signature: Signature, se
   const payload = payloadHash(request, signature);
   if (!sameHex(expectedSignature(request, { ...signature, amzDate }, secret, payload.hash), signature.signature)) return 'mismatch';
   if (!payload.matchesBody) return 'payload-mismatch';
-  if (payload.hash.startsWith('STREAMING-AWS4-HMAC-SHA256-PAYLOAD') && !chunkSignaturesHold(request.body, signature, amzDate!, signingKey(secret, signature))) return 'mismatch';
+  if (payload.hash.startsWith('STREAMING-AWS4-HMAC-SHA256-PAYLOAD')) {
+    const withTrailer = payload.hash === 'STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER';
+    if (!chunkSignaturesHold(request.body, signature, amzDate!, signingKey(secret, signature), withTrailer)) return 'mismatch';
+  }
   return undefined;
 }
