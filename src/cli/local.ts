@@ -75,7 +75,7 @@ export class LocalStartCommand extends FwCommand {
       out.write(`Local cloud listening on ${cloud.url} (state in ${dataDir})\n`);
     }
     if (allowOrigins.length > 0) out.write(`Web pages allowed to call its APIs: ${allowOrigins.join(', ')}\n`);
-    out.write(`Use it with the AWS CLI:\n`);
+    out.write(`Use it with the AWS CLI${cloud.exposed ? ' (on this machine)' : ''}:\n`);
     out.write(
       credentials
         ? `  export AWS_ACCESS_KEY_ID=${credentials.accessKeyId} AWS_SECRET_ACCESS_KEY=<the secret given> AWS_DEFAULT_REGION=us-east-1  (signatures are verified)\n`

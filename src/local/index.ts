@@ -39,7 +39,8 @@ export interface RunningLocalCloud {
 function interfaceUrls(port: number): string[] {
   const urls: string[] = [];
   for (const entries of Object.values(networkInterfaces())) {
-    for (const entry of entries ?? []) if (!entry.internal && !entry.address.includes('%')) urls.push(`http://${urlHost(entry.address)}:${port}`);
+    // Link-local IPv6 addresses need a zone id no URL carries.
+    for (const entry of entries ?? []) if (!entry.internal && !/^fe80:/i.test(entry.address)) urls.push(`http://${urlHost(entry.address)}:${port}`);
   }
   return urls;
 }
