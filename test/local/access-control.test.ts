@@ -11,6 +11,7 @@ import { InvokeCommand, LambdaClient, ListFunctionsCommand } from '@aws-sdk/clie
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { connect } from '../../src/deploy/connect';
 import { startLocalCloud, type RunningLocalCloud } from '../../src/local/index';
+import { HostAllowList } from '../../src/local/access/hosts';
 import { expectedSignature, signatureOf, verifySignature } from '../../src/local/access/signature';
 import { credentials, failure, settle, signatureShaped } from './helpers';
 
@@ -163,6 +164,44 @@ browsers('an unsigned S3 read is refused, a presigned URL is served', async ({ c
   const legacy = await fetch(`${cloud.url}/reads/note.txt?AWSAccessKeyId=AKIDLOCAL&Signature=c2lnbmF0dXJl&Expires=${Math.floor(Date.now() / 1000) + 60}`);
   assert.equal({ status: legacy.status, text: await legacy.text() }, { status: 200, text: 'hello' });
   s3.destroy();
+});
+
+browsers('a deployed HTTP API answers a page from another site with its own CORS settings', async ({ cloud }) => {
+  const cfn = new CloudFormationClient({ endpoint: cloud.url, region, credentials, maxAttempts: 1 });
+  const fnArn = { 'Fn::GetAtt': ['Fn', 'Arn'] };
+  const template = {
+    Resources: {
+      Fn: { Type: 'AWS::Lambda::Function', Properties: { FunctionName: 'public-api', Handler: 'index.handler', Runtime: 'nodejs20.x', Role: 'r', Code: { ZipFile: "exports.handler = async () => ({ statusCode: 200, body: 'public' });" } } },
+      Api: { Type: 'AWS::ApiGatewayV2::Api', Properties: { Name: 'public', ProtocolType: 'HTTP', CorsConfiguration: { AllowOrigins: ['https://app.example'], AllowMethods: ['GET'] } } },
+      Stage: { Type: 'AWS::ApiGatewayV2::Stage', Properties: { ApiId: { Ref: 'Api' }, StageName: '$default', AutoDeploy: true } },
+      Integration: { Type: 'AWS::ApiGatewayV2::Integration', Properties: { ApiId: { Ref: 'Api' }, IntegrationType: 'AWS_PROXY', IntegrationUri: fnArn, PayloadFormatVersion: '2.0' } },
+      Route: { Type: 'AWS::ApiGatewayV2::Route', Properties: { ApiId: { Ref: 'Api' }, RouteKey: 'GET /hello', Target: { 'Fn::Join': ['/', ['integrations', { Ref: 'Integration' }]] } } },
+    },
+    Outputs: { ApiId: { Value: { Ref: 'Api' } } },
+  };
+  await cfn.send(new CreateStackCommand({ StackName: 'public-api', TemplateBody: JSON.stringify(template) }));
+  const stack = await settle(cfn, 'public-api');
+  cfn.destroy();
+  const path = `/_fw/execute-api/${stack.Outputs![0].OutputValue}/hello`;
+  const page = { origin: 'https://app.example', 'sec-fetch-site': 'cross-site' };
+  const preflight = await send(cloud.url, { method: 'OPTIONS', path, headers: { ...page, 'access-control-request-method': 'GET' } });
+  const call = await send(cloud.url, { path, headers: page });
+  const other = await send(cloud.url, { path, headers: { origin: 'https://other.example', 'sec-fetch-site': 'cross-site' } });
+  assert.equal(
+    [preflight.status, preflight.headers['access-control-allow-origin'], call.status, call.text, call.headers['access-control-allow-origin'], other.status, other.headers['access-control-allow-origin']],
+    [204, 'https://app.example', 200, 'public', 'https://app.example', 200, undefined],
+  );
+});
+
+browsers('the Host allow list: loopback names, *.localhost and the bound address, nothing a rebinding page can name', () => {
+  const names = ['localhost', '127.0.0.1', '[::1]', 'photos.s3.localhost', 'abc123.execute-api.localhost', 'my.dotted.bucket.s3.localhost', '192.168.1.5', 'evil.example', 'localhost.', '127.0.0.1.nip.io', 'localhost.evil.example', 'x.s3.amazonaws.com', ''];
+  const bound = new HostAllowList('192.168.1.5');
+  const loopback = new HostAllowList('127.0.0.1');
+  assert.equal(
+    names.filter((name) => bound.allows(name)),
+    ['localhost', '127.0.0.1', '[::1]', 'photos.s3.localhost', 'abc123.execute-api.localhost', 'my.dotted.bucket.s3.localhost', '192.168.1.5'],
+  );
+  assert.equal(names.filter((name) => loopback.allows(name)), ['localhost', '127.0.0.1', '[::1]', 'photos.s3.localhost', 'abc123.execute-api.localhost', 'my.dotted.bucket.s3.localhost']);
 });
 
 browsers.run();
