@@ -70,12 +70,13 @@ export class LocalTokenCommand extends FwCommand {
   private async fromRunningCloud(base: string, request: Record<string, unknown>): Promise<string | undefined> {
     let response: Response;
     try {
-      response = await fetch(`${base}/_fw/issuer/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(request),
-        signal: AbortSignal.timeout(5_000),
-      });
+      const { signedLocalFetch } = require('../local/access/sign') as typeof import('../local/access/sign');
+      const { localCredentials } = require('../local/access/credentials') as typeof import('../local/access/credentials');
+      response = await signedLocalFetch(
+        `${base}/_fw/issuer/token`,
+        { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request), signal: AbortSignal.timeout(5_000) },
+        localCredentials().signWith,
+      );
     } catch {
       return undefined;
     }

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { Command, Option } from 'clipanion';
 import { FwCommand } from './base';
 import { ConfigError } from '../errors';
+import { OriginAllowList } from '../local/access/origins';
 
 /** `--data`, else $FW_LOCAL_DATA, else ~/.fw/local: one place for the local cloud's state. */
 export function localDataDir(option: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
@@ -18,38 +19,71 @@ export class LocalStartCommand extends FwCommand {
     description: 'Run the local cloud (CloudFormation, S3, Lambda, API Gateway, … on localhost) until interrupted',
     details: `
       State (stacks, buckets, objects, functions) persists under --data, so a later run sees earlier deploys.
-      Point the AWS CLI or an SDK at the printed URL with any credentials.
+      Point the AWS CLI or an SDK at the printed URL: requests must be signed (SigV4), with any credentials
+      unless --require-credentials (or $FW_LOCAL_CREDENTIALS) names the only ones accepted.
+
+      Web pages cannot call the management APIs unless their origin is given with --allow-origin;
+      deployed HTTP APIs and function URLs answer browsers with their own CORS settings.
+      Only loopback is served unless --host names another address: whoever reaches the local cloud can run code on this machine.
     `,
     examples: [
       ['Start on the default port 4566', '$0 local start'],
       ['Start on another port with state in ./.local-cloud', '$0 local start --port 5000 --data .local-cloud'],
+      ['Let a web app on localhost:3000 call S3 and the other APIs', '$0 local start --allow-origin http://localhost:3000'],
+      ['Accept only requests signed with one key', 'FW_LOCAL_CREDENTIALS=AKIDLOCAL:my-secret $0 local start'],
     ],
   });
 
   port = Option.String('--port,-p', '4566', { description: 'Port to listen on (0 picks a free one)' });
-  host = Option.String('--host', '127.0.0.1', { description: 'Address to listen on' });
+  host = Option.String('--host', '127.0.0.1', { description: 'Address to listen on; anything but loopback exposes the local cloud to the network' });
   data = Option.String('--data', { description: 'State folder (default: $FW_LOCAL_DATA or ~/.fw/local)' });
+  allowOrigin = Option.Array('--allow-origin', [], { description: 'A web origin (http://localhost:3000) allowed to call the management APIs; repeatable; * allows any page' });
+  requireCredentials = Option.String('--require-credentials', {
+    description: 'KEY:SECRET: verify every signature against this secret (default $FW_LOCAL_CREDENTIALS; the variable keeps the secret out of the process list)',
+  });
 
   async run(): Promise<number> {
     const port = Number(this.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`Invalid --port: expected a number from 0 to 65535, got ${JSON.stringify(this.port)}`);
+    if (this.host.trim() === '') throw new ConfigError(`Invalid --host: expected an address such as 127.0.0.1, got ""`);
     const dataDir = localDataDir(this.data);
+    // Loaded here, not at startup: other commands never pay for the local cloud's code.
+    const local = require('../local/index') as typeof import('../local/index');
+    const allowOrigins = OriginAllowList.parse(this.allowOrigin);
+    const env = this.context.env;
+    const credentialsText = this.requireCredentials ?? env[local.CREDENTIALS_ENV];
+    const credentials =
+      credentialsText === undefined ? undefined : local.parseLocalCredentials(credentialsText, this.requireCredentials !== undefined ? '--require-credentials' : `$${local.CREDENTIALS_ENV}`);
     let cloud;
     try {
-      // Loaded here, not at startup: other commands never pay for the local cloud's code.
-      const { startLocalCloud } = require('../local/index') as typeof import('../local/index');
-      cloud = await startLocalCloud({ port, host: this.host, dataDir });
+      cloud = await local.startLocalCloud({ port, host: this.host, dataDir, allowOrigins, credentials });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new ConfigError(`Port ${port} is in use; pick another with --port`);
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE') throw new ConfigError(`Port ${port} is in use; pick another with --port`);
+      if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') throw new ConfigError(`Invalid --host: ${JSON.stringify(this.host)} is not an address of this machine`);
       throw error;
     }
     const out = this.context.stdout;
-    out.write(`Local cloud listening on ${cloud.url} (state in ${dataDir})\n`);
-    out.write(`Use it with the AWS CLI:\n`);
-    out.write(`  export AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_DEFAULT_REGION=us-east-1\n`);
+    if (cloud.exposed) {
+      out.write(`Local cloud listening on ${cloud.boundUrl} (state in ${dataDir})\n`);
+      if (cloud.networkUrls.length > 0) out.write(`Reachable from other machines at ${cloud.networkUrls.join(', ')}\n`);
+      this.context.stderr.write(
+        `Warning: the local cloud is reachable from the network (--host ${this.host}): whoever reaches it can deploy stacks and run code as this user on this machine. ` +
+          `${credentials ? 'Only requests signed with the required credentials are served.' : 'Any signature is accepted: add --require-credentials, or listen on 127.0.0.1.'}\n`,
+      );
+    } else {
+      out.write(`Local cloud listening on ${cloud.url} (state in ${dataDir})\n`);
+    }
+    if (allowOrigins.length > 0) out.write(`Web pages allowed to call its APIs: ${allowOrigins.join(', ')}\n`);
+    out.write(`Use it with the AWS CLI${cloud.exposed ? ' (on this machine)' : ''}:\n`);
+    out.write(
+      credentials
+        ? `  export AWS_ACCESS_KEY_ID=${credentials.accessKeyId} AWS_SECRET_ACCESS_KEY=<the secret given> AWS_DEFAULT_REGION=us-east-1  (signatures are verified)\n`
+        : `  export AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_DEFAULT_REGION=us-east-1\n`,
+    );
     out.write(`  aws --endpoint-url ${cloud.url} cloudformation describe-stacks\n`);
     out.write(`  aws --endpoint-url ${cloud.url} s3 ls\n`);
-    out.write(`Deploy to it with: fw deploy --local\n`);
+    out.write(`Deploy to it with: fw deploy --local${credentials ? ` (with $${local.CREDENTIALS_ENV} set to the same KEY:SECRET)` : ''}\n`);
     out.write(`Press Ctrl+C to stop.\n`);
     // Stopped by a signal, as a shell reports it: 130 for Ctrl-C (SIGINT), 143 for SIGTERM.
     const signal = await new Promise<NodeJS.Signals>((done) => {

@@ -10,7 +10,7 @@ export interface AwsTarget {
   endpoint?: string;
   /** A named profile from the shared config/credentials files. */
   profile?: string;
-  /** Fixed credentials (the local cloud accepts any). */
+  /** Fixed credentials (the local cloud accepts any, unless started with required ones). */
   credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
 }
 

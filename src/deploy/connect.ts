@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { ConfigError } from '../errors';
+import { localCredentials } from '../local/access/credentials';
 import { createClients, type AwsClients } from './aws';
 
 export interface ConnectOptions {
@@ -25,7 +26,6 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 export const DEFAULT_LOCAL_PORT = 4566;
 
 /** The port `--local` looks for `fw local start` on, and starts its own local cloud on: $FW_LOCAL_PORT (0: a free one) or 4566. */
@@ -64,9 +64,10 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     };
   }
   const port = options.localPort ?? localPort();
+  const credentials = localCredentials();
   if (options.localCloudRunning ?? (port !== 0 && (await localCloudAnswers(port)))) {
     return {
-      clients: createClients({ region: options.region, endpoint: `http://127.0.0.1:${port}`, credentials: LOCAL_CREDENTIALS }),
+      clients: createClients({ region: options.region, endpoint: `http://127.0.0.1:${port}`, credentials: credentials.signWith }),
       close: async () => undefined,
     };
   }
@@ -74,12 +75,12 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   const { localDataDir } = require('../cli/local') as typeof import('../cli/local');
   const dataDir = options.localDataDir ?? localDataDir(undefined);
   // On the port `fw local start` uses by default, so the endpoints printed now are the ones it serves later.
-  const cloud = await startLocalCloud({ port, dataDir, quiet: true }).catch(error => {
+  const cloud = await startLocalCloud({ port, dataDir, quiet: true, credentials: credentials.required }).catch(error => {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-    return startLocalCloud({ port: 0, dataDir, quiet: true });
+    return startLocalCloud({ port: 0, dataDir, quiet: true, credentials: credentials.required });
   });
   return {
-    clients: createClients({ region: options.region, endpoint: cloud.url, credentials: LOCAL_CREDENTIALS }),
+    clients: createClients({ region: options.region, endpoint: cloud.url, credentials: credentials.signWith }),
     startedLocalCloud: cloud.url,
     interrupt: reason => cloud.interrupt(reason),
     close: () => cloud.stop(),

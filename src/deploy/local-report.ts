@@ -1,3 +1,5 @@
+import { localCredentials } from '../local/access/credentials';
+import { signedLocalFetch } from '../local/access/sign';
 interface DeployReport {
   notEnforced?: unknown;
   apiKeys?: { name?: unknown; value?: unknown }[];
@@ -12,7 +14,8 @@ export async function localDeployReport(endpoint: string | undefined, stackName:
   if (!endpoint) return '';
   let report: DeployReport;
   try {
-    const response = await fetch(`${endpoint.replace(/\/+$/, '')}/_fw/deploy-report?stack=${encodeURIComponent(stackName)}`, { signal: AbortSignal.timeout(3_000) });
+    const url = `${endpoint.replace(/\/+$/, '')}/_fw/deploy-report?stack=${encodeURIComponent(stackName)}`;
+    const response = await signedLocalFetch(url, { signal: AbortSignal.timeout(3_000) }, localCredentials().signWith);
     if (!response.ok || !response.headers.has('x-fw-local')) return '';
     report = (await response.json()) as DeployReport;
   } catch {

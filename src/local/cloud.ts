@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import type { LocalCredentials } from './access/credentials';
 import { StackEngine } from './cloudformation/engine';
 import type { ResourceRecord, StackRecord } from './cloudformation/model';
 import { StackStore } from './cloudformation/store';
@@ -6,6 +6,7 @@ import { notifyObjectEvent } from './events/s3-notifications';
 import { Scheduler } from './events/scheduler';
 import { FunctionRuntime } from './runtime/functions';
 import { S3Store } from './s3/store';
+import { makePrivateDir } from './state/files';
 import { LogStore } from './state/logs';
 import { ParameterStore } from './state/parameters';
 
@@ -15,6 +16,8 @@ export interface LocalCloudOptions {
   dataDir: string;
   /** Where diagnostics go (the CLI prints them; tests stay quiet). */
   log?: (line: string) => void;
+  /** The credentials requests must be signed with, which functions get as theirs. */
+  credentials?: LocalCredentials;
 }
 
 /**
@@ -24,6 +27,8 @@ export interface LocalCloudOptions {
 export class LocalCloud {
   readonly accountId = ACCOUNT_ID;
   readonly dataDir: string;
+  /** What functions sign their calls to the local cloud with. */
+  readonly credentials: LocalCredentials;
   /** The URL clients reach this server at; set once it listens. */
   baseUrl = 'http://127.0.0.1:4566';
   readonly s3: S3Store;
@@ -38,7 +43,8 @@ export class LocalCloud {
 
   constructor(options: LocalCloudOptions) {
     this.dataDir = options.dataDir;
-    mkdirSync(this.dataDir, { recursive: true });
+    this.credentials = options.credentials ?? { accessKeyId: 'local', secretAccessKey: 'local' };
+    makePrivateDir(this.dataDir);
     this.logLine = options.log ?? (() => {});
     this.s3 = new S3Store(this.dataDir);
     this.stacks = new StackStore(this.dataDir);

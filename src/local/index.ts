@@ -1,25 +1,51 @@
+import { networkInterfaces } from 'node:os';
 import type { AddressInfo } from 'node:net';
+import { AccessGuard } from './access/guard';
+import type { LocalCredentials } from './access/credentials';
+import { WILDCARD_HOSTS, isLoopback, urlHost } from './access/hosts';
 import { LocalCloud } from './cloud';
 import type { StoppedOperation } from './cloudformation/engine';
 import { LocalServer } from './server';
 
+export { CREDENTIALS_ENV, parseLocalCredentials, type LocalCredentials } from './access/credentials';
+
 export interface StartOptions {
   /** 0 picks a free port. Default 4566. */
   port?: number;
-  /** Default 127.0.0.1. */
+  /** Default 127.0.0.1. Anything but a loopback address makes the local cloud reachable from the network. */
   host?: string;
   /** Where stacks, buckets, objects and functions persist. */
   dataDir: string;
   /** No diagnostics on stderr. */
   quiet?: boolean;
+  /** Browser origins allowed to call the management APIs; `*` for any. Default none. */
+  allowOrigins?: readonly string[];
+  /** Require every management request to be signed (SigV4) with this key and secret. Default: any signature. */
+  credentials?: LocalCredentials;
 }
 
 export interface RunningLocalCloud {
+  /** Where clients on this machine reach the server (a loopback URL when it listens on every interface). */
   url: string;
   port: number;
+  /** The address it really listens on, as a URL: `http://0.0.0.0:4566` when bound to every interface. */
+  boundUrl: string;
+  /** True when the server is reachable from other machines (bound to something other than loopback). */
+  exposed: boolean;
+  /** With `exposed`, the URLs other machines may use (one per interface address). */
+  networkUrls: string[];
   stop(): Promise<void>;
   /** Stops the stack creates and updates running (they roll back) and waits for every operation to end. */
   interrupt(reason: string): Promise<StoppedOperation[]>;
+}
+
+function interfaceUrls(port: number): string[] {
+  const urls: string[] = [];
+  for (const entries of Object.values(networkInterfaces())) {
+    // Link-local IPv6 addresses need a zone id no URL carries.
+    for (const entry of entries ?? []) if (!entry.internal && !/^fe80:/i.test(entry.address)) urls.push(`http://${urlHost(entry.address)}:${port}`);
+  }
+  return urls;
 }
 
 /** Starts the local cloud: every emulated AWS API on one port, state under dataDir. */
@@ -28,8 +54,10 @@ export async function startLocalCloud(options: StartOptions): Promise<RunningLoc
   const cloud = new LocalCloud({
     dataDir: options.dataDir,
     log: options.quiet ? undefined : (line) => process.stderr.write(`[fw local] ${line}\n`),
+    credentials: options.credentials,
   });
-  const server = new LocalServer(cloud);
+  const access = new AccessGuard({ boundAddress: host, allowOrigins: options.allowOrigins, credentials: options.credentials });
+  const server = new LocalServer(cloud, access);
   await new Promise<void>((resolve, reject) => {
     server.http.once('error', reject);
     server.http.listen(options.port ?? 4566, host, () => {
@@ -37,15 +65,21 @@ export async function startLocalCloud(options: StartOptions): Promise<RunningLoc
       resolve();
     });
   });
-  const port = (server.http.address() as AddressInfo).port;
-  const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  const url = `http://${urlHost}:${port}`;
+  const bound = server.http.address() as AddressInfo;
+  const port = bound.port;
+  const wildcard = WILDCARD_HOSTS.has(bound.address);
+  const exposed = !isLoopback(bound.address);
+  // Bound to every interface, the loopback address reaches it too, and is what functions and outputs use.
+  const url = `http://${wildcard ? '127.0.0.1' : urlHost(bound.address)}:${port}`;
   cloud.baseUrl = url;
   let stopped: Promise<void> | undefined;
   return {
     url,
     port,
     interrupt: (reason) => cloud.engine.interrupt(reason),
+    boundUrl: `http://${urlHost(bound.address)}:${port}`,
+    exposed,
+    networkUrls: !exposed ? [] : wildcard ? interfaceUrls(port) : [url],
     stop() {
       stopped ??= (async () => {
         await new Promise<void>((resolve) => {

@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { AccessGuard, isGatewayRequest } from './access/guard';
+import { hostnameOf } from './access/hosts';
 import { AwsError } from './aws/errors';
-import { QueryParams } from './aws/query';
+import { QUERY_NAMESPACES, QueryParams } from './aws/query';
 import { asAwsError, jsonError, queryError, queryResult, s3Error } from './aws/respond';
 import { CloudFormationApi } from './cloudformation/api';
 import type { LocalCloud } from './cloud';
@@ -18,12 +20,6 @@ import { stsAction } from './services/sts';
 
 type Service = 'cloudformation' | 'sts' | 'sns' | 'sqs' | 'lambda' | 'logs' | 'ssm' | 'dynamodb' | 'events' | 'gateway' | 's3';
 
-const QUERY_NAMESPACES: Record<string, string> = {
-  cloudformation: 'http://cloudformation.amazonaws.com/doc/2010-05-15/',
-  sts: 'https://sts.amazonaws.com/doc/2011-06-15/',
-  sns: 'http://sns.amazonaws.com/doc/2010-03-31/',
-};
-
 const QUERY_VERSIONS: Record<string, Service> = { '2010-05-15': 'cloudformation', '2011-06-15': 'sts', '2010-03-31': 'sns', '2012-11-05': 'sqs' };
 
 const TARGET_PREFIXES: Record<string, Service> = { Logs_20140328: 'logs', AmazonSSM: 'ssm', DynamoDB_20120810: 'dynamodb', AmazonSQS: 'sqs', AWSEvents: 'events' };
@@ -37,7 +33,7 @@ const SIGNED_SERVICES = new Set<string>(['cloudformation', 'sts', 'sns', 'sqs', 
  * the signature, then the JSON target or the query Action, and S3 for the rest.
  */
 export function serviceOf(request: LocalRequest): Service {
-  if (request.path.startsWith('/_fw/') || /\.(execute-api|lambda-url)\./.test(request.hostname)) return 'gateway';
+  if (request.path.startsWith('/_fw/') || isGatewayRequest(request.path, request.hostname)) return 'gateway';
   const target = header(request, 'x-amz-target');
   if (target) {
     const service = TARGET_PREFIXES[target.split('.')[0]];
@@ -66,7 +62,10 @@ export class LocalServer {
   private readonly sqs: SqsApi;
   readonly http: Server;
 
-  constructor(private readonly cloud: LocalCloud) {
+  constructor(
+    private readonly cloud: LocalCloud,
+    private readonly access: AccessGuard,
+  ) {
     this.cloudFormation = new CloudFormationApi(cloud);
     this.s3 = new S3Api(cloud.s3);
     this.gateway = new GatewayRouter(cloud);
@@ -76,6 +75,14 @@ export class LocalServer {
   }
 
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    // Refused on the headers alone: nothing of the body is read or acted on.
+    const refused = this.access.admit(req, url);
+    if (refused) {
+      // An allowed page may read why (a missing signature, say); nobody else gets CORS headers.
+      this.write(req, res, refused, { ...this.access.corsHeaders(req), connection: 'close' });
+      return;
+    }
     const chunks: Buffer[] = [];
     try {
       for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -83,11 +90,15 @@ export class LocalServer {
       res.destroy();
       return;
     }
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const body = Buffer.concat(chunks);
+    const wrongSignature = this.access.verify(req, url, body);
+    if (wrongSignature) {
+      this.write(req, res, wrongSignature, this.access.corsHeaders(req));
+      return;
+    }
     if (url.pathname === '/_fw/health') {
       // How `fw deploy --local` recognizes a running `fw local start` server.
-      res.writeHead(200, { 'content-type': 'application/json', 'x-fw-local': '1' });
-      res.end('{"status":"ok"}');
+      this.write(req, res, { status: 200, headers: { 'content-type': 'application/json', 'x-fw-local': '1' }, body: '{"status":"ok"}' }, this.access.corsHeaders(req));
       return;
     }
     const request: LocalRequest = {
@@ -95,8 +106,8 @@ export class LocalServer {
       path: url.pathname,
       search: url.searchParams,
       headers: req.headers,
-      body: Buffer.concat(chunks),
-      hostname: String(req.headers.host ?? '').replace(/:\d+$/, ''),
+      body,
+      hostname: hostnameOf(String(req.headers.host ?? '')),
       region: regionOf(req.headers),
     };
     let response: LocalResponse;
@@ -105,15 +116,21 @@ export class LocalServer {
     } catch (error) {
       response = { status: 500, body: String(error) };
     }
+    const gateway = serviceOf(request) === 'gateway';
     // What a user watching `fw local start` wants to see: their endpoints being called.
-    if (serviceOf(request) === 'gateway') this.cloud.log(`${request.method} ${request.path} → ${response.status}`);
+    if (gateway) this.cloud.log(`${request.method} ${request.path} → ${response.status}`);
+    // Deployed APIs answer with their own CORS configuration; management APIs only to allowed pages.
+    this.write(req, res, response, gateway ? {} : this.access.corsHeaders(req));
+  }
+
+  private write(req: IncomingMessage, res: ServerResponse, response: LocalResponse, extraHeaders: Record<string, string>): void {
     if (res.destroyed) return;
     const body = response.body === undefined ? undefined : Buffer.isBuffer(response.body) ? response.body : Buffer.from(response.body);
-    const headers: Record<string, string> = { 'x-amzn-requestid': 'local', ...response.headers };
+    const headers: Record<string, string> = { 'x-amzn-requestid': 'local', ...response.headers, ...extraHeaders };
     if (body && headers['content-length'] === undefined) headers['content-length'] = String(body.length);
-    if (!body && request.method !== 'HEAD' && headers['content-length'] === undefined) headers['content-length'] = '0';
+    if (!body && req.method !== 'HEAD' && headers['content-length'] === undefined) headers['content-length'] = '0';
     res.writeHead(response.status, headers);
-    res.end(request.method === 'HEAD' ? undefined : body);
+    res.end(req.method === 'HEAD' ? undefined : body);
   }
 
   async dispatch(request: LocalRequest): Promise<LocalResponse> {

@@ -12,6 +12,7 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { DiffCommand } from '../../src/cli/diff';
 import { runFw } from '../helpers/cli';
 import { startTestCloud, type TestCloud } from '../helpers/local-cloud';
+import { signatureShaped } from '../local/helpers';
 import { runCommands } from '../diff/run';
 
 const ENV = { AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', NO_COLOR: '1' };
@@ -67,7 +68,7 @@ async function resources(context: Context): Promise<Record<string, string>> {
 async function describeTable(context: Context, name: string): Promise<string> {
   const response = await fetch(context.cloud.url, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'DynamoDB_20120810.DescribeTable' },
+    headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'DynamoDB_20120810.DescribeTable', ...signatureShaped('dynamodb') },
     body: JSON.stringify({ TableName: name }),
   });
   const body = (await response.json()) as { Table?: { TableStatus: string }; __type?: string };

@@ -8,6 +8,8 @@ import { CloudWatchLogsClient, FilterLogEventsCommand } from '@aws-sdk/client-cl
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { runFw } from '../helpers/cli';
+import { ANY_LOCAL_CREDENTIALS } from '../../src/local/access/credentials';
+import { signedLocalFetch } from '../../src/local/access/sign';
 import { outputsOf, settle, startTestCloud, zip, type TestCloud } from './helpers';
 
 interface Context {
@@ -455,9 +457,13 @@ auth('fw local token refuses bad options on one line', async (context) => {
   assert.equal([expires.code, expires.stderr], [1, 'Error: Invalid --expires-in: expected a duration like 3600, 30m, 1h or 7d, got "soon"\n']);
 });
 
-auth('the local cloud reports the API keys and what it does not enforce or emulate in the stack', async (context) => {
-  const response = await call(`${context.t.cloud.url}/_fw/deploy-report?stack=auth-dev`);
-  assert.equal(response.body, {
+auth('the local cloud reports the API keys and what it does not enforce or emulate in the stack, to signed requests only', async (context) => {
+  const url = `${context.t.cloud.url}/_fw/deploy-report?stack=auth-dev`;
+  const unsigned = await fetch(url);
+  assert.is(unsigned.status, 403);
+  const signed = await signedLocalFetch(url, {}, ANY_LOCAL_CREDENTIALS);
+  assert.is(signed.status, 200);
+  assert.equal(await signed.json(), {
     stack: 'auth-dev',
     notEnforced: [
       'AWS::Cognito::UserPool (UserPool): recorded, not emulated',

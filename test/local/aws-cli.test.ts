@@ -2,6 +2,10 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, spawnSync } from 'node:child_process';
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startLocalCloud } from '../../src/local/index';
 import { settle, startTestCloud, type TestCloud } from './helpers';
 
 const cli = suite<{ t: TestCloud }>('local cloud with the AWS CLI or boto3');
@@ -47,6 +51,36 @@ keys = [o['Key'] for o in s3.list_objects_v2(Bucket='cli-bucket')['Contents']]
 print(json.dumps({'status': stack['StackStatus'], 'keys': keys}))
 `;
 
+/** boto3 signing with the required secret and with a wrong one, against a cloud that verifies signatures. */
+const BOTO3_SIGNED_SCRIPT = `
+import boto3, json, sys, urllib.request
+from botocore.config import Config
+from botocore.exceptions import ClientError
+url = sys.argv[1]
+def clients(secret):
+    keys = dict(endpoint_url=url, region_name='us-east-1', aws_access_key_id='AKIDBOTO', aws_secret_access_key=secret)
+    return boto3.client('cloudformation', **keys), boto3.client('s3', config=Config(signature_version='s3v4'), **keys), boto3.client('ssm', **keys)
+cfn, s3, ssm = clients('boto-secret')
+s3.create_bucket(Bucket='boto-bucket')
+s3.put_object(Bucket='boto-bucket', Key='a b/c+d~e.txt', Body=b'boto body')
+ssm.put_parameter(Name='/boto/p', Value='v', Type='String')
+presigned = s3.generate_presigned_url('get_object', Params={'Bucket': 'boto-bucket', 'Key': 'a b/c+d~e.txt'})
+result = {
+    'stacks': len(cfn.list_stacks()['StackSummaries']),
+    'object': s3.get_object(Bucket='boto-bucket', Key='a b/c+d~e.txt')['Body'].read().decode(),
+    'presigned': urllib.request.urlopen(presigned).read().decode(),
+    'parameter': ssm.get_parameter(Name='/boto/p')['Parameter']['Value'],
+    'wrong': [],
+}
+for call in [lambda c: c[0].list_stacks(), lambda c: c[1].list_buckets(), lambda c: c[2].get_parameter(Name='/boto/p')]:
+    try:
+        call(clients('wrong-secret'))
+        result['wrong'].append('served')
+    except ClientError as error:
+        result['wrong'].append(error.response['Error']['Code'])
+print(json.dumps(result))
+`;
+
 cli.before(async (context) => {
   context.t = await startTestCloud();
   await context.t.s3.send(new CreateBucketCommand({ Bucket: 'cli-bucket' }));
@@ -75,6 +109,28 @@ cli('creates and describes a stack and lists objects', async ({ t }) => {
   assert.is(described.Stacks[0].StackStatus, 'CREATE_COMPLETE');
   const listed = JSON.parse(await run('aws', ['--endpoint-url', url, 's3api', 'list-objects-v2', '--bucket', 'cli-bucket'], url));
   assert.equal(listed.Contents.map((o: { Key: string }) => o.Key), ['dir/one file.txt']);
+});
+
+cli('boto3 signs as the local cloud verifies with --require-credentials', async () => {
+  if (!hasBoto3) {
+    console.log('  (skipped: boto3 is not installed)');
+    return;
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'fw-boto-'));
+  const cloud = await startLocalCloud({ port: 0, dataDir, quiet: true, credentials: { accessKeyId: 'AKIDBOTO', secretAccessKey: 'boto-secret' } });
+  try {
+    const result = JSON.parse(await run('python3', ['-c', BOTO3_SIGNED_SCRIPT, cloud.url], cloud.url));
+    assert.equal(result, {
+      stacks: 0,
+      object: 'boto body',
+      presigned: 'boto body',
+      parameter: 'v',
+      wrong: ['SignatureDoesNotMatch', 'SignatureDoesNotMatch', 'InvalidSignatureException'],
+    });
+  } finally {
+    await cloud.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });
 
 cli.run();

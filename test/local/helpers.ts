@@ -88,3 +88,12 @@ export function zip(files: Record<string, string>): Promise<Buffer> {
     archive.outputStream.on('error', reject);
   });
 }
+
+/**
+ * The Authorization header of a SigV4 signature (with a made-up signature), for raw
+ * requests in tests about something else: the local cloud refuses unsigned management
+ * requests, and checks more than the shape only when started with credentials.
+ */
+export function signatureShaped(service = 's3'): { authorization: string } {
+  return { authorization: `AWS4-HMAC-SHA256 Credential=AKIDLOCAL/20250101/us-east-1/${service}/aws4_request, SignedHeaders=host, Signature=${'0'.repeat(64)}` };
+}

@@ -16,7 +16,7 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
-import { failure, startTestCloud, type TestCloud } from './helpers';
+import { failure, signatureShaped, startTestCloud, type TestCloud } from './helpers';
 
 const s3Suite = suite<{ t: TestCloud }>('local S3 API');
 
@@ -101,7 +101,7 @@ s3Suite('answers virtual-host-style requests', async ({ t }) => {
   await t.s3.send(new CreateBucketCommand({ Bucket: 'vhost' }));
   await t.s3.send(new PutObjectCommand({ Bucket: 'vhost', Key: 'k.txt', Body: 'v' }));
   const response = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const request = http.get({ host: '127.0.0.1', port: t.cloud.port, path: '/k.txt', headers: { host: `vhost.s3.localhost:${t.cloud.port}` } }, (res) => {
+    const request = http.get({ host: '127.0.0.1', port: t.cloud.port, path: '/k.txt', headers: { host: `vhost.s3.localhost:${t.cloud.port}`, ...signatureShaped() } }, (res) => {
       let text = '';
       res.on('data', (chunk) => (text += chunk));
       res.on('end', () => resolve({ status: res.statusCode!, text }));
@@ -126,7 +126,7 @@ s3Suite('reports NoSuchBucket in the S3 error shape', async ({ t }) => {
   const error = await failure(t.s3.send(new GetObjectCommand({ Bucket: 'nope', Key: 'x' })));
   assert.is(error?.name, 'NoSuchBucket');
   assert.is(error?.$metadata?.httpStatusCode, 404);
-  const raw = await fetch(`${t.cloud.url}/nope?list-type=2`);
+  const raw = await fetch(`${t.cloud.url}/nope?list-type=2`, { headers: signatureShaped() });
   assert.is(raw.status, 404);
   assert.match(await raw.text(), /<Error><Code>NoSuchBucket<\/Code><Message>The specified bucket does not exist<\/Message><BucketName>nope<\/BucketName>/);
 });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { type Capability, CreateChangeSetCommand, CreateStackCommand, DeleteStackCommand, DescribeChangeSetCommand, ExecuteChangeSetCommand } from '@aws-sdk/client-cloudformation';
 import { CloudWatchLogsClient, FilterLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
-import { outputsOf, settle, startTestCloud, zip, type TestCloud } from './helpers';
+import { outputsOf, settle, signatureShaped, startTestCloud, zip, type TestCloud } from './helpers';
 
 // Templates `serverless package` (v3.40) wrote for a service with every common event type.
 const fixtures = join(__dirname, '..', '..', '..', 'test', 'local', 'fixtures');
@@ -57,7 +57,7 @@ sls('deploys the way Serverless does, answers its endpoints, and is removed', as
 
   const published = await fetch(t.cloud.url, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...signatureShaped('sns') },
     body: new URLSearchParams({ Action: 'Publish', Version: '2010-03-31', TopicArn: 'arn:aws:sns:us-east-1:000000000000:alerts', Message: 'm' }),
   });
   assert.is(published.status, 200);

@@ -4,7 +4,7 @@ import { CreateStackCommand } from '@aws-sdk/client-cloudformation';
 import { CloudWatchLogsClient, FilterLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { GetParameterCommand, GetParametersCommand, PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
-import { failure, settle, startTestCloud, type TestCloud } from './helpers';
+import { failure, settle, signatureShaped, startTestCloud, type TestCloud } from './helpers';
 
 interface Context {
   t: TestCloud;
@@ -68,7 +68,7 @@ services('SNS Publish invokes the subscribed function', async ({ t, logs }) => {
   assert.is((await settle(t.cfn, 'sns')).StackStatus, 'CREATE_COMPLETE');
   const response = await fetch(t.cloud.url, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...signatureShaped('sns') },
     body: new URLSearchParams({ Action: 'Publish', Version: '2010-03-31', TopicArn: 'arn:aws:sns:us-east-1:000000000000:alerts', Message: 'disk full' }),
   });
   assert.is(response.status, 200);
@@ -97,7 +97,7 @@ services('EventBridge events and SQS messages invoke the functions that listen f
   await t.cfn.send(new CreateStackCommand({ StackName: 'listeners', TemplateBody: JSON.stringify(template) }));
   assert.is((await settle(t.cfn, 'listeners')).StackStatus, 'CREATE_COMPLETE');
   const call = (target: string, contentType: string, body: unknown) =>
-    fetch(t.cloud.url, { method: 'POST', headers: { 'content-type': contentType, 'x-amz-target': target }, body: JSON.stringify(body) });
+    fetch(t.cloud.url, { method: 'POST', headers: { 'content-type': contentType, 'x-amz-target': target, ...signatureShaped('sqs') }, body: JSON.stringify(body) });
   const put = await call('AWSEvents.PutEvents', 'application/x-amz-json-1.1', {
     Entries: [
       { Source: 'my.app', DetailType: 'd', Detail: JSON.stringify({ kind: 'order-created' }) },
@@ -120,24 +120,24 @@ services('EventBridge events and SQS messages invoke the functions that listen f
 });
 
 services('bad requests get the AWS error shape, and the server keeps serving', async ({ t, logs }) => {
-  const garbage = await fetch(t.cloud.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'Action=Nope&Version=2010-05-15' });
+  const garbage = await fetch(t.cloud.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...signatureShaped('cloudformation') }, body: 'Action=Nope&Version=2010-05-15' });
   assert.is(garbage.status, 400);
   assert.match(await garbage.text(), /<ErrorResponse[^>]*><Error><Type>Sender<\/Type><Code>InvalidAction<\/Code>/);
-  const noName = await fetch(t.cloud.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'Action=CreateStack&Version=2010-05-15' });
+  const noName = await fetch(t.cloud.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...signatureShaped('cloudformation') }, body: 'Action=CreateStack&Version=2010-05-15' });
   assert.is(noName.status, 400);
   assert.match(await noName.text(), /<Code>ValidationError<\/Code>/);
-  const badJson = await fetch(t.cloud.url, { method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'Logs_20140328.FilterLogEvents' }, body: '{not json' });
+  const badJson = await fetch(t.cloud.url, { method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'Logs_20140328.FilterLogEvents', ...signatureShaped('logs') }, body: '{not json' });
   assert.is(badJson.status, 400);
   assert.equal(await badJson.json(), { __type: 'SerializationException', message: 'The request body is not valid JSON', Message: 'The request body is not valid JSON' });
   const missingGroup = await failure(logs.send(new FilterLogEventsCommand({ logGroupName: '/none' })));
   assert.is(missingGroup?.name, 'ResourceNotFoundException');
-  const chunked = await fetch(`${t.cloud.url}/bucket/key`, { method: 'PUT', headers: { 'content-encoding': 'aws-chunked' }, body: 'zz\r\nnot hex' });
+  const chunked = await fetch(`${t.cloud.url}/bucket/key`, { method: 'PUT', headers: { 'content-encoding': 'aws-chunked', ...signatureShaped() }, body: 'zz\r\nnot hex' });
   assert.is(chunked.status, 404);
-  await fetch(`${t.cloud.url}/chunks`, { method: 'PUT' });
-  const malformed = await fetch(`${t.cloud.url}/chunks/key`, { method: 'PUT', headers: { 'content-encoding': 'aws-chunked' }, body: 'zz\r\nnot hex' });
+  await fetch(`${t.cloud.url}/chunks`, { method: 'PUT', headers: signatureShaped() });
+  const malformed = await fetch(`${t.cloud.url}/chunks/key`, { method: 'PUT', headers: { 'content-encoding': 'aws-chunked', ...signatureShaped() }, body: 'zz\r\nnot hex' });
   assert.is(malformed.status, 400);
   assert.match(await malformed.text(), /<Code>InvalidRequest<\/Code>/);
-  const identity = await fetch(t.cloud.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'Action=GetCallerIdentity&Version=2011-06-15' });
+  const identity = await fetch(t.cloud.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...signatureShaped('sts') }, body: 'Action=GetCallerIdentity&Version=2011-06-15' });
   assert.is(identity.status, 200);
 });
 

@@ -1,5 +1,12 @@
 import { AwsError } from './errors';
 
+/** The XML namespace of each query-protocol service's responses. */
+export const QUERY_NAMESPACES: Record<string, string> = {
+  cloudformation: 'http://cloudformation.amazonaws.com/doc/2010-05-15/',
+  sts: 'https://sts.amazonaws.com/doc/2011-06-15/',
+  sns: 'http://sns.amazonaws.com/doc/2010-03-31/',
+};
+
 /**
  * The form-encoded parameters of a query-protocol call (CloudFormation, STS,
  * SNS), with readers for the `List.member.N` and `List.member.N.Field` shapes.

@@ -1,4 +1,5 @@
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { makePrivateDir, writePrivateFile } from '../state/files';
 import { join } from 'node:path';
 import type { ResourceRecord, StackRecord, StackSnapshot, Step } from './model';
 
@@ -42,9 +43,9 @@ export class OperationJournal {
   }
 
   begin(stack: StackRecord, action: OperationAction, previous?: StackSnapshot): void {
-    mkdirSync(this.folder, { recursive: true });
+    makePrivateDir(this.folder);
     const entry: JournalEntry = { kind: 'begin', stackId: stack.stackId, action, previous };
-    writeFileSync(this.file(stack.stackId), `${JSON.stringify(entry)}\n`);
+    writePrivateFile(this.file(stack.stackId), `${JSON.stringify(entry)}\n`);
   }
 
   append(stack: StackRecord, entry: JournalEntry): void {

@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { AwsError } from '../aws/errors';
 import type { S3Store } from '../s3/store';
+import { PRIVATE_DIR, writePrivateFile } from '../state/files';
 import { extractZip } from './unzip';
 
 export interface FunctionCode {
@@ -20,7 +21,7 @@ function unpackOnce(dataDir: string, bytes: Buffer, unpack: (dir: string) => voi
   const dir = codeDirectory(dataDir, sha256);
   if (!existsSync(dir)) {
     const temporary = `${dir}.${randomBytes(4).toString('hex')}.tmp`;
-    mkdirSync(temporary, { recursive: true });
+    mkdirSync(temporary, { recursive: true, mode: PRIVATE_DIR });
     try {
       unpack(temporary);
       renameSync(temporary, dir);
@@ -40,7 +41,7 @@ export function materializeCode(dataDir: string, s3: S3Store, code: Record<strin
   if (code && typeof code.ZipFile === 'string') {
     const source = code.ZipFile;
     const file = runtime.startsWith('python') ? 'index.py' : 'index.js';
-    return unpackOnce(dataDir, Buffer.from(`${runtime}\0${source}`), (dir) => writeFileSync(join(dir, file), source));
+    return unpackOnce(dataDir, Buffer.from(`${runtime}\0${source}`), (dir) => writePrivateFile(join(dir, file), source));
   }
   if (!code || typeof code.S3Bucket !== 'string' || typeof code.S3Key !== 'string') {
     throw new AwsError('InvalidParameterValueException', 'Resource handler returned message: "Please provide a source for function code." (Service: Lambda, Status Code: 400)');

@@ -108,6 +108,7 @@ export class FunctionRuntime {
       if (pool.length < MAX_WARM_PROCESSES_PER_FUNCTION) {
         const worker = new Worker(config, {
           baseUrl: this.cloud.baseUrl,
+          credentials: this.cloud.credentials,
           pythonBootstrap: () => this.pythonBootstrap(),
           writeLogs: (group, stream, lines) => this.cloud.logs.append(group, stream, lines),
         });

@@ -1,6 +1,7 @@
-import { mkdirSync, writeFileSync, chmodSync } from 'node:fs';
+import { mkdirSync, chmodSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
+import { PRIVATE_DIR, writePrivateFile } from '../state/files';
 
 const END_OF_CENTRAL_DIRECTORY = 0x06054b50;
 const CENTRAL_FILE_HEADER = 0x02014b50;
@@ -54,8 +55,9 @@ export function extractZip(zip: Buffer, dir: string): void {
   for (const entry of readZip(zip)) {
     const target = resolve(join(root, entry.name));
     if (!target.startsWith(root + sep)) throw new Error(`Could not unzip uploaded file: entry ${entry.name} is outside the archive root`);
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, entry.data);
-    if (entry.mode) chmodSync(target, entry.mode | 0o600);
+    mkdirSync(dirname(target), { recursive: true, mode: PRIVATE_DIR });
+    writePrivateFile(target, entry.data);
+    // The owner's execute bit survives (a bundled binary); nothing is opened to the group or others.
+    if (entry.mode) chmodSync(target, (entry.mode & 0o700) | 0o600);
   }
 }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { constants } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
@@ -31,6 +32,8 @@ export interface Invocation {
 
 export interface WorkerHost {
   baseUrl: string;
+  /** What the function's SDK calls sign with: the credentials the local cloud requires, if any. */
+  credentials: { accessKeyId: string; secretAccessKey: string };
   pythonBootstrap(): string;
   writeLogs(group: string, stream: string, lines: string[]): void;
 }
@@ -45,6 +48,49 @@ function nodeBootstrap(): string {
   const found = candidates.find((candidate) => existsSync(candidate));
   if (!found) throw new Error(`The local cloud's Node.js bootstrap is missing (looked for ${candidates.join(', ')}); run the build`);
   return found;
+}
+
+/**
+ * On POSIX systems a function's process is started by a `/bin/sh` that was itself
+ * started with the function's environment only, and stays its parent: so what a
+ * function finds at /proc/$PPID/environ is its own environment, not the deployer's
+ * (AWS keys, tokens). The shell leads a process group of its own, which is what is
+ * killed, so nothing the function started outlives it.
+ */
+const LAUNCHED_THROUGH_SHELL = process.platform !== 'win32';
+const RUN_AND_WAIT = '"$@"; exit $?';
+/** The process groups alive, killed if fw exits without stopping them. */
+const liveGroups = new Set<number>();
+process.on('exit', () => {
+  for (const group of liveGroups) killGroup(group);
+});
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+function launch(command: string, args: string[], cwd: string, env: Record<string, string>): ChildProcess {
+  const stdio: 'pipe'[] = ['pipe', 'pipe', 'pipe', 'pipe'];
+  if (!LAUNCHED_THROUGH_SHELL) return spawn(command, args, { cwd, env, stdio });
+  const child = spawn('/bin/sh', ['-c', RUN_AND_WAIT, 'fw-function', command, ...args], { cwd, env, stdio, detached: true });
+  if (child.pid !== undefined) {
+    liveGroups.add(child.pid);
+    child.once('exit', () => liveGroups.delete(child.pid!));
+  }
+  return child;
+}
+
+/** Why a process ended; the shell reports its child's death by signal N as exit status 128+N, and a missing command as 127. */
+function exitReason(command: string, code: number | null, signal: NodeJS.Signals | null): string {
+  if (LAUNCHED_THROUGH_SHELL && signal === null && code === 127) return `Runtime failed to start: ${command} not found`;
+  if (LAUNCHED_THROUGH_SHELL && signal === null && code !== null && code > 128) {
+    signal = (Object.entries(constants.signals).find(([, number]) => number === code - 128)?.[0] as NodeJS.Signals | undefined) ?? null;
+  }
+  return signal ? `signal: ${signal === 'SIGKILL' ? 'killed' : signal}` : `exit status ${code}`;
 }
 
 function streamName(): string {
@@ -93,8 +139,8 @@ export class Worker {
       AWS_LAMBDA_LOG_STREAM_NAME: this.stream,
       AWS_REGION: config.region,
       AWS_DEFAULT_REGION: config.region,
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
+      AWS_ACCESS_KEY_ID: host.credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: host.credentials.secretAccessKey,
       AWS_SESSION_TOKEN: 'local',
       // SDK calls made by the function reach the local cloud, not AWS.
       AWS_ENDPOINT_URL: host.baseUrl,
@@ -103,10 +149,10 @@ export class Worker {
       NODE_PATH: join(config.codeDir, 'node_modules'),
       ...config.environment,
     };
-    const stdio: ('pipe')[] = ['pipe', 'pipe', 'pipe', 'pipe'];
-    this.child = config.runtime.startsWith('python')
-      ? spawn('python3', ['-u', host.pythonBootstrap()], { cwd: config.codeDir, env, stdio })
-      : spawn(process.execPath, [`--max-old-space-size=${config.memory}`, nodeBootstrap()], { cwd: config.codeDir, env, stdio });
+    const [command, args] = config.runtime.startsWith('python')
+      ? ['python3', ['-u', host.pythonBootstrap()]]
+      : [process.execPath, [`--max-old-space-size=${config.memory}`, nodeBootstrap()]];
+    this.child = launch(command, args, config.codeDir, env);
 
     this.gone = new Promise((resolve) => {
       this.child.once('close', () => resolve());
@@ -114,7 +160,7 @@ export class Worker {
       this.child.once('error', () => this.child.pid === undefined && resolve());
     });
     this.child.on('error', (error) => this.exited(`Runtime failed to start: ${error.message}`));
-    this.child.on('exit', (code, signal) => this.exited(signal ? `signal: ${signal === 'SIGKILL' ? 'killed' : signal}` : `exit status ${code}`));
+    this.child.on('exit', (code, signal) => this.exited(exitReason(command, code, signal)));
     for (const output of [this.child.stdout, this.child.stderr] as Readable[]) {
       createInterface({ input: output }).on('line', (line) => {
         const marker = line.indexOf(FLUSH_MARKER);
@@ -233,6 +279,8 @@ export class Worker {
 
   kill(): void {
     this.dead = true;
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    if (LAUNCHED_THROUGH_SHELL && this.child.pid !== undefined) killGroup(this.child.pid);
+    else this.child.kill('SIGKILL');
   }
 }

@@ -3,7 +3,7 @@ import { AwsError } from '../aws/errors';
 /**
  * Decodes an `aws-chunked` body (what the SDK sends for a streamed upload with
  * a trailing checksum): `<hex size>[;chunk-signature=…]\r\n<bytes>\r\n` … `0\r\n<trailers>\r\n\r\n`.
- * Signatures are not checked: the local cloud accepts any credentials.
+ * Chunk signatures are checked, when credentials are required, by access/signature.ts.
  */
 export function decodeAwsChunked(body: Buffer): { data: Buffer; trailers: Record<string, string> } {
   const chunks: Buffer[] = [];

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { AwsError } from '../aws/errors';
-import { readJson, writeFileAtomic, writeJsonAtomic } from '../state/files';
+import { makePrivateDir, readJson, writeFileAtomic, writeJsonAtomic } from '../state/files';
 
 export interface StoredObject {
   key: string;
@@ -38,7 +38,7 @@ export class S3Store {
   constructor(dataDir: string) {
     this.indexFile = join(dataDir, 'state', 's3.json');
     this.blobDir = join(dataDir, 'blobs');
-    mkdirSync(this.blobDir, { recursive: true });
+    makePrivateDir(this.blobDir);
     this.buckets = readJson<Record<string, Bucket>>(this.indexFile, {});
     // Keys are user data: a key named "__proto__" must stay a key.
     for (const bucket of Object.values(this.buckets)) bucket.objects = Object.assign(Object.create(null), bucket.objects);

@@ -5,27 +5,30 @@ import type { Parameter } from '../state/parameters';
 
 const JSON_11 = 'application/x-amz-json-1.1';
 
-function shape(cloud: LocalCloud, parameter: Parameter): Record<string, unknown> {
+/** A parameter as GetParameter(s) return it: a SecureString's value is its ciphertext unless WithDecryption is true, as in AWS. */
+function shape(cloud: LocalCloud, parameter: Parameter, withDecryption: boolean): Record<string, unknown> {
   const name = parameter.Name.startsWith('/') ? parameter.Name.slice(1) : parameter.Name;
-  return { ...parameter, ARN: `arn:aws:ssm:us-east-1:${cloud.accountId}:parameter/${name}` };
+  const { Ciphertext: _ciphertext, ...fields } = parameter;
+  return { ...fields, Value: cloud.ssm.valueAsRead(parameter, withDecryption), ARN: `arn:aws:ssm:us-east-1:${cloud.accountId}:parameter/${name}` };
 }
 
 /** SSM Parameter Store (JSON 1.1): what `${ssm:…}` variables read. */
 export function ssmApi(cloud: LocalCloud, operation: string, input: Record<string, unknown>): LocalResponse {
+  const withDecryption = input.WithDecryption === true;
   switch (operation) {
     case 'GetParameter': {
       const parameter = cloud.ssm.find(String(input.Name));
       if (!parameter) throw new AwsError('ParameterNotFound', `Parameter ${String(input.Name)} not found.`);
-      return jsonResponse({ Parameter: shape(cloud, parameter) }, 200, JSON_11);
+      return jsonResponse({ Parameter: shape(cloud, parameter, withDecryption) }, 200, JSON_11);
     }
     case 'GetParameters': {
       const names = (input.Names as string[] | undefined) ?? [];
       const found = names.map((name) => cloud.ssm.find(name)).filter((p): p is Parameter => p !== undefined);
-      return jsonResponse({ Parameters: found.map((p) => shape(cloud, p)), InvalidParameters: names.filter((name) => !cloud.ssm.find(name)) }, 200, JSON_11);
+      return jsonResponse({ Parameters: found.map((p) => shape(cloud, p, withDecryption)), InvalidParameters: names.filter((name) => !cloud.ssm.find(name)) }, 200, JSON_11);
     }
     case 'GetParametersByPath': {
       const found = cloud.ssm.byPath(String(input.Path ?? '/'), input.Recursive === true);
-      return jsonResponse({ Parameters: found.map((p) => shape(cloud, p)) }, 200, JSON_11);
+      return jsonResponse({ Parameters: found.map((p) => shape(cloud, p, withDecryption)) }, 200, JSON_11);
     }
     case 'PutParameter': {
       if (typeof input.Name !== 'string' || typeof input.Value !== 'string') {

@@ -1,15 +1,37 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+
+/**
+ * Everything the local cloud stores (templates, parameters, objects, logs, function
+ * code) is readable by its user only: files 0600, folders 0700.
+ */
+export const PRIVATE_FILE = 0o600;
+export const PRIVATE_DIR = 0o700;
+
+/** Creates a folder (and missing parents) readable by this user only; an existing one is narrowed to 0700. */
+export function makePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR });
+  try {
+    chmodSync(dir, PRIVATE_DIR);
+  } catch {
+    // Not ours to change (a shared folder given with --data): what is created inside is still private.
+  }
+}
+
+/** Writes a file only this user can read. */
+export function writePrivateFile(file: string, content: string | Buffer): void {
+  writeFileSync(file, content, { mode: PRIVATE_FILE });
+}
 
 /**
  * Writes a file so that a crash or a concurrent reader never sees half of it:
  * the content goes to a temporary sibling that is then renamed over the target.
  */
 export function writeFileAtomic(file: string, content: string | Buffer): void {
-  mkdirSync(dirname(file), { recursive: true });
+  mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR });
   const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  writeFileSync(temporary, content);
+  writePrivateFile(temporary, content);
   renameSync(temporary, file);
 }
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { AwsError } from '../aws/errors';
 import { readJson, writeJsonAtomic } from './files';
@@ -9,6 +10,16 @@ export interface Parameter {
   Version: number;
   LastModifiedDate: number;
   DataType: string;
+  /**
+   * SecureString only: what AWS returns without WithDecryption, the KMS ciphertext
+   * of the value. Here random bytes of about its size, drawn once per version, so
+   * the value shows through no read that did not ask for it.
+   */
+  Ciphertext?: string;
+}
+
+function opaqueCiphertext(value: string): string {
+  return randomBytes(48 + Buffer.byteLength(value)).toString('base64');
 }
 
 /** SSM Parameter Store, for `${ssm:…}` variables and SSM-typed template parameters. */
@@ -47,6 +58,7 @@ export class ParameterStore {
       LastModifiedDate: Date.now() / 1000,
       DataType: input.DataType ?? 'text',
     };
+    if (parameter.Type === 'SecureString') parameter.Ciphertext = opaqueCiphertext(parameter.Value);
     this.parameters[input.Name] = parameter;
     writeJsonAtomic(this.file, this.parameters);
     return parameter;
@@ -56,6 +68,17 @@ export class ParameterStore {
     this.get(name);
     delete this.parameters[name];
     writeJsonAtomic(this.file, this.parameters);
+  }
+
+  /** The value a read returns: a SecureString's ciphertext unless decryption was asked for. */
+  valueAsRead(parameter: Parameter, withDecryption: boolean): string {
+    if (parameter.Type !== 'SecureString' || withDecryption) return parameter.Value;
+    if (parameter.Ciphertext === undefined) {
+      // Stored by an earlier version of fw, before SecureStrings kept one.
+      parameter.Ciphertext = opaqueCiphertext(parameter.Value);
+      writeJsonAtomic(this.file, this.parameters);
+    }
+    return parameter.Ciphertext;
   }
 
   byPath(path: string, recursive: boolean): Parameter[] {

@@ -1,0 +1,188 @@
+import type { IncomingMessage } from 'node:http';
+import { AwsError } from '../aws/errors';
+import { QUERY_NAMESPACES } from '../aws/query';
+import { jsonError, queryError, s3Error } from '../aws/respond';
+import { EXECUTE_API_PREFIX, LAMBDA_URL_PREFIX } from '../gateway/endpoints';
+import { ISSUER_PATH } from '../auth/issuer';
+import { WAIT_CONDITION_PREFIX } from '../providers/wait-condition';
+import type { LocalResponse } from '../http';
+import type { LocalCredentials } from './credentials';
+import { HostAllowList, hostnameOf } from './hosts';
+import { OriginAllowList } from './origins';
+import { signatureOf, verifySignature, type Signature } from './signature';
+
+export interface AccessOptions {
+  /** The address the server listens on (`127.0.0.1`, `0.0.0.0`, `192.168.1.5`…). */
+  boundAddress: string;
+  /** Browser origins allowed to call the management APIs (`*` for any). */
+  allowOrigins?: readonly string[];
+  /** When set, every management request must be signed with this secret. */
+  credentials?: LocalCredentials;
+}
+
+type Protocol = 'query' | 'json' | 's3' | 'gateway';
+
+/**
+ * The local cloud's own endpoints that anyone may use, as on AWS: an issuer's published keys and
+ * discovery document (what a JWT verifier fetches), and a wait condition handle (a URL that is
+ * itself the permission to signal, as AWS's presigned handle URL is). Minting tokens and the deploy
+ * report are management requests.
+ */
+export function isPublicLocalPath(path: string, method: string): boolean {
+  if (path.startsWith(`${ISSUER_PATH}/.well-known/`)) return method === 'GET' || method === 'HEAD';
+  return path.startsWith(WAIT_CONDITION_PREFIX) && method === 'PUT';
+}
+
+/** Deployed HTTP/REST APIs and function URLs: public by design, their own CORS rules. */
+export function isGatewayRequest(path: string, hostname: string): boolean {
+  return path.startsWith(EXECUTE_API_PREFIX) || path.startsWith(LAMBDA_URL_PREFIX) || /\.(execute-api|lambda-url)\./.test(hostname);
+}
+
+const QUERY_SERVICES = new Set(['cloudformation', 'sts', 'sns']);
+
+/** An S3 URL presigned with Signature Version 2 (`AWSAccessKeyId`, `Expires`, `Signature`), what boto3 still makes by default. */
+function isV2Presigned(url: URL): boolean {
+  return url.searchParams.has('AWSAccessKeyId') && url.searchParams.has('Signature') && url.searchParams.has('Expires');
+}
+
+const header = (req: IncomingMessage, name: string): string | undefined => {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(',') : value;
+};
+
+/** The wire protocol a request speaks, told from its headers and path alone (the body is not read yet). */
+function protocolOf(req: IncomingMessage, path: string, hostname: string, signature: Signature | undefined): Protocol {
+  if (isGatewayRequest(path, hostname)) return 'gateway';
+  if (header(req, 'x-amz-target')) return 'json';
+  if (signature && QUERY_SERVICES.has(signature.service)) return 'query';
+  if ((header(req, 'content-type') ?? '').startsWith('application/x-www-form-urlencoded')) return 'query';
+  if (signature?.service === 'lambda' || /^\/20\d\d-\d\d-\d\d\/functions/.test(path)) return 'json';
+  return 's3';
+}
+
+/** The codes AWS answers each kind of refusal with, per protocol. */
+const CODES = {
+  forbidden: { query: 'AccessDenied', json: 'AccessDeniedException', s3: 'AccessDenied' },
+  unsigned: { query: 'MissingAuthenticationToken', json: 'MissingAuthenticationTokenException', s3: 'AccessDenied' },
+  unknownKey: { query: 'InvalidClientTokenId', json: 'UnrecognizedClientException', s3: 'InvalidAccessKeyId' },
+  mismatch: { query: 'SignatureDoesNotMatch', json: 'InvalidSignatureException', s3: 'SignatureDoesNotMatch' },
+  payload: { query: 'SignatureDoesNotMatch', json: 'InvalidSignatureException', s3: 'XAmzContentSHA256Mismatch' },
+  skewed: { query: 'SignatureDoesNotMatch', json: 'InvalidSignatureException', s3: 'RequestTimeTooSkewed' },
+  expired: { query: 'AccessDenied', json: 'AccessDeniedException', s3: 'AccessDenied' },
+} as const;
+
+const MISMATCH_MESSAGE =
+  'The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details.';
+
+const CORS_METHODS = 'GET, HEAD, PUT, POST, DELETE';
+const CORS_EXPOSED = 'ETag, x-amz-request-id, x-amzn-requestid, x-amzn-errortype, x-amz-version-id, x-amz-function-error, x-amz-log-result';
+
+/**
+ * Who may use the local cloud. Every request must name an allowed host (DNS
+ * rebinding); management requests (every API but the deployed gateways) must not
+ * come from a browser page that was not allowed, and must carry a SigV4 signature,
+ * which the SDKs and the AWS CLI always add and an HTML form cannot; with
+ * credentials configured, the signature must also be right. All of it is decided
+ * from the headers before the body is read, except the signature itself, which
+ * covers the body.
+ */
+export class AccessGuard {
+  private readonly hosts: HostAllowList;
+  private readonly origins: OriginAllowList;
+  private readonly credentials?: LocalCredentials;
+
+  constructor(options: AccessOptions) {
+    this.hosts = new HostAllowList(options.boundAddress);
+    this.origins = new OriginAllowList(options.allowOrigins);
+    this.credentials = options.credentials;
+  }
+
+  /** Checks what the headers tell; a response is the refusal (or the answer to an allowed CORS preflight). */
+  admit(req: IncomingMessage, url: URL): LocalResponse | undefined {
+    const method = req.method ?? 'GET';
+    const host = header(req, 'host') ?? '';
+    const signature = this.signature(req);
+    const protocol = protocolOf(req, url.pathname, hostnameOf(host), signature);
+    if (!this.hosts.allows(hostnameOf(host))) {
+      return refusal(
+        protocol,
+        'forbidden',
+        `The local cloud refuses Host ${JSON.stringify(host)}: it answers to localhost, 127.0.0.1, [::1], *.localhost and the address it listens on (DNS rebinding protection)`,
+        req,
+        signature,
+      );
+    }
+    if (protocol === 'gateway' || isPublicLocalPath(url.pathname, method)) return undefined;
+    const origin = header(req, 'origin');
+    const fetchSite = header(req, 'sec-fetch-site');
+    const presigned = signature?.presigned === true || (!signature && isV2Presigned(url));
+    const readOnlyPresigned = presigned && (method === 'GET' || method === 'HEAD');
+    if (this.origins.refuses(origin, fetchSite, readOnlyPresigned)) {
+      const page = origin !== undefined ? `the web page at ${origin}` : `a web page (Sec-Fetch-Site: ${fetchSite})`;
+      return refusal(protocol, 'forbidden', `The local cloud refuses requests from ${page}: allow an origin with fw local start --allow-origin`, req, signature);
+    }
+    if (method === 'OPTIONS' && origin !== undefined && header(req, 'access-control-request-method')) {
+      return { status: 204, headers: { ...this.corsHeaders(req), 'access-control-allow-methods': CORS_METHODS, 'access-control-allow-headers': header(req, 'access-control-request-headers') ?? '', 'access-control-max-age': '600' } };
+    }
+    if (url.pathname === '/_fw/health') return undefined;
+    if (!signature && !presigned) {
+      return refusal(
+        protocol,
+        'unsigned',
+        'The local cloud serves only requests signed with AWS Signature Version 4 (the AWS SDKs and the AWS CLI sign with any credentials; S3 objects can be shared with presigned URLs)',
+        req,
+        signature,
+      );
+    }
+    return undefined;
+  }
+
+  /** With credentials configured: the signature checked against the secret, once the body is read. */
+  verify(req: IncomingMessage, url: URL, body: Buffer): LocalResponse | undefined {
+    if (!this.credentials || url.pathname === '/_fw/health') return undefined;
+    const host = header(req, 'host') ?? '';
+    const signature = this.signature(req);
+    const protocol = protocolOf(req, url.pathname, hostnameOf(host), signature);
+    if (protocol === 'gateway' || isPublicLocalPath(url.pathname, req.method ?? 'GET')) return undefined;
+    if (!signature) {
+      // admit() let it through only as a Signature Version 2 presigned URL, which is not verified.
+      return refusal(protocol, 'forbidden', "The local cloud verifies Signature Version 4 only: presign with signature version 's3v4'", req, signature);
+    }
+    if (signature.accessKeyId !== this.credentials.accessKeyId) {
+      const message = protocol === 's3' ? 'The AWS Access Key Id you provided does not exist in our records.' : 'The security token included in the request is invalid.';
+      return refusal(protocol, 'unknownKey', message, req, signature);
+    }
+    const problem = verifySignature({ method: req.method ?? 'GET', url: req.url ?? '/', rawHeaders: req.rawHeaders, body }, signature, this.credentials.secretAccessKey);
+    if (problem === 'mismatch') return refusal(protocol, 'mismatch', MISMATCH_MESSAGE, req, signature);
+    if (problem === 'payload-mismatch') {
+      const message = protocol === 's3' ? "The provided 'x-amz-content-sha256' header does not match what was computed." : MISMATCH_MESSAGE;
+      return refusal(protocol, 'payload', message, req, signature);
+    }
+    if (problem === 'skewed') return refusal(protocol, 'skewed', 'The difference between the request time and the current time is too large.', req, signature);
+    if (problem === 'expired') return refusal(protocol, 'expired', 'Request has expired', req, signature);
+    return undefined;
+  }
+
+  /** The CORS headers of a management response to an allowed page (none for other requests). */
+  corsHeaders(req: IncomingMessage): Record<string, string> {
+    const origin = header(req, 'origin');
+    if (origin === undefined || !this.origins.allows(origin)) return {};
+    return { 'access-control-allow-origin': origin, 'access-control-expose-headers': CORS_EXPOSED, vary: 'Origin' };
+  }
+
+  private signature(req: IncomingMessage): Signature | undefined {
+    return signatureOf(req.url ?? '/', header(req, 'authorization'));
+  }
+}
+
+function refusal(protocol: Protocol, kind: keyof typeof CODES, message: string, req: IncomingMessage, signature: Signature | undefined): LocalResponse {
+  if (protocol === 'gateway') return { status: 403, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'Forbidden' }) };
+  const status = kind === 'payload' ? 400 : 403;
+  const error = new AwsError(CODES[kind][protocol], message, status);
+  if (protocol === 's3') return s3Error(error, req.method ?? 'GET');
+  if (protocol === 'json') {
+    const contentType = header(req, 'content-type') ?? '';
+    return jsonError(error, contentType.startsWith('application/x-amz-json') ? contentType : 'application/json');
+  }
+  return queryError(error, QUERY_NAMESPACES[signature?.service ?? ''] ?? QUERY_NAMESPACES.cloudformation);
+}
