@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { StackEngine } from './cloudformation/engine';
 import type { ResourceRecord, StackRecord } from './cloudformation/model';
 import { StackStore } from './cloudformation/store';
+import { TableStore } from './dynamodb/tables';
 import { notifyObjectEvent } from './events/s3-notifications';
 import { Scheduler } from './events/scheduler';
 import { FunctionRuntime } from './runtime/functions';
@@ -27,6 +28,7 @@ export class LocalCloud {
   /** The URL clients reach this server at; set once it listens. */
   baseUrl = 'http://127.0.0.1:4566';
   readonly s3: S3Store;
+  readonly dynamodb: TableStore;
   readonly stacks: StackStore;
   readonly engine: StackEngine;
   readonly logs: LogStore;
@@ -41,6 +43,7 @@ export class LocalCloud {
     mkdirSync(this.dataDir, { recursive: true });
     this.logLine = options.log ?? (() => {});
     this.s3 = new S3Store(this.dataDir);
+    this.dynamodb = new TableStore(this.dataDir);
     this.stacks = new StackStore(this.dataDir);
     this.engine = new StackEngine(this);
     this.logs = new LogStore(this.dataDir);

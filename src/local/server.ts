@@ -149,7 +149,7 @@ export class LocalServer {
       } catch {
         throw new AwsError('SerializationException', 'The request body is not valid JSON');
       }
-      if (service === 'dynamodb') return dynamoDbApi(this.cloud, operation, input);
+      if (service === 'dynamodb') return dynamoDbApi(this.cloud, operation, input, request.region);
       if (service === 'events') return eventBridgeApi(this.cloud, operation, input, request.region);
       if (service === 'sqs') return this.sqs.handle(operation, input);
       return service === 'logs' ? logsApi(this.cloud, operation, input) : ssmApi(this.cloud, operation, input);

@@ -5,8 +5,7 @@ import { CreateStackCommand } from '@aws-sdk/client-cloudformation';
 import { CloudWatchLogsClient, FilterLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { GetFunctionCommand, InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { ZipFile } from 'yazl';
-import { failure, outputsOf, settle, startTestCloud, type TestCloud } from './helpers';
+import { failure, outputsOf, settle, startTestCloud, zip, type TestCloud } from './helpers';
 
 interface Context {
   t: TestCloud;
@@ -33,18 +32,6 @@ const HANDLERS: Record<string, string> = {
   'esm-pkg/index.js': `export const handler = async () => 'esm from a type:module package';`,
   'py_handler.py': `def hello(event, context):\n    print('python says hi')\n    return {'got': event, 'name': context.function_name}\n`,
 };
-
-function zip(files: Record<string, string>): Promise<Buffer> {
-  const archive = new ZipFile();
-  for (const [name, content] of Object.entries(files)) archive.addBuffer(Buffer.from(content), name);
-  archive.end();
-  const chunks: Buffer[] = [];
-  return new Promise((resolve, reject) => {
-    archive.outputStream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    archive.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
-    archive.outputStream.on('error', reject);
-  });
-}
 
 const fnArn = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CloudFormationClient, DescribeStacksCommand, DescribeStackEventsCommand, type Stack, type StackEvent } from '@aws-sdk/client-cloudformation';
 import { S3Client } from '@aws-sdk/client-s3';
+import { ZipFile } from 'yazl';
 import { startLocalCloud, type RunningLocalCloud } from '../../src/local/index';
 
 // The SDK warns once per process that Node 20 support ends; tests need not say so.
@@ -73,4 +74,17 @@ export async function failure(promise: Promise<unknown>): Promise<(Error & { $me
     () => undefined,
     (error: Error) => error,
   );
+}
+
+/** A zip archive of the given files, as a deploy uploads a function's code. */
+export function zip(files: Record<string, string>): Promise<Buffer> {
+  const archive = new ZipFile();
+  for (const [name, content] of Object.entries(files)) archive.addBuffer(Buffer.from(content), name);
+  archive.end();
+  const chunks: Buffer[] = [];
+  return new Promise((resolve, reject) => {
+    archive.outputStream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    archive.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
+    archive.outputStream.on('error', reject);
+  });
 }

@@ -48,7 +48,7 @@ services('SSM stores parameters, and templates can read them', async ({ t, ssm }
 
   const template = {
     Parameters: { TableName: { Type: 'AWS::SSM::Parameter::Value<String>', Default: '/app/table' } },
-    Resources: { Table: { Type: 'AWS::DynamoDB::Table', Properties: { TableName: { Ref: 'TableName' }, KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }] } } },
+    Resources: { Table: { Type: 'AWS::DynamoDB::Table', Properties: { TableName: { Ref: 'TableName' }, AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }], KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }] } } },
     Outputs: { Arn: { Value: { 'Fn::GetAtt': ['Table', 'Arn'] } } },
   };
   await t.cfn.send(new CreateStackCommand({ StackName: 'ssm', TemplateBody: JSON.stringify(template) }));
