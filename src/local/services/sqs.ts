@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { AwsError } from '../aws/errors';
 import type { LocalCloud } from '../cloud';
+import { localizeEndpoints } from '../gateway/endpoints';
 import { jsonResponse, type LocalResponse } from '../http';
 
 interface Message {
@@ -22,8 +23,12 @@ export class SqsApi {
 
   constructor(private readonly cloud: LocalCloud) {}
 
+  /** A queue by URL (AWS's form or this server's: only `/<account>/<name>` counts), name or ARN. */
   private queue(url: unknown) {
-    const found = this.cloud.resources('AWS::SQS::Queue').find(({ record }) => record.physicalId === url || record.attributes.QueueName === url || record.attributes.Arn === url);
+    const path = typeof url === 'string' ? /^https?:\/\/[^/]+(\/\d{12}\/[^/]+)$/.exec(url)?.[1] : undefined;
+    const found = this.cloud
+      .resources('AWS::SQS::Queue')
+      .find(({ record }) => record.physicalId === url || record.attributes.QueueName === url || record.attributes.Arn === url || (path !== undefined && record.physicalId.endsWith(path)));
     if (!found) throw new AwsError('AWS.SimpleQueueService.NonExistentQueue', 'The specified queue does not exist.');
     return found;
   }
@@ -31,9 +36,9 @@ export class SqsApi {
   handle(operation: string, input: Record<string, unknown>): LocalResponse {
     switch (operation) {
       case 'GetQueueUrl':
-        return jsonResponse({ QueueUrl: this.queue(input.QueueName).record.physicalId }, 200, JSON_10);
+        return jsonResponse({ QueueUrl: localizeEndpoints(this.queue(input.QueueName).record.physicalId, this.cloud.baseUrl) }, 200, JSON_10);
       case 'ListQueues':
-        return jsonResponse({ QueueUrls: this.cloud.resources('AWS::SQS::Queue').map(({ record }) => record.physicalId) }, 200, JSON_10);
+        return jsonResponse({ QueueUrls: this.cloud.resources('AWS::SQS::Queue').map(({ record }) => localizeEndpoints(record.physicalId, this.cloud.baseUrl)) }, 200, JSON_10);
       case 'SendMessage':
         return jsonResponse(this.send(input.QueueUrl, String(input.MessageBody ?? '')), 200, JSON_10);
       case 'ReceiveMessage': {
