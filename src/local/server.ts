@@ -92,7 +92,9 @@ export class LocalServer {
     }
     const request: LocalRequest = {
       method: req.method ?? 'GET',
-      path: url.pathname,
+      // The path as sent, not url.pathname: URL parsing resolves dot segments (even %2E%2E), which would
+      // store the S3 key `../x.txt` of one bucket as `x.txt` in a bucket named after the key.
+      path: req.url?.startsWith('/') ? req.url.split('?')[0] : url.pathname,
       search: url.searchParams,
       headers: req.headers,
       body: Buffer.concat(chunks),
