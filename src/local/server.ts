@@ -72,6 +72,7 @@ export class LocalServer {
     this.gateway = new GatewayRouter(cloud);
     this.sqs = new SqsApi(cloud);
     this.http = createServer((req, res) => void this.serve(req, res));
+    this.http.on('close', () => this.sqs.stop());
     this.http.keepAliveTimeout = 5_000;
   }
 
