@@ -1,3 +1,5 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
@@ -370,6 +372,19 @@ dynamo('a stack creates its table with indexes, and deleting the stack deletes t
   await t.cfn.send(new DeleteStackCommand({ StackName: 'tables' }));
   await new Promise((resolve) => setTimeout(resolve, 100));
   assert.equal((await client.send(new ListTablesCommand({}))).TableNames, ['events', 'things']);
+});
+
+dynamo('a stack table from a data folder that kept no items is restored, empty', async (context) => {
+  const template = { Resources: { Old: { Type: 'AWS::DynamoDB::Table', Properties: { TableName: 'old-table', AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }], KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }] } } } };
+  await context.t.cfn.send(new CreateStackCommand({ StackName: 'old', TemplateBody: JSON.stringify(template) }));
+  assert.is((await settle(context.t.cfn, 'old')).StackStatus, 'CREATE_COMPLETE');
+  context.client.destroy();
+  await context.t.stop({ keepData: true });
+  rmSync(join(context.t.dataDir, 'dynamodb'), { recursive: true });
+  context.t = await startTestCloud(context.t.dataDir);
+  context.client = new DynamoDBClient({ ...context.t.config, maxAttempts: 1 });
+  const { Table } = await context.client.send(new DescribeTableCommand({ TableName: 'old-table' }));
+  assert.equal([Table!.TableName, Table!.ItemCount, Table!.KeySchema], ['old-table', 0, [{ AttributeName: 'id', KeyType: 'HASH' }]]);
 });
 
 dynamo.run();

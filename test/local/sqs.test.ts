@@ -9,6 +9,8 @@ import {
   GetQueueAttributesCommand,
   GetQueueUrlCommand,
   ListQueuesCommand,
+  QueueDoesNotExist,
+  ReceiptHandleIsInvalid,
   ReceiveMessageCommand,
   SendMessageBatchCommand,
   SendMessageCommand,
@@ -45,6 +47,7 @@ sqsSuite('CreateQueue, GetQueueUrl, ListQueues and GetQueueAttributes answer wit
   const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['VisibilityTimeout', 'RedrivePolicy', 'QueueArn', 'ApproximateNumberOfMessages'] }));
   assert.equal(Attributes, { VisibilityTimeout: '5', RedrivePolicy, QueueArn: 'arn:aws:sqs:us-east-1:000000000000:work', ApproximateNumberOfMessages: '0' });
   const missing = await failure(sqs.send(new GetQueueUrlCommand({ QueueName: 'nope' })));
+  assert.instance(missing, QueueDoesNotExist);
   assert.is(missing!.message, 'The specified queue does not exist.');
 });
 
@@ -66,6 +69,7 @@ sqsSuite('a received message stays invisible for its visibility timeout, counts 
   await sqs.send(new DeleteMessageCommand({ QueueUrl, ReceiptHandle: again.Messages![0].ReceiptHandle }));
   assert.equal(await count(sqs, QueueUrl!), { ApproximateNumberOfMessages: '0', ApproximateNumberOfMessagesNotVisible: '0' });
   const bad = await failure(sqs.send(new DeleteMessageCommand({ QueueUrl, ReceiptHandle: 'garbage' })));
+  assert.instance(bad, ReceiptHandleIsInvalid);
   assert.is(bad!.message, 'The input receipt handle "garbage" is not a valid receipt handle.');
 });
 

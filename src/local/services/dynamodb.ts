@@ -2,12 +2,33 @@ import { AwsError } from '../aws/errors';
 import type { LocalCloud } from '../cloud';
 import { dynamoDbOperation } from '../dynamodb/api';
 import { DynamoDbError } from '../dynamodb/requests';
+import { tableInput } from '../dynamodb/table-operations';
 import { jsonResponse, type LocalResponse } from '../http';
 
 const JSON_10 = 'application/x-amz-json-1.0';
 
+const adopted = new WeakSet<LocalCloud>();
+
+/**
+ * Stacks deployed by an fw whose local cloud kept no items have tables the store does not know:
+ * they are created, empty, on the first DynamoDB request.
+ */
+function adoptStackTables(cloud: LocalCloud): void {
+  if (adopted.has(cloud)) return;
+  adopted.add(cloud);
+  for (const { record } of cloud.resources('AWS::DynamoDB::Table')) {
+    if (cloud.dynamodb.get(record.physicalId)) continue;
+    try {
+      cloud.dynamodb.create(tableInput(record.physicalId, record.properties), String(record.attributes.Arn).split(':')[3], cloud.accountId);
+    } catch (error) {
+      cloud.log(`DynamoDB table ${record.physicalId} of an earlier deploy could not be restored: ${(error as Error).message}`);
+    }
+  }
+}
+
 /** DynamoDB (JSON 1.0): the operations live in src/local/dynamodb/; this answers in DynamoDB's error shape. */
 export function dynamoDbApi(cloud: LocalCloud, operation: string, input: Record<string, unknown>, region = 'us-east-1'): LocalResponse {
+  adoptStackTables(cloud);
   try {
     return jsonResponse(dynamoDbOperation(cloud.dynamodb, operation, input, region, cloud.accountId), 200, JSON_10);
   } catch (error) {

@@ -43,6 +43,13 @@ const DEFAULT_ATTRIBUTES: Record<string, string> = {
   ReceiveMessageWaitTimeSeconds: '0',
 };
 
+/** JSON protocol shape names whose query-protocol codes differ. */
+const JSON_SHAPES: Record<string, string> = {
+  'AWS.SimpleQueueService.NonExistentQueue': 'QueueDoesNotExist',
+  'AWS.SimpleQueueService.MessageNotInflight': 'MessageNotInflight',
+  'AWS.SimpleQueueService.UnsupportedOperation': 'UnsupportedOperation',
+};
+
 const nonExistent = () => new AwsError('AWS.SimpleQueueService.NonExistentQueue', 'The specified queue does not exist.');
 
 /**
@@ -122,8 +129,21 @@ export class SqsApi {
     return list;
   }
 
+  /**
+   * Errors as SQS's JSON protocol sends them: the JSON shape name in `__type` (what the SDK's typed
+   * exceptions match, e.g. QueueDoesNotExist) and the query-protocol code in `x-amzn-query-error`
+   * (what the AWS CLI prints, e.g. AWS.SimpleQueueService.NonExistentQueue).
+   */
   async handle(operation: string, input: Record<string, unknown>): Promise<LocalResponse> {
-    return jsonResponse(await this.operation(operation, input), 200, JSON_10);
+    try {
+      return jsonResponse(await this.operation(operation, input), 200, JSON_10);
+    } catch (error) {
+      if (!(error instanceof AwsError)) throw error;
+      const shape = JSON_SHAPES[error.code] ?? error.code;
+      const response = jsonResponse({ __type: `com.amazonaws.sqs#${shape}`, message: error.message }, error.status, JSON_10);
+      Object.assign(response.headers!, { 'x-amzn-query-error': `${error.code};Sender`, 'x-amzn-errortype': shape });
+      return response;
+    }
   }
 
   private async operation(operation: string, input: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -179,7 +199,7 @@ export class SqsApi {
         return {};
       }
       default:
-        throw new AwsError('UnsupportedOperation', `The local cloud does not implement SQS ${operation}`);
+        throw new AwsError('AWS.SimpleQueueService.UnsupportedOperation', `The local cloud does not implement SQS ${operation}`);
     }
   }
 
@@ -315,7 +335,7 @@ export class SqsApi {
     const message = this.waiting(queue).find((candidate) => candidate.receiptHandle === handle);
     if (!message) {
       if (typeof handle !== 'string' || !/^[0-9a-f-]{36}#/.test(handle)) throw new AwsError('ReceiptHandleIsInvalid', `The input receipt handle "${String(handle)}" is not a valid receipt handle.`);
-      throw new AwsError('MessageNotInflight', 'The message referred to is not in flight.');
+      throw new AwsError('AWS.SimpleQueueService.MessageNotInflight', 'The message referred to is not in flight.');
     }
     return message;
   }
