@@ -327,6 +327,31 @@ export function parseUpdate(text: string, placeholders: Placeholders): UpdateAct
   return actions;
 }
 
+/** The top-level attribute names a condition reads. */
+export function conditionAttributes(condition: Condition): string[] {
+  const ofOperand = (operand: Operand): string[] => {
+    if (operand.kind === 'value') return [];
+    if (operand.kind === 'path' || operand.kind === 'size') return [String(operand.path[0])];
+    if (operand.kind === 'if_not_exists') return [String(operand.path[0]), ...ofOperand(operand.fallback)];
+    return [...ofOperand(operand.left), ...ofOperand(operand.right)];
+  };
+  switch (condition.kind) {
+    case 'and':
+    case 'or':
+      return [...conditionAttributes(condition.left), ...conditionAttributes(condition.right)];
+    case 'not':
+      return conditionAttributes(condition.condition);
+    case 'compare':
+      return [...ofOperand(condition.left), ...ofOperand(condition.right)];
+    case 'between':
+      return [condition.operand, condition.low, condition.high].flatMap(ofOperand);
+    case 'in':
+      return [condition.operand, ...condition.candidates].flatMap(ofOperand);
+    case 'function':
+      return [String(condition.path[0]), ...('operand' in condition ? ofOperand(condition.operand) : [])];
+  }
+}
+
 export function resolvePath(item: Item, path: Path): AttributeValue | undefined {
   let value: AttributeValue | undefined = { M: item };
   for (const segment of path) {

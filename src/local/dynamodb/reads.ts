@@ -1,5 +1,5 @@
 /** GetItem, BatchGetItem, TransactGetItems, Query and Scan (with indexes, filters and 1 MB pages). */
-import { evaluate, type Condition, type Path } from './expressions';
+import { conditionAttributes, evaluate, type Condition, type Path } from './expressions';
 import { checkKey, projected, refuseLegacy, RequestExpressions, tableOf } from './requests';
 import { orderBy, type KeyNames, type Table, type TableStore } from './tables';
 import { compareScalars, itemSize, validation, type AttributeValue, type Item } from './values';
@@ -130,6 +130,8 @@ export function query(store: TableStore, input: Record<string, unknown>): Record
   if (typeof input.KeyConditionExpression !== 'string') throw validation('Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.');
   const { hash, range } = keyCondition(expressions.condition(input.KeyConditionExpression, 'KeyConditionExpression')!, index.keys);
   const filter = expressions.condition(input.FilterExpression, 'FilterExpression');
+  const keyInFilter = filter && conditionAttributes(filter).find((name) => name === index.keys.hash || name === index.keys.range);
+  if (keyInFilter) throw validation(`Filter Expression can only contain non-primary key attributes: Primary key attribute: ${keyInFilter}`);
   const paths = expressions.projection(input.ProjectionExpression);
   expressions.done();
   // Within a partition: by sort key, and in an index, ties broken by the table's key.
