@@ -30,7 +30,7 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { CreateStackCommand, DeleteStackCommand } from '@aws-sdk/client-cloudformation';
+import { CreateStackCommand, DeleteStackCommand, UpdateStackCommand } from '@aws-sdk/client-cloudformation';
 import { failure, settle, startTestCloud, type TestCloud } from './helpers';
 
 interface Context {
@@ -90,6 +90,8 @@ dynamo('CreateTable, DescribeTable, ListTables, UpdateTable and DeleteTable mana
   const paged = await client.send(new ListTablesCommand({ Limit: 1 }));
   assert.equal([paged.TableNames, paged.LastEvaluatedTableName], [['events'], 'events']);
 
+  const short = await failure(createTable(client, 't'));
+  assert.is(short!.message, "1 validation error detected: Value 't' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3");
   const again = await failure(createTable(client, 'things'));
   assert.instance(again, ResourceInUseException);
   assert.is(again!.message, 'Table already exists: things');
@@ -350,7 +352,7 @@ dynamo('items persist across a restart of the local cloud, and a torn last write
   assert.is((await context.client.send(new DescribeTableCommand({ TableName: 'things' }))).Table!.ItemCount, 1);
 });
 
-dynamo('a stack creates its table with indexes, and deleting the stack deletes the table', async ({ t, doc, client }) => {
+dynamo('a stack creates its table with indexes, an update adds an index, and deleting the stack deletes the table', async ({ t, doc, client }) => {
   const template = {
     Resources: {
       Orders: {
@@ -373,6 +375,16 @@ dynamo('a stack creates its table with indexes, and deleting the stack deletes t
   await doc.send(new PutCommand({ TableName: 'stack-orders', Item: { id: '1', customer: 'ada' } }));
   const found = await doc.send(new QueryCommand({ TableName: 'stack-orders', IndexName: 'byCustomer', KeyConditionExpression: 'customer = :c', ExpressionAttributeValues: { ':c': 'ada' } }));
   assert.equal(found.Items, [{ id: '1', customer: 'ada' }]);
+
+  const properties = template.Resources.Orders.Properties;
+  properties.AttributeDefinitions.push({ AttributeName: 'day', AttributeType: 'S' });
+  properties.GlobalSecondaryIndexes.push({ IndexName: 'byDay', KeySchema: [{ AttributeName: 'day', KeyType: 'HASH' }], Projection: { ProjectionType: 'ALL' } });
+  await t.cfn.send(new UpdateStackCommand({ StackName: 'tables', TemplateBody: JSON.stringify(template) }));
+  assert.is((await settle(t.cfn, 'tables')).StackStatus, 'UPDATE_COMPLETE');
+  await doc.send(new PutCommand({ TableName: 'stack-orders', Item: { id: '2', customer: 'bob', day: 'monday' } }));
+  const byDay = await doc.send(new QueryCommand({ TableName: 'stack-orders', IndexName: 'byDay', KeyConditionExpression: '#d = :d', ExpressionAttributeNames: { '#d': 'day' }, ExpressionAttributeValues: { ':d': 'monday' } }));
+  assert.equal(byDay.Items, [{ id: '2', customer: 'bob', day: 'monday' }]);
+
   await t.cfn.send(new DeleteStackCommand({ StackName: 'tables' }));
   await new Promise((resolve) => setTimeout(resolve, 100));
   assert.equal((await client.send(new ListTablesCommand({}))).TableNames, ['events', 'things']);

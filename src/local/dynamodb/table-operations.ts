@@ -88,10 +88,14 @@ const notFound = (name: unknown) => new AwsError('ResourceNotFoundException', `R
 export function tableOperation(store: TableStore, operation: string, input: Record<string, unknown>, region: string, accountId: string): Record<string, unknown> | undefined {
   switch (operation) {
     case 'CreateTable': {
-      if (typeof input.TableName !== 'string' || !/^[a-zA-Z0-9_.-]{3,255}$/.test(input.TableName)) {
-        throw validation(`1 validation error detected: Value '${String(input.TableName)}' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+`);
+      const name = String(input.TableName ?? '');
+      if (name.length < 3 || name.length > 255) {
+        throw validation(`1 validation error detected: Value '${name}' at 'tableName' failed to satisfy constraint: Member must have length ${name.length < 3 ? 'greater than or equal to 3' : 'less than or equal to 255'}`);
       }
-      const table = store.create(tableInput(input.TableName, input), region, accountId);
+      if (!/^[a-zA-Z0-9_.-]+$/.test(name)) {
+        throw validation(`1 validation error detected: Value '${name}' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+`);
+      }
+      const table = store.create(tableInput(name, input), region, accountId);
       return { TableDescription: describeTable(table) };
     }
     case 'DescribeTable': {
