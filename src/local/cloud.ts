@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { StackEngine } from './cloudformation/engine';
 import type { ResourceRecord, StackRecord } from './cloudformation/model';
 import { StackStore } from './cloudformation/store';
+import { deliverStreamRecords } from './dynamodb/streams';
 import { TableStore } from './dynamodb/tables';
 import { notifyObjectEvent } from './events/s3-notifications';
 import { Scheduler } from './events/scheduler';
@@ -51,6 +52,7 @@ export class LocalCloud {
     this.functions = new FunctionRuntime(this);
     this.scheduler = new Scheduler(this);
     this.s3.onObjectEvent = (event) => notifyObjectEvent(this, event);
+    this.dynamodb.onItemChanges = (changes) => deliverStreamRecords(this, changes);
     this.onStackChange(() => this.scheduler.sync());
     this.scheduler.sync();
   }

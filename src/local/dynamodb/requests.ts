@@ -49,8 +49,6 @@ export function checkKey(table: Table, key: unknown): Item {
   return key as Item;
 }
 
-export const keyOf = (table: Table, item: Item): Item =>
-  Object.fromEntries([table.keys.hash, table.keys.range].filter((name): name is string => name !== undefined).map((name) => [name, item[name]]));
 
 const MAX_ITEM_BYTES = 400 * 1024;
 

@@ -80,6 +80,18 @@ export function orderBy(names: string[]): (a: Item, b: Item) => number {
 
 type LogOperation = [tableId: string, kind: 'put', item: Item] | [tableId: string, kind: 'delete', key: Item];
 
+/** One item written (next) or deleted (no next), with what it replaced. */
+export interface ItemChange {
+  table: Table;
+  key: Item;
+  old?: Item;
+  next?: Item;
+}
+
+/** The key attributes of an item. */
+export const keyItem = (table: Table, item: Item): Item =>
+  Object.fromEntries([table.keys.hash, table.keys.range].filter((name): name is string => name !== undefined).map((name) => [name, item[name]]));
+
 export class Table {
   /** Partition key → items of that partition, sorted by sort key. */
   private readonly partitions = new Map<string, Item[]>();
@@ -163,6 +175,8 @@ export class TableStore {
   private readonly byId = new Map<string, Table>();
   private readonly folder: string;
   private logLines = 0;
+  /** Told about every item written or deleted (stream records hang here). */
+  onItemChanges: (changes: ItemChange[]) => void = () => {};
 
   constructor(dataDir: string) {
     this.folder = join(dataDir, 'dynamodb');
@@ -213,12 +227,17 @@ export class TableStore {
   /** Applies writes to memory and appends them to the log as one line, so they persist together. */
   write(operations: LogOperation[]): void {
     if (operations.length === 0) return;
+    const changes = operations.map(([tableId, kind, item]) => {
+      const table = this.byId.get(tableId)!;
+      return { table, key: keyItem(table, item), old: table.get(item), next: kind === 'put' ? item : undefined };
+    });
     this.apply(operations);
     mkdirSync(this.folder, { recursive: true });
     appendFileSync(this.logFile, `${JSON.stringify(operations)}\n`);
     this.logLines += 1;
     const items = [...this.tables.values()].reduce((sum, table) => sum + table.count, 0);
     if (this.logLines > 1000 && this.logLines > 4 * items) this.compact();
+    this.onItemChanges(changes);
   }
 
   private saveDefinitions(): void {

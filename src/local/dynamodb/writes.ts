@@ -4,8 +4,8 @@
  * BatchWriteItem and TransactWriteItems write all of their items or none.
  */
 import { applyUpdate, parseUpdate, project, updatedPaths, type UpdateActions } from './expressions';
-import { checkItem, checkKey, conditionFailed, conditionHolds, DynamoDbError, keyOf, refuseLegacy, RequestExpressions, tableOf } from './requests';
-import type { Table, TableStore } from './tables';
+import { checkItem, checkKey, conditionFailed, conditionHolds, DynamoDbError, refuseLegacy, RequestExpressions, tableOf } from './requests';
+import { keyItem, type Table, type TableStore } from './tables';
 import { validation, type Item } from './values';
 
 export interface PlannedWrite {
@@ -41,7 +41,7 @@ export function planWrite(store: TableStore, kind: WriteKind, input: Record<stri
   let actions: UpdateActions | undefined;
   if (kind === 'Put') {
     next = checkItem(table, input.Item);
-    key = keyOf(table, next);
+    key = keyItem(table, next);
   } else {
     key = checkKey(table, input.Key);
   }
