@@ -53,6 +53,9 @@ async function createTable(client: DynamoDBClient, TableName: string, range?: st
       ],
       KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }, ...(range ? [{ AttributeName: range, KeyType: 'RANGE' as const }] : [])],
       GlobalSecondaryIndexes: [{ IndexName: 'byStatus', KeySchema: [{ AttributeName: 'status', KeyType: 'HASH' }], Projection: { ProjectionType: 'KEYS_ONLY' } }],
+      LocalSecondaryIndexes: range
+        ? [{ IndexName: 'byStatusInPartition', KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }, { AttributeName: 'status', KeyType: 'RANGE' }], Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['note'] } }]
+        : undefined,
     }),
   );
 }
@@ -270,6 +273,11 @@ dynamo('Query reads a partition by key conditions, in both directions, with Limi
 
   const byIndex = await doc.send(new QueryCommand({ TableName: 'events', IndexName: 'byStatus', KeyConditionExpression: '#s = :even', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':even': 'even' } }));
   assert.equal(byIndex.Items, [{ pk: 'p', at: 2, status: 'even' }, { pk: 'p', at: 4, status: 'even' }, { pk: 'p', at: 10, status: 'even' }, { pk: 'p', at: 20, status: 'even' }]);
+
+  const local = await doc.send(
+    new QueryCommand({ TableName: 'events', IndexName: 'byStatusInPartition', KeyConditionExpression: 'pk = :p AND begins_with(#s, :o)', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':p': 'p', ':o': 'o' }, ScanIndexForward: false, Limit: 2 }),
+  );
+  assert.equal([local.Items, local.LastEvaluatedKey], [[{ pk: 'p', at: 5, status: 'odd' }, { pk: 'p', at: 3, status: 'odd' }], { pk: 'p', at: 3, status: 'odd' }]);
 
   const noKey = await failure(doc.send(new QueryCommand({ TableName: 'events', KeyConditionExpression: 'at = :a', ExpressionAttributeValues: { ':a': 1 } })));
   assert.is(noKey!.message, 'Query condition missed key schema element: pk');
