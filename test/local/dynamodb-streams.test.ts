@@ -28,7 +28,7 @@ const mapping = (functionId: string, extra: Record<string, unknown> = {}) => ({
 async function records(t: TestCloud, group: string, expected: number): Promise<unknown[]> {
   const logs = new CloudWatchLogsClient({ ...t.config, maxAttempts: 1 });
   let found: unknown[] = [];
-  for (const deadline = Date.now() + 8000; Date.now() < deadline && found.length < expected; ) {
+  for (const deadline = Date.now() + 20_000; Date.now() < deadline && found.length < expected; ) {
     await new Promise((resolve) => setTimeout(resolve, 50));
     const { events } = await logs.send(new FilterLogEventsCommand({ logGroupName: `/aws/lambda/${group}`, filterPattern: 'RECORD' }));
     found = events!.map((event) => JSON.parse(event.message!.split('RECORD ')[1]));

@@ -48,7 +48,7 @@ orders.after(async (context) => {
 });
 
 async function stored(context: Context, id: string, status: string): Promise<Record<string, unknown> | undefined> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 20_000;
   for (;;) {
     const { Item } = await context.doc.send(new GetCommand({ TableName: context.table, Key: { id } }));
     if (Item?.status === status || Date.now() > deadline) return Item;

@@ -120,7 +120,7 @@ sqsSuite('a function failing a message gets it again after the visibility timeou
   await sqs.send(new SendMessageBatchCommand({ QueueUrl, Entries: [{ Id: '1', MessageBody: 'bad' }, { Id: '2', MessageBody: 'good' }] }));
   const deadUrl = (await sqs.send(new GetQueueUrlCommand({ QueueName: 'worker-dead' }))).QueueUrl;
   let dead: string[] = [];
-  for (const deadline = Date.now() + 8000; Date.now() < deadline && dead.length === 0; ) {
+  for (const deadline = Date.now() + 20_000; Date.now() < deadline && dead.length === 0; ) {
     dead = ((await sqs.send(new ReceiveMessageCommand({ QueueUrl: deadUrl, WaitTimeSeconds: 1 }))).Messages ?? []).map((message) => message.Body!);
   }
   assert.equal(dead, ['bad']);
@@ -129,6 +129,24 @@ sqsSuite('a function failing a message gets it again after the visibility timeou
   const { events } = await logs.send(new FilterLogEventsCommand({ logGroupName: '/aws/lambda/worker', filterPattern: 'BATCH' }));
   logs.destroy();
   assert.equal(events!.map((event) => event.message!.split('\t').pop()), ['BATCH bad#1,good#1', 'BATCH bad#2']);
+});
+
+sqsSuite('a FIFO queue keeps each group in order, one message in flight per group, and drops duplicates', async ({ sqs }) => {
+  const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: 'orders.fifo', Attributes: { FifoQueue: 'true', ContentBasedDeduplication: 'true' } }));
+  const send = (MessageBody: string, MessageGroupId: string) => sqs.send(new SendMessageCommand({ QueueUrl, MessageBody, MessageGroupId }));
+  const first = await send('a1', 'a');
+  await send('a2', 'a');
+  await send('b1', 'b');
+  const duplicate = await send('a1', 'a');
+  assert.equal([duplicate.MessageId, duplicate.SequenceNumber], [first.MessageId, first.SequenceNumber]);
+  const bodies = async (MaxNumberOfMessages: number) => ((await sqs.send(new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages, MessageSystemAttributeNames: ['MessageGroupId'] }))).Messages ?? []);
+  const [a1] = await bodies(1);
+  assert.equal([a1.Body, a1.Attributes], ['a1', { MessageGroupId: 'a' }]);
+  assert.equal((await bodies(10)).map((message) => message.Body), ['b1']);
+  await sqs.send(new DeleteMessageCommand({ QueueUrl, ReceiptHandle: a1.ReceiptHandle }));
+  assert.equal((await bodies(10)).map((message) => message.Body), ['a2']);
+  const noGroup = await failure(sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: 'x' })));
+  assert.is(noGroup!.message, 'The request must contain the parameter MessageGroupId.');
 });
 
 sqsSuite.run();

@@ -17,6 +17,10 @@ interface QueuedMessage {
   MessageAttributes?: Record<string, MessageAttribute>;
   MD5OfMessageAttributes?: string;
   sentAt: number;
+  /** FIFO queues: the group whose order is kept, the id duplicates are recognized by, and the sequence. */
+  group?: string;
+  deduplicationId?: string;
+  sequenceNumber?: string;
   receiveCount: number;
   firstReceivedAt?: number;
   /** When the message can be received again (after a delay or a visibility timeout). */
@@ -85,6 +89,9 @@ export class SqsApi {
   private readonly messages = new Map<string, QueuedMessage[]>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly delivering = new Set<string>();
+  /** FIFO messages of the last 5 minutes, by queue ARN, for deduplication. */
+  private readonly sent = new Map<string, QueuedMessage[]>();
+  private sequence = 0;
   private stopped = false;
 
   constructor(private readonly cloud: LocalCloud) {}
@@ -247,7 +254,10 @@ export class SqsApi {
     if (typeof body !== 'string' || body === '') throw new AwsError('MissingParameter', 'The request must contain the parameter MessageBody.');
     const attributes = input.MessageAttributes as Record<string, MessageAttribute> | undefined;
     const delay = Number(input.DelaySeconds ?? queue.attributes.DelaySeconds ?? 0);
+    const fifo = this.fifo(queue, input, body);
+    if (fifo?.duplicate) return { MessageId: fifo.duplicate.MessageId, MD5OfMessageBody: fifo.duplicate.MD5OfBody, SequenceNumber: fifo.duplicate.sequenceNumber! };
     const message: QueuedMessage = {
+      ...(fifo ? { group: fifo.group, deduplicationId: fifo.deduplicationId, sequenceNumber: (10n ** 19n + BigInt(++this.sequence)).toString() } : {}),
       MessageId: randomUUID(),
       Body: body,
       MD5OfBody: createHash('md5').update(body).digest('hex'),
@@ -257,8 +267,35 @@ export class SqsApi {
       visibleAt: Date.now() + delay * 1000,
     };
     this.waiting(queue).push(message);
+    if (message.deduplicationId) this.sent.get(queue.arn)!.push(message);
     this.scheduleDelivery(queue, message.visibleAt);
-    return { MessageId: message.MessageId, MD5OfMessageBody: message.MD5OfBody, ...(message.MD5OfMessageAttributes ? { MD5OfMessageAttributes: message.MD5OfMessageAttributes } : {}) };
+    return {
+      MessageId: message.MessageId,
+      MD5OfMessageBody: message.MD5OfBody,
+      ...(message.MD5OfMessageAttributes ? { MD5OfMessageAttributes: message.MD5OfMessageAttributes } : {}),
+      ...(message.sequenceNumber ? { SequenceNumber: message.sequenceNumber } : {}),
+    };
+  }
+
+  /**
+   * A FIFO queue's rules for a new message: a MessageGroupId, and a deduplication id (given, or the
+   * body's SHA-256 with ContentBasedDeduplication) that makes a resend within 5 minutes a no-op.
+   */
+  private fifo(queue: Queue, input: Record<string, unknown>, body: string): { group: string; deduplicationId: string; duplicate?: QueuedMessage } | undefined {
+    if (queue.attributes.FifoQueue !== 'true') return undefined;
+    if (typeof input.MessageGroupId !== 'string' || input.MessageGroupId === '') throw new AwsError('MissingParameter', 'The request must contain the parameter MessageGroupId.');
+    const deduplicationId =
+      typeof input.MessageDeduplicationId === 'string'
+        ? input.MessageDeduplicationId
+        : queue.attributes.ContentBasedDeduplication === 'true'
+          ? createHash('sha256').update(body).digest('hex')
+          : undefined;
+    if (deduplicationId === undefined) {
+      throw new AwsError('InvalidParameterValue', 'The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly');
+    }
+    const recent = (this.sent.get(queue.arn) ?? []).filter((message) => message.sentAt > Date.now() - 5 * 60_000);
+    this.sent.set(queue.arn, recent);
+    return { group: input.MessageGroupId, deduplicationId, duplicate: recent.find((message) => message.deduplicationId === deduplicationId) };
   }
 
   private redrive(queue: Queue): { target: Queue; maxReceiveCount: number } | undefined {
@@ -274,9 +311,11 @@ export class SqsApi {
     const messages = this.waiting(queue);
     const redrive = this.redrive(queue);
     const taken: QueuedMessage[] = [];
+    // FIFO: while a message of a group is in flight, the later messages of that group wait.
+    const busyGroups = new Set(messages.filter((message) => message.group !== undefined && message.receiveCount > 0 && message.visibleAt > now).map((message) => message.group));
     for (const message of [...messages]) {
       if (taken.length >= count) break;
-      if (message.visibleAt > now) continue;
+      if (message.visibleAt > now || busyGroups.has(message.group)) continue;
       if (redrive && message.receiveCount >= redrive.maxReceiveCount) {
         messages.splice(messages.indexOf(message), 1);
         this.waiting(redrive.target).push({ ...message, visibleAt: now, receiptHandle: undefined });
@@ -328,6 +367,7 @@ export class SqsApi {
       SentTimestamp: String(message.sentAt),
       SenderId: this.cloud.accountId,
       ApproximateFirstReceiveTimestamp: String(message.firstReceivedAt ?? message.sentAt),
+      ...(message.group !== undefined ? { MessageGroupId: message.group, MessageDeduplicationId: message.deduplicationId!, SequenceNumber: message.sequenceNumber! } : {}),
     };
   }
 
