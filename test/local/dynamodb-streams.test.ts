@@ -37,7 +37,7 @@ async function records(t: TestCloud, group: string, expected: number): Promise<u
   return found;
 }
 
-streams('inserts, updates and deletes arrive in order with their images; FilterCriteria select records', async ({ t }) => {
+streams('inserts, updates and deletes arrive in order with their images, no-op deletes make none, FilterCriteria select records', async ({ t }) => {
   const template = {
     Resources: {
       Table: {
@@ -63,13 +63,17 @@ streams('inserts, updates and deletes arrive in order with their images; FilterC
   await doc.send(new PutCommand({ TableName: 'streamed', Item: { id: 'a', n: 1 } }));
   await doc.send(new UpdateCommand({ TableName: 'streamed', Key: { id: 'a' }, UpdateExpression: 'SET n = :two', ExpressionAttributeValues: { ':two': 2 } }));
   await doc.send(new DeleteCommand({ TableName: 'streamed', Key: { id: 'a' } }));
+  // Deleting an item that is not there changes nothing, so it makes no record.
+  await doc.send(new DeleteCommand({ TableName: 'streamed', Key: { id: 'never-there' } }));
+  await doc.send(new PutCommand({ TableName: 'streamed', Item: { id: 'b' } }));
   client.destroy();
   const key = { id: { S: 'a' } };
   const view = 'NEW_AND_OLD_IMAGES';
-  assert.equal(await records(t, 'all-changes', 3), [
+  assert.equal(await records(t, 'all-changes', 4), [
     ['INSERT', key, null, { id: { S: 'a' }, n: { N: '1' } }, view, true],
     ['MODIFY', key, { id: { S: 'a' }, n: { N: '1' } }, { id: { S: 'a' }, n: { N: '2' } }, view, true],
     ['REMOVE', key, { id: { S: 'a' }, n: { N: '2' } }, null, view, true],
+    ['INSERT', { id: { S: 'b' } }, null, { id: { S: 'b' } }, view, true],
   ]);
   assert.equal(await records(t, 'removals', 1), [['REMOVE', key, { id: { S: 'a' }, n: { N: '2' } }, null, view, true]]);
 });

@@ -61,7 +61,8 @@ export function planWrite(store: TableStore, kind: WriteKind, input: Record<stri
 
 export function commit(store: TableStore, plans: PlannedWrite[]): void {
   store.write(
-    plans.filter((plan) => !plan.check).map((plan) => (plan.next ? [plan.table.definition.TableId, 'put', plan.next] : [plan.table.definition.TableId, 'delete', plan.key])),
+    // A condition check writes nothing, and neither does deleting an item that is not there (no stream record either).
+    plans.filter((plan) => !plan.check && (plan.next || plan.old)).map((plan) => (plan.next ? [plan.table.definition.TableId, 'put', plan.next] : [plan.table.definition.TableId, 'delete', plan.key])),
   );
 }
 
