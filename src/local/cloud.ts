@@ -2,6 +2,8 @@ import type { LocalCredentials } from './access/credentials';
 import { StackEngine } from './cloudformation/engine';
 import type { ResourceRecord, StackRecord } from './cloudformation/model';
 import { StackStore } from './cloudformation/store';
+import { deliverStreamRecords } from './dynamodb/streams';
+import { TableStore } from './dynamodb/tables';
 import { notifyObjectEvent } from './events/s3-notifications';
 import { Scheduler } from './events/scheduler';
 import { FunctionRuntime } from './runtime/functions';
@@ -32,6 +34,7 @@ export class LocalCloud {
   /** The URL clients reach this server at; set once it listens. */
   baseUrl = 'http://127.0.0.1:4566';
   readonly s3: S3Store;
+  readonly dynamodb: TableStore;
   readonly stacks: StackStore;
   readonly engine: StackEngine;
   readonly logs: LogStore;
@@ -47,6 +50,7 @@ export class LocalCloud {
     makePrivateDir(this.dataDir);
     this.logLine = options.log ?? (() => {});
     this.s3 = new S3Store(this.dataDir);
+    this.dynamodb = new TableStore(this.dataDir);
     this.stacks = new StackStore(this.dataDir);
     this.engine = new StackEngine(this);
     this.logs = new LogStore(this.dataDir);
@@ -54,6 +58,7 @@ export class LocalCloud {
     this.functions = new FunctionRuntime(this);
     this.scheduler = new Scheduler(this);
     this.s3.onObjectEvent = (event) => notifyObjectEvent(this, event);
+    this.dynamodb.onItemChanges = (changes) => deliverStreamRecords(this, changes);
     this.onStackChange(() => this.scheduler.sync());
     this.scheduler.sync();
     // Operations a crash or a kill cut off are rolled back or finished, in the background like any operation.

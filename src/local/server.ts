@@ -71,6 +71,7 @@ export class LocalServer {
     this.gateway = new GatewayRouter(cloud);
     this.sqs = new SqsApi(cloud);
     this.http = createServer((req, res) => void this.serve(req, res));
+    this.http.on('close', () => this.sqs.stop());
     this.http.keepAliveTimeout = 5_000;
   }
 
@@ -103,7 +104,9 @@ export class LocalServer {
     }
     const request: LocalRequest = {
       method: req.method ?? 'GET',
-      path: url.pathname,
+      // The path as sent, not url.pathname: URL parsing resolves dot segments (even %2E%2E), which would
+      // store the S3 key `../x.txt` of one bucket as `x.txt` in a bucket named after the key.
+      path: req.url?.startsWith('/') ? req.url.split('?')[0] : url.pathname,
       search: url.searchParams,
       headers: req.headers,
       body,
@@ -166,7 +169,7 @@ export class LocalServer {
       } catch {
         throw new AwsError('SerializationException', 'The request body is not valid JSON');
       }
-      if (service === 'dynamodb') return dynamoDbApi(this.cloud, operation, input);
+      if (service === 'dynamodb') return dynamoDbApi(this.cloud, operation, input, request.region);
       if (service === 'events') return eventBridgeApi(this.cloud, operation, input, request.region);
       if (service === 'sqs') return this.sqs.handle(operation, input);
       return service === 'logs' ? logsApi(this.cloud, operation, input) : ssmApi(this.cloud, operation, input);

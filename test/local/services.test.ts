@@ -48,7 +48,7 @@ services('SSM stores parameters, and templates can read them', async ({ t, ssm }
 
   const template = {
     Parameters: { TableName: { Type: 'AWS::SSM::Parameter::Value<String>', Default: '/app/table' } },
-    Resources: { Table: { Type: 'AWS::DynamoDB::Table', Properties: { TableName: { Ref: 'TableName' }, KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }] } } },
+    Resources: { Table: { Type: 'AWS::DynamoDB::Table', Properties: { TableName: { Ref: 'TableName' }, AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }], KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }] } } },
     Outputs: { Arn: { Value: { 'Fn::GetAtt': ['Table', 'Arn'] } } },
   };
   await t.cfn.send(new CreateStackCommand({ StackName: 'ssm', TemplateBody: JSON.stringify(template) }));
@@ -116,7 +116,7 @@ services('EventBridge events and SQS messages invoke the functions that listen f
   assert.equal(messages, ['GOT "job-1"', 'GOT {"kind":"order-created"}']);
   const missing = await call('AmazonSQS.SendMessage', 'application/x-amz-json-1.0', { QueueUrl: 'nope', MessageBody: 'x' });
   assert.is(missing.status, 400);
-  assert.is(((await missing.json()) as { __type: string }).__type, 'AWS.SimpleQueueService.NonExistentQueue');
+  assert.equal([((await missing.json()) as { __type: string }).__type, missing.headers.get('x-amzn-query-error')], ['com.amazonaws.sqs#QueueDoesNotExist', 'AWS.SimpleQueueService.NonExistentQueue;Sender']);
 });
 
 services('bad requests get the AWS error shape, and the server keeps serving', async ({ t, logs }) => {

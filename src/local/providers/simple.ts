@@ -1,3 +1,4 @@
+import { tableAttributes, tableInput } from '../dynamodb/table-operations';
 import { arn, generatedName, randomSuffix } from './names';
 import type { ResourceProvider } from './provider';
 
@@ -46,10 +47,15 @@ export const dynamoDbTableProvider: ResourceProvider = {
   replaceOn: ['TableName', 'KeySchema'],
   create(properties, context) {
     const name = typeof properties.TableName === 'string' ? properties.TableName : generatedName(context.stackName, context.logicalId, 255);
-    const tableArn = arn('dynamodb', context.region, context.accountId, `table/${name}`);
-    const attributes: Record<string, unknown> = { Arn: tableArn };
-    if (properties.StreamSpecification) attributes.StreamArn = `${tableArn}/stream/${new Date().toISOString().replace(/Z$/, '')}`;
-    return { physicalId: name, attributes };
+    const table = context.cloud.dynamodb.create(tableInput(name, properties), context.region, context.accountId);
+    return { physicalId: name, attributes: tableAttributes(table) };
+  },
+  update(properties, previous, context) {
+    const table = context.cloud.dynamodb.update(previous.physicalId, tableInput(previous.physicalId, properties));
+    return { physicalId: previous.physicalId, attributes: tableAttributes(table) };
+  },
+  delete(record, context) {
+    context.cloud.dynamodb.delete(record.physicalId);
   },
 };
 

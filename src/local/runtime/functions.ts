@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { AwsError } from '../aws/errors';
 import type { LocalCloud } from '../cloud';
 import type { ResourceRecord } from '../cloudformation/model';
+import { localizeEndpoints } from '../gateway/endpoints';
 import { writeFileAtomic } from '../state/files';
 import { codeDirectory } from './code';
 import { PYTHON_BOOTSTRAP } from './python-bootstrap';
@@ -49,7 +50,8 @@ export class FunctionRuntime {
     const record = this.record(reference);
     const properties = record.properties;
     const variables = ((properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {}) as Record<string, unknown>;
-    const environment = Object.fromEntries(Object.entries(variables).map(([key, value]) => [key, String(value)]));
+    // A queue URL or API endpoint passed in the environment (`!Ref Queue`) must reach this server, not AWS.
+    const environment = Object.fromEntries(Object.entries(variables).map(([key, value]) => [key, localizeEndpoints(String(value), this.cloud.baseUrl)]));
     const arn = String(record.attributes.Arn);
     const config: FunctionConfig = {
       name: record.physicalId,

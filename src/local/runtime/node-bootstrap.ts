@@ -5,11 +5,39 @@
  */
 import { Socket } from 'node:net';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import Module, { register } from 'node:module';
+import { delimiter, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { format } from 'node:util';
 import { FLUSH_MARKER, type FunctionErrorPayload, type InvokeMessage, type ReplyMessage } from './protocol';
+
+/**
+ * Lambda's Node.js runtimes bundle the AWS SDK v3 (NODE_PATH ends with /var/runtime/node_modules),
+ * so functions require it without shipping it. Here fw's own install plays that folder: it is
+ * searched after the function's own node_modules, so a service's SDK wins, as on AWS. NODE_PATH
+ * serves require(); ESM import ignores NODE_PATH, so a resolve hook retries a missing bare
+ * specifier from fw's folder.
+ */
+function provideRuntimeSdk(): void {
+  let modules: string | undefined;
+  for (let dir = __dirname; !modules && dirname(dir) !== dir; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'node_modules', '@aws-sdk', 'client-dynamodb'))) modules = join(dir, 'node_modules');
+  }
+  if (!modules) return;
+  process.env.NODE_PATH = [process.env.NODE_PATH, modules].filter(Boolean).join(delimiter);
+  (Module as unknown as { _initPaths(): void })._initPaths();
+  const fallback = `let parentURL;
+export function initialize(data) { parentURL = data; }
+export async function resolve(specifier, context, next) {
+  try { return await next(specifier, context); } catch (error) {
+    if (error?.code !== 'ERR_MODULE_NOT_FOUND' || /^([./]|[a-z]+:)/i.test(specifier)) throw error;
+    return next(specifier, { ...context, parentURL });
+  }
+}`;
+  register(`data:text/javascript,${encodeURIComponent(fallback)}`, { data: pathToFileURL(join(modules, 'fw-runtime-sdk.js')).href });
+}
+provideRuntimeSdk();
 
 type Handler = (event: unknown, context: Record<string, unknown>, callback: (error?: unknown, value?: unknown) => void) => unknown;
 

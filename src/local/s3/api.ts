@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { AwsError } from '../aws/errors';
 import { document, flat, textsOf } from '../aws/xml';
 import { header, xmlResponse, type LocalRequest, type LocalResponse } from '../http';
@@ -88,6 +87,7 @@ export class S3Api {
   private bucketOperation(request: LocalRequest, name: string): LocalResponse {
     const { method, search } = request;
     const configuration = ['policy', 'notification', 'tagging', 'cors', 'encryption', 'versioning', 'acl', 'publicAccessBlock', 'ownershipControls', 'lifecycle', 'website'].find((q) => search.has(q));
+    if (method === 'PUT' && configuration === 'versioning') return this.putVersioning(request, name);
     if (method === 'PUT' && configuration) {
       this.store.bucket(name);
       return { status: configuration === 'policy' ? 204 : 200 };
@@ -112,8 +112,7 @@ export class S3Api {
     }
     if (method === 'GET' && search.has('versions')) return this.listObjectVersions(request, name);
     if (method === 'GET' && search.has('versioning')) {
-      this.store.bucket(name);
-      return xmlResponse(document('VersioningConfiguration', {}, NAMESPACE));
+      return xmlResponse(document('VersioningConfiguration', { Status: this.store.bucket(name).versioning }, NAMESPACE));
     }
     if (method === 'GET' && configuration) {
       this.store.bucket(name);
@@ -121,6 +120,21 @@ export class S3Api {
     }
     if (method === 'GET') return this.listObjects(request, name);
     throw new AwsError('MethodNotAllowed', 'The specified method is not allowed against this resource.', 405);
+  }
+
+  /**
+   * Buckets keep one version of each object. Suspending versioning is what they already do, so it is
+   * recorded; enabling it is refused rather than ignored, since later puts would not keep old versions.
+   */
+  private putVersioning(request: LocalRequest, name: string): LocalResponse {
+    const bucket = this.store.bucket(name);
+    const status = textsOf(request.body.toString('utf8'), 'Status')[0];
+    if (status === 'Enabled') {
+      throw new AwsError('NotImplemented', 'The local cloud does not emulate bucket versioning: buckets keep one version of each object (Status Suspended is accepted)', 501);
+    }
+    if (status !== 'Suspended') throw new AwsError('MalformedXML', 'The XML you provided was not well-formed or did not validate against our published schema', 400);
+    this.store.setVersioning(bucket.name, status);
+    return { status: 200 };
   }
 
   private listObjects(request: LocalRequest, name: string): LocalResponse {
@@ -222,14 +236,14 @@ export class S3Api {
       return xmlResponse(document('InitiateMultipartUploadResult', { Bucket: bucket, Key: key, UploadId: id }, NAMESPACE));
     }
     if (request.method === 'PUT') {
-      const data = uploadedBytes(request);
-      this.multipart.putPart(uploadId, bucket, key, Number(request.search.get('partNumber')), data);
-      return { status: 200, headers: { etag: `"${createHash('md5').update(data).digest('hex')}"` } };
+      const part = this.multipart.putPart(uploadId, bucket, key, Number(request.search.get('partNumber')), uploadedBytes(request));
+      return { status: 200, headers: { etag: part.etag } };
     }
+    if (request.method === 'GET') return this.listParts(request, bucket, key, uploadId);
     if (request.method === 'POST') {
       const parts = textsOf(request.body.toString('utf8'), 'PartNumber').map(Number);
       const upload = this.multipart.complete(uploadId, bucket, key, parts);
-      const object = this.store.putObject(bucket, key, upload.data, { contentType: upload.contentType, metadata: upload.metadata });
+      const object = this.store.putObject(bucket, key, upload.data, { contentType: upload.contentType, metadata: upload.metadata, etag: upload.etag });
       return xmlResponse(document('CompleteMultipartUploadResult', { Location: `/${bucket}/${key}`, Bucket: bucket, Key: key, ETag: object.etag }, NAMESPACE));
     }
     if (request.method === 'DELETE') {
@@ -237,6 +251,31 @@ export class S3Api {
       return { status: 204 };
     }
     throw new AwsError('NotImplemented', `The local cloud does not implement ${request.method} on a multipart upload`, 501);
+  }
+
+  private listParts(request: LocalRequest, bucket: string, key: string, uploadId: string): LocalResponse {
+    const { initiated, parts } = this.multipart.parts(uploadId, bucket, key);
+    const marker = Number(request.search.get('part-number-marker') ?? 0);
+    const maxParts = Math.max(0, Math.min(1000, Number(request.search.get('max-parts') ?? 1000)));
+    const after = parts.filter(([number]) => number > marker);
+    const listed = after.slice(0, maxParts);
+    const truncated = after.length > listed.length;
+    const owner = { ID: 'local', DisplayName: 'local' };
+    const result = {
+      Bucket: bucket,
+      Key: key,
+      UploadId: uploadId,
+      Initiator: owner,
+      Owner: owner,
+      StorageClass: 'STANDARD',
+      PartNumberMarker: marker,
+      NextPartNumberMarker: listed.length ? listed[listed.length - 1][0] : marker,
+      MaxParts: maxParts,
+      IsTruncated: truncated,
+      Initiated: initiated,
+      Part: flat(listed.map(([PartNumber, part]) => ({ PartNumber, LastModified: part.lastModified, ETag: part.etag, Size: part.data.length }))),
+    };
+    return xmlResponse(document('ListPartsResult', result, NAMESPACE));
   }
 
   private putObject(request: LocalRequest, bucket: string, key: string): LocalResponse {

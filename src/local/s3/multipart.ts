@@ -1,12 +1,20 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { AwsError } from '../aws/errors';
+
+export interface Part {
+  data: Buffer;
+  /** The quoted hex MD5 of the part, as UploadPart answers it. */
+  etag: string;
+  lastModified: string;
+}
 
 interface Upload {
   bucket: string;
   key: string;
   contentType?: string;
   metadata: Record<string, string>;
-  parts: Map<number, Buffer>;
+  initiated: string;
+  parts: Map<number, Part>;
 }
 
 /**
@@ -19,7 +27,7 @@ export class MultipartUploads {
 
   start(bucket: string, key: string, contentType: string | undefined, metadata: Record<string, string>): string {
     const id = randomUUID().replace(/-/g, '');
-    this.uploads.set(id, { bucket, key, contentType, metadata, parts: new Map() });
+    this.uploads.set(id, { bucket, key, contentType, metadata, initiated: new Date().toISOString(), parts: new Map() });
     return id;
   }
 
@@ -31,23 +39,39 @@ export class MultipartUploads {
     return upload;
   }
 
-  putPart(id: string, bucket: string, key: string, partNumber: number, data: Buffer): void {
+  putPart(id: string, bucket: string, key: string, partNumber: number, data: Buffer): Part {
     if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > 10_000) {
       throw new AwsError('InvalidArgument', 'Part number must be an integer between 1 and 10000, inclusive', 400);
     }
-    this.get(id, bucket, key).parts.set(partNumber, data);
+    const part = { data, etag: `"${createHash('md5').update(data).digest('hex')}"`, lastModified: new Date().toISOString() };
+    this.get(id, bucket, key).parts.set(partNumber, part);
+    return part;
   }
 
-  /** The whole object from the parts the client lists, in that order. */
-  complete(id: string, bucket: string, key: string, partNumbers: number[]): Omit<Upload, 'parts'> & { data: Buffer } {
+  /** The parts uploaded so far, by part number (ListParts). */
+  parts(id: string, bucket: string, key: string): { initiated: string; parts: [number, Part][] } {
     const upload = this.get(id, bucket, key);
-    const chunks = partNumbers.map((number) => {
+    return { initiated: upload.initiated, parts: [...upload.parts.entries()].sort(([a], [b]) => a - b) };
+  }
+
+  /**
+   * The whole object from the parts the client lists, in that order, and S3's multipart
+   * ETag: the MD5 of the parts' binary MD5s, then `-` and the number of parts.
+   */
+  complete(id: string, bucket: string, key: string, partNumbers: number[]): Omit<Upload, 'parts' | 'initiated'> & { data: Buffer; etag: string } {
+    const upload = this.get(id, bucket, key);
+    if (partNumbers.some((number, index) => index > 0 && number <= partNumbers[index - 1])) {
+      throw new AwsError('InvalidPartOrder', 'The list of parts was not in ascending order. The parts list must be specified in order by part number.', 400);
+    }
+    const parts = partNumbers.map((number) => {
       const part = upload.parts.get(number);
-      if (!part) throw new AwsError('InvalidPart', 'One or more of the specified parts could not be found.', 400);
+      if (!part) throw new AwsError('InvalidPart', 'One or more of the specified parts could not be found.  The part may not have been uploaded, or the specified entity tag may not match the part\'s entity tag.', 400);
       return part;
     });
     this.uploads.delete(id);
-    return { bucket, key, contentType: upload.contentType, metadata: upload.metadata, data: Buffer.concat(chunks) };
+    const digests = Buffer.concat(parts.map((part) => Buffer.from(part.etag.slice(1, -1), 'hex')));
+    const etag = `"${createHash('md5').update(digests).digest('hex')}-${parts.length}"`;
+    return { bucket, key, contentType: upload.contentType, metadata: upload.metadata, data: Buffer.concat(parts.map((part) => part.data)), etag };
   }
 
   abort(id: string, bucket: string, key: string): void {

@@ -19,6 +19,8 @@ export interface Bucket {
   name: string;
   created: string;
   region: string;
+  /** Set once PutBucketVersioning suspended versioning (the only state the local cloud keeps). */
+  versioning?: 'Suspended';
   objects: Record<string, StoredObject>;
 }
 
@@ -74,6 +76,11 @@ export class S3Store {
     this.save();
   }
 
+  setVersioning(name: string, status: 'Suspended'): void {
+    this.bucket(name).versioning = status;
+    this.save();
+  }
+
   deleteBucket(name: string, options: { force?: boolean } = {}): void {
     const bucket = this.bucket(name);
     if (Object.keys(bucket.objects).length > 0 && !options.force) {
@@ -84,7 +91,7 @@ export class S3Store {
     this.save();
   }
 
-  putObject(bucketName: string, key: string, data: Buffer, options: { contentType?: string; metadata?: Record<string, string> } = {}): StoredObject {
+  putObject(bucketName: string, key: string, data: Buffer, options: { contentType?: string; metadata?: Record<string, string>; etag?: string } = {}): StoredObject {
     const bucket = this.bucket(bucketName);
     const blob = `${Date.now().toString(36)}-${randomBytes(8).toString('hex')}`;
     writeFileAtomic(join(this.blobDir, blob), data);
@@ -92,7 +99,7 @@ export class S3Store {
     const object: StoredObject = {
       key,
       size: data.length,
-      etag: `"${createHash('md5').update(data).digest('hex')}"`,
+      etag: options.etag ?? `"${createHash('md5').update(data).digest('hex')}"`,
       lastModified: new Date().toISOString(),
       contentType: options.contentType,
       metadata: options.metadata ?? {},

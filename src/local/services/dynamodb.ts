@@ -1,38 +1,41 @@
 import { AwsError } from '../aws/errors';
 import type { LocalCloud } from '../cloud';
-import type { ResourceRecord } from '../cloudformation/model';
+import { dynamoDbOperation } from '../dynamodb/api';
+import { DynamoDbError } from '../dynamodb/requests';
+import { tableInput } from '../dynamodb/table-operations';
 import { jsonResponse, type LocalResponse } from '../http';
 
 const JSON_10 = 'application/x-amz-json-1.0';
 
-function describe(record: ResourceRecord): Record<string, unknown> {
-  const properties = record.properties;
-  const stream = properties.StreamSpecification as { StreamViewType?: string } | undefined;
-  return {
-    TableName: record.physicalId,
-    TableArn: record.attributes.Arn,
-    TableStatus: 'ACTIVE',
-    KeySchema: properties.KeySchema,
-    AttributeDefinitions: properties.AttributeDefinitions,
-    CreationDateTime: Date.parse(record.timestamp) / 1000,
-    ItemCount: 0,
-    TableSizeBytes: 0,
-    BillingModeSummary: { BillingMode: properties.BillingMode ?? 'PROVISIONED' },
-    ProvisionedThroughput: { ReadCapacityUnits: 0, WriteCapacityUnits: 0, NumberOfDecreasesToday: 0, ...(properties.ProvisionedThroughput as object | undefined) },
-    GlobalSecondaryIndexes: properties.GlobalSecondaryIndexes,
-    StreamSpecification: stream ? { StreamEnabled: true, StreamViewType: stream.StreamViewType } : undefined,
-    LatestStreamArn: record.attributes.StreamArn,
-  };
+const adopted = new WeakSet<LocalCloud>();
+
+/**
+ * Stacks deployed by an fw whose local cloud kept no items have tables the store does not know:
+ * they are created, empty, on the first DynamoDB request.
+ */
+function adoptStackTables(cloud: LocalCloud): void {
+  if (adopted.has(cloud)) return;
+  adopted.add(cloud);
+  for (const { record } of cloud.resources('AWS::DynamoDB::Table')) {
+    if (cloud.dynamodb.get(record.physicalId)) continue;
+    try {
+      cloud.dynamodb.create(tableInput(record.physicalId, record.properties), String(record.attributes.Arn).split(':')[3], cloud.accountId);
+    } catch (error) {
+      cloud.log(`DynamoDB table ${record.physicalId} of an earlier deploy could not be restored: ${(error as Error).message}`);
+    }
+  }
 }
 
-/** DynamoDB (JSON 1.0): the tables stacks created, described; items are not emulated. */
-export function dynamoDbApi(cloud: LocalCloud, operation: string, input: Record<string, unknown>): LocalResponse {
-  const tables = cloud.resources('AWS::DynamoDB::Table').map(({ record }) => record);
-  if (operation === 'ListTables') return jsonResponse({ TableNames: tables.map((table) => table.physicalId).sort() }, 200, JSON_10);
-  if (operation === 'DescribeTable') {
-    const table = tables.find((record) => record.physicalId === input.TableName);
-    if (!table) throw new AwsError('ResourceNotFoundException', `Requested resource not found: Table: ${String(input.TableName)} not found`);
-    return jsonResponse({ Table: describe(table) }, 200, JSON_10);
+/** DynamoDB (JSON 1.0): the operations live in src/local/dynamodb/; this answers in DynamoDB's error shape. */
+export function dynamoDbApi(cloud: LocalCloud, operation: string, input: Record<string, unknown>, region = 'us-east-1'): LocalResponse {
+  adoptStackTables(cloud);
+  try {
+    return jsonResponse(dynamoDbOperation(cloud.dynamodb, operation, input, region, cloud.accountId), 200, JSON_10);
+  } catch (error) {
+    if (!(error instanceof AwsError)) throw error;
+    const fields = error instanceof DynamoDbError ? error.fields : {};
+    const response = jsonResponse({ __type: `com.amazonaws.dynamodb.v20120810#${error.code}`, message: error.message, ...fields }, error.status, JSON_10);
+    response.headers!['x-amzn-errortype'] = error.code;
+    return response;
   }
-  throw new AwsError('UnknownOperationException', `The local cloud does not emulate DynamoDB ${operation} (tables are created and described, items are not stored)`);
 }

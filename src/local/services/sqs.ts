@@ -1,89 +1,460 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { AwsError } from '../aws/errors';
 import type { LocalCloud } from '../cloud';
+import { localizeEndpoints } from '../gateway/endpoints';
 import { jsonResponse, type LocalResponse } from '../http';
 
-interface Message {
+interface MessageAttribute {
+  DataType: string;
+  StringValue?: string;
+  BinaryValue?: string;
+}
+
+interface QueuedMessage {
   MessageId: string;
-  ReceiptHandle: string;
   Body: string;
   MD5OfBody: string;
-  Attributes: Record<string, string>;
+  MessageAttributes?: Record<string, MessageAttribute>;
+  MD5OfMessageAttributes?: string;
+  sentAt: number;
+  /** FIFO queues: the group whose order is kept, the id duplicates are recognized by, and the sequence. */
+  group?: string;
+  deduplicationId?: string;
+  sequenceNumber?: string;
+  receiveCount: number;
+  firstReceivedAt?: number;
+  /** When the message can be received again (after a delay or a visibility timeout). */
+  visibleAt: number;
+  receiptHandle?: string;
+}
+
+interface Queue {
+  name: string;
+  arn: string;
+  /** AWS's URL form, kept in stack state; answered to clients in this server's form. */
+  url: string;
+  attributes: Record<string, string>;
+  created: number;
 }
 
 const JSON_10 = 'application/x-amz-json-1.0';
 
+const DEFAULT_ATTRIBUTES: Record<string, string> = {
+  VisibilityTimeout: '30',
+  MessageRetentionPeriod: '345600',
+  DelaySeconds: '0',
+  MaximumMessageSize: '262144',
+  ReceiveMessageWaitTimeSeconds: '0',
+};
+
+/** JSON protocol shape names whose query-protocol codes differ. */
+const JSON_SHAPES: Record<string, string> = {
+  'AWS.SimpleQueueService.NonExistentQueue': 'QueueDoesNotExist',
+  'AWS.SimpleQueueService.MessageNotInflight': 'MessageNotInflight',
+  'AWS.SimpleQueueService.UnsupportedOperation': 'UnsupportedOperation',
+};
+
+const nonExistent = () => new AwsError('AWS.SimpleQueueService.NonExistentQueue', 'The specified queue does not exist.');
+
 /**
- * SQS (JSON 1.0): a message sent to a queue that an event source mapping reads
- * invokes that function at once; other messages wait, in memory, for ReceiveMessage.
+ * The MD5 SQS returns for message attributes (the SDK checks it): over the attributes sorted by
+ * name, each as length-prefixed name, data type, a transport byte (1 string, 2 binary) and value.
+ */
+export function md5OfAttributes(attributes: Record<string, MessageAttribute>): string {
+  const hash = createHash('md5');
+  const lengthPrefixed = (bytes: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(bytes.length);
+    hash.update(length).update(bytes);
+  };
+  for (const name of Object.keys(attributes).sort()) {
+    const attribute = attributes[name];
+    lengthPrefixed(Buffer.from(name));
+    lengthPrefixed(Buffer.from(attribute.DataType));
+    const binary = attribute.BinaryValue !== undefined;
+    hash.update(Buffer.from([binary ? 2 : 1]));
+    lengthPrefixed(binary ? Buffer.from(attribute.BinaryValue!, 'base64') : Buffer.from(attribute.StringValue ?? ''));
+  }
+  return hash.digest('hex');
+}
+
+/**
+ * SQS (JSON 1.0): queues from stacks and CreateQueue, messages in memory with delays,
+ * visibility timeouts, receive counts and redrive to a dead-letter queue. A queue that an
+ * event source mapping reads delivers its messages to that function: a failed batch (or the
+ * items a ReportBatchItemFailures response names) comes back after the visibility timeout.
  */
 export class SqsApi {
-  private readonly waiting = new Map<string, Message[]>();
+  private readonly created = new Map<string, Queue>();
+  private readonly messages = new Map<string, QueuedMessage[]>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly delivering = new Set<string>();
+  /** FIFO messages of the last 5 minutes, by queue ARN, for deduplication. */
+  private readonly sent = new Map<string, QueuedMessage[]>();
+  private sequence = 0;
+  private stopped = false;
 
   constructor(private readonly cloud: LocalCloud) {}
 
-  private queue(url: unknown) {
-    const found = this.cloud.resources('AWS::SQS::Queue').find(({ record }) => record.physicalId === url || record.attributes.QueueName === url || record.attributes.Arn === url);
-    if (!found) throw new AwsError('AWS.SimpleQueueService.NonExistentQueue', 'The specified queue does not exist.');
+  /** No delivery starts after the server stops. */
+  stop(): void {
+    this.stopped = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  private stackQueues(): Queue[] {
+    return this.cloud.resources('AWS::SQS::Queue').map(({ record }) => {
+      const attributes: Record<string, string> = { ...DEFAULT_ATTRIBUTES };
+      for (const [name, value] of Object.entries(record.properties)) {
+        if (name === 'RedrivePolicy' || name === 'RedriveAllowPolicy') attributes[name] = typeof value === 'string' ? value : JSON.stringify(value);
+        else if (name !== 'QueueName' && name !== 'Tags' && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')) attributes[name] = String(value);
+      }
+      return { name: String(record.attributes.QueueName), arn: String(record.attributes.Arn), url: record.physicalId, attributes, created: Date.parse(record.timestamp) };
+    });
+  }
+
+  private queues(): Queue[] {
+    return [...this.stackQueues(), ...this.created.values()];
+  }
+
+  /** A queue by URL (AWS's form or this server's: only `/<account>/<name>` counts), name or ARN. */
+  private queue(reference: unknown): Queue {
+    const path = typeof reference === 'string' ? /^https?:\/\/[^/]+(\/\d{12}\/[^/]+)$/.exec(reference)?.[1] : undefined;
+    const found = this.queues().find((queue) => queue.url === reference || queue.name === reference || queue.arn === reference || (path !== undefined && queue.url.endsWith(path)));
+    if (!found) throw nonExistent();
     return found;
   }
 
-  handle(operation: string, input: Record<string, unknown>): LocalResponse {
-    switch (operation) {
-      case 'GetQueueUrl':
-        return jsonResponse({ QueueUrl: this.queue(input.QueueName).record.physicalId }, 200, JSON_10);
-      case 'ListQueues':
-        return jsonResponse({ QueueUrls: this.cloud.resources('AWS::SQS::Queue').map(({ record }) => record.physicalId) }, 200, JSON_10);
-      case 'SendMessage':
-        return jsonResponse(this.send(input.QueueUrl, String(input.MessageBody ?? '')), 200, JSON_10);
-      case 'ReceiveMessage': {
-        const { record } = this.queue(input.QueueUrl);
-        const messages = this.waiting.get(record.physicalId) ?? [];
-        const taken = messages.splice(0, Math.min(Number(input.MaxNumberOfMessages ?? 1), 10));
-        return jsonResponse(taken.length ? { Messages: taken } : {}, 200, JSON_10);
-      }
-      case 'DeleteMessage':
-        this.queue(input.QueueUrl);
-        return jsonResponse({}, 200, JSON_10);
-      default:
-        throw new AwsError('UnsupportedOperation', `The local cloud does not implement SQS ${operation}`);
+  private localUrl(queue: Queue): string {
+    return localizeEndpoints(queue.url, this.cloud.baseUrl);
+  }
+
+  private waiting(queue: Queue): QueuedMessage[] {
+    let list = this.messages.get(queue.arn);
+    if (!list) this.messages.set(queue.arn, (list = []));
+    return list;
+  }
+
+  /**
+   * Errors as SQS's JSON protocol sends them: the JSON shape name in `__type` (what the SDK's typed
+   * exceptions match, e.g. QueueDoesNotExist) and the query-protocol code in `x-amzn-query-error`
+   * (what the AWS CLI prints, e.g. AWS.SimpleQueueService.NonExistentQueue).
+   */
+  async handle(operation: string, input: Record<string, unknown>): Promise<LocalResponse> {
+    try {
+      return jsonResponse(await this.operation(operation, input), 200, JSON_10);
+    } catch (error) {
+      if (!(error instanceof AwsError)) throw error;
+      const shape = JSON_SHAPES[error.code] ?? error.code;
+      const response = jsonResponse({ __type: `com.amazonaws.sqs#${shape}`, message: error.message }, error.status, JSON_10);
+      Object.assign(response.headers!, { 'x-amzn-query-error': `${error.code};Sender`, 'x-amzn-errortype': shape });
+      return response;
     }
   }
 
-  private send(url: unknown, body: string): Record<string, unknown> {
-    const { stack, record } = this.queue(url);
-    const message: Message = {
+  private async operation(operation: string, input: Record<string, unknown>): Promise<Record<string, unknown>> {
+    switch (operation) {
+      case 'CreateQueue':
+        return { QueueUrl: this.localUrl(this.createQueue(input)) };
+      case 'DeleteQueue': {
+        const queue = this.queue(input.QueueUrl);
+        if (!this.created.has(queue.name)) throw new AwsError('InvalidParameterValue', `Queue ${queue.name} belongs to a stack: delete the stack to delete it`);
+        this.created.delete(queue.name);
+        this.messages.delete(queue.arn);
+        return {};
+      }
+      case 'GetQueueUrl':
+        return { QueueUrl: this.localUrl(this.queue(input.QueueName)) };
+      case 'ListQueues': {
+        const prefix = typeof input.QueueNamePrefix === 'string' ? input.QueueNamePrefix : '';
+        return { QueueUrls: this.queues().filter((queue) => queue.name.startsWith(prefix)).map((queue) => this.localUrl(queue)) };
+      }
+      case 'GetQueueAttributes':
+        return { Attributes: this.attributes(this.queue(input.QueueUrl), (input.AttributeNames as string[] | undefined) ?? ['All']) };
+      case 'SetQueueAttributes': {
+        const queue = this.queue(input.QueueUrl);
+        if (!this.created.has(queue.name)) throw new AwsError('InvalidParameterValue', `Queue ${queue.name} belongs to a stack: change its properties in the template`);
+        Object.assign(queue.attributes, input.Attributes as Record<string, string>);
+        return {};
+      }
+      case 'PurgeQueue':
+        this.waiting(this.queue(input.QueueUrl)).length = 0;
+        return {};
+      case 'SendMessage':
+        return this.send(this.queue(input.QueueUrl), input);
+      case 'SendMessageBatch': {
+        const queue = this.queue(input.QueueUrl);
+        const entries = (input.Entries as Record<string, unknown>[] | undefined) ?? [];
+        return { Successful: entries.map((entry) => ({ Id: entry.Id, ...this.send(queue, entry) })), Failed: [] };
+      }
+      case 'ReceiveMessage':
+        return this.receiveMessages(this.queue(input.QueueUrl), input);
+      case 'DeleteMessage':
+        this.deleteMessage(this.queue(input.QueueUrl), input.ReceiptHandle);
+        return {};
+      case 'DeleteMessageBatch': {
+        const queue = this.queue(input.QueueUrl);
+        const entries = (input.Entries as { Id: string; ReceiptHandle: string }[] | undefined) ?? [];
+        for (const entry of entries) this.deleteMessage(queue, entry.ReceiptHandle);
+        return { Successful: entries.map((entry) => ({ Id: entry.Id })), Failed: [] };
+      }
+      case 'ChangeMessageVisibility': {
+        const message = this.inFlight(this.queue(input.QueueUrl), input.ReceiptHandle);
+        message.visibleAt = Date.now() + Number(input.VisibilityTimeout) * 1000;
+        this.scheduleDelivery(this.queue(input.QueueUrl), message.visibleAt);
+        return {};
+      }
+      default:
+        throw new AwsError('AWS.SimpleQueueService.UnsupportedOperation', `The local cloud does not implement SQS ${operation}`);
+    }
+  }
+
+  private createQueue(input: Record<string, unknown>): Queue {
+    const name = input.QueueName;
+    if (typeof name !== 'string' || !/^[A-Za-z0-9_-]{1,80}(\.fifo)?$/.test(name)) {
+      throw new AwsError('InvalidParameterValue', 'Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length');
+    }
+    const attributes = { ...DEFAULT_ATTRIBUTES, ...(input.Attributes as Record<string, string> | undefined) };
+    const existing = this.queues().find((queue) => queue.name === name);
+    if (existing) {
+      const differs = Object.entries(attributes).some(([key, value]) => existing.attributes[key] !== undefined && existing.attributes[key] !== String(value));
+      if (differs) throw new AwsError('QueueAlreadyExists', `A queue already exists with the same name and a different value for attribute(s) ${Object.keys(input.Attributes ?? {}).join(', ')}`);
+      return existing;
+    }
+    const queue: Queue = {
+      name,
+      arn: `arn:aws:sqs:us-east-1:${this.cloud.accountId}:${name}`,
+      url: `https://sqs.us-east-1.amazonaws.com/${this.cloud.accountId}/${name}`,
+      attributes,
+      created: Date.now(),
+    };
+    this.created.set(name, queue);
+    return queue;
+  }
+
+  private attributes(queue: Queue, names: string[]): Record<string, string> {
+    const now = Date.now();
+    const messages = this.waiting(queue);
+    const all: Record<string, string> = {
+      ...queue.attributes,
+      QueueArn: queue.arn,
+      ApproximateNumberOfMessages: String(messages.filter((message) => message.visibleAt <= now).length),
+      ApproximateNumberOfMessagesNotVisible: String(messages.filter((message) => message.visibleAt > now && message.receiveCount > 0).length),
+      ApproximateNumberOfMessagesDelayed: String(messages.filter((message) => message.visibleAt > now && message.receiveCount === 0).length),
+      CreatedTimestamp: String(Math.floor(queue.created / 1000)),
+      LastModifiedTimestamp: String(Math.floor(queue.created / 1000)),
+    };
+    if (names.includes('All')) return all;
+    return Object.fromEntries(names.filter((name) => all[name] !== undefined).map((name) => [name, all[name]]));
+  }
+
+  private send(queue: Queue, input: Record<string, unknown>): Record<string, string> {
+    const body = input.MessageBody;
+    if (typeof body !== 'string' || body === '') throw new AwsError('MissingParameter', 'The request must contain the parameter MessageBody.');
+    const attributes = input.MessageAttributes as Record<string, MessageAttribute> | undefined;
+    const delay = Number(input.DelaySeconds ?? queue.attributes.DelaySeconds ?? 0);
+    const fifo = this.fifo(queue, input, body);
+    if (fifo?.duplicate) return { MessageId: fifo.duplicate.MessageId, MD5OfMessageBody: fifo.duplicate.MD5OfBody, SequenceNumber: fifo.duplicate.sequenceNumber! };
+    const message: QueuedMessage = {
+      ...(fifo ? { group: fifo.group, deduplicationId: fifo.deduplicationId, sequenceNumber: (10n ** 19n + BigInt(++this.sequence)).toString() } : {}),
       MessageId: randomUUID(),
-      ReceiptHandle: randomUUID(),
       Body: body,
       MD5OfBody: createHash('md5').update(body).digest('hex'),
-      Attributes: { ApproximateReceiveCount: '1', SentTimestamp: String(Date.now()), SenderId: this.cloud.accountId, ApproximateFirstReceiveTimestamp: String(Date.now()) },
+      ...(attributes && Object.keys(attributes).length ? { MessageAttributes: attributes, MD5OfMessageAttributes: md5OfAttributes(attributes) } : {}),
+      sentAt: Date.now(),
+      receiveCount: 0,
+      visibleAt: Date.now() + delay * 1000,
     };
-    const queueArn = String(record.attributes.Arn);
-    const mapping = this.cloud
-      .resources('AWS::Lambda::EventSourceMapping')
-      .find(({ record: candidate }) => candidate.properties.EventSourceArn === queueArn && candidate.properties.Enabled !== false && candidate.properties.Enabled !== 'false');
-    if (mapping) {
-      this.cloud.functions.invokeAsync(String(mapping.record.properties.FunctionName), {
-        Records: [
-          {
-            messageId: message.MessageId,
-            receiptHandle: message.ReceiptHandle,
-            body,
-            attributes: message.Attributes,
-            messageAttributes: {},
-            md5OfBody: message.MD5OfBody,
-            eventSource: 'aws:sqs',
-            eventSourceARN: queueArn,
-            awsRegion: stack.region,
-          },
-        ],
-      });
-    } else {
-      const queue = this.waiting.get(record.physicalId) ?? [];
-      queue.push(message);
-      this.waiting.set(record.physicalId, queue);
+    this.waiting(queue).push(message);
+    if (message.deduplicationId) this.sent.get(queue.arn)!.push(message);
+    this.scheduleDelivery(queue, message.visibleAt);
+    return {
+      MessageId: message.MessageId,
+      MD5OfMessageBody: message.MD5OfBody,
+      ...(message.MD5OfMessageAttributes ? { MD5OfMessageAttributes: message.MD5OfMessageAttributes } : {}),
+      ...(message.sequenceNumber ? { SequenceNumber: message.sequenceNumber } : {}),
+    };
+  }
+
+  /**
+   * A FIFO queue's rules for a new message: a MessageGroupId, and a deduplication id (given, or the
+   * body's SHA-256 with ContentBasedDeduplication) that makes a resend within 5 minutes a no-op.
+   */
+  private fifo(queue: Queue, input: Record<string, unknown>, body: string): { group: string; deduplicationId: string; duplicate?: QueuedMessage } | undefined {
+    if (queue.attributes.FifoQueue !== 'true') return undefined;
+    if (typeof input.MessageGroupId !== 'string' || input.MessageGroupId === '') throw new AwsError('MissingParameter', 'The request must contain the parameter MessageGroupId.');
+    const deduplicationId =
+      typeof input.MessageDeduplicationId === 'string'
+        ? input.MessageDeduplicationId
+        : queue.attributes.ContentBasedDeduplication === 'true'
+          ? createHash('sha256').update(body).digest('hex')
+          : undefined;
+    if (deduplicationId === undefined) {
+      throw new AwsError('InvalidParameterValue', 'The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly');
     }
-    return { MessageId: message.MessageId, MD5OfMessageBody: message.MD5OfBody };
+    const recent = (this.sent.get(queue.arn) ?? []).filter((message) => message.sentAt > Date.now() - 5 * 60_000);
+    this.sent.set(queue.arn, recent);
+    return { group: input.MessageGroupId, deduplicationId, duplicate: recent.find((message) => message.deduplicationId === deduplicationId) };
+  }
+
+  private redrive(queue: Queue): { target: Queue; maxReceiveCount: number } | undefined {
+    if (!queue.attributes.RedrivePolicy) return undefined;
+    const policy = JSON.parse(queue.attributes.RedrivePolicy) as { deadLetterTargetArn?: string; maxReceiveCount?: number | string };
+    const target = this.queues().find((candidate) => candidate.arn === policy.deadLetterTargetArn);
+    return target ? { target, maxReceiveCount: Number(policy.maxReceiveCount) } : undefined;
+  }
+
+  /** Takes up to `count` visible messages, moving those received too often to the dead-letter queue first. */
+  private take(queue: Queue, count: number, visibilitySeconds: number): QueuedMessage[] {
+    const now = Date.now();
+    const messages = this.waiting(queue);
+    const redrive = this.redrive(queue);
+    const taken: QueuedMessage[] = [];
+    // FIFO: while a message of a group is in flight, the later messages of that group wait.
+    const busyGroups = new Set(messages.filter((message) => message.group !== undefined && message.receiveCount > 0 && message.visibleAt > now).map((message) => message.group));
+    for (const message of [...messages]) {
+      if (taken.length >= count) break;
+      if (message.visibleAt > now || busyGroups.has(message.group)) continue;
+      if (redrive && message.receiveCount >= redrive.maxReceiveCount) {
+        messages.splice(messages.indexOf(message), 1);
+        this.waiting(redrive.target).push({ ...message, visibleAt: now, receiptHandle: undefined });
+        this.scheduleDelivery(redrive.target, now);
+        continue;
+      }
+      message.receiveCount += 1;
+      message.firstReceivedAt ??= now;
+      message.visibleAt = now + visibilitySeconds * 1000;
+      message.receiptHandle = `${randomUUID()}#${message.MessageId}`;
+      taken.push(message);
+    }
+    return taken;
+  }
+
+  private async receiveMessages(queue: Queue, input: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const count = Math.min(Math.max(Number(input.MaxNumberOfMessages ?? 1), 1), 10);
+    const visibility = Number(input.VisibilityTimeout ?? queue.attributes.VisibilityTimeout);
+    const waitSeconds = Math.min(Number(input.WaitTimeSeconds ?? queue.attributes.ReceiveMessageWaitTimeSeconds ?? 0), 20);
+    const deadline = Date.now() + waitSeconds * 1000;
+    let taken = this.take(queue, count, visibility);
+    while (taken.length === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      taken = this.take(queue, count, visibility);
+    }
+    const wantedAttributes = [...((input.AttributeNames as string[] | undefined) ?? []), ...((input.MessageSystemAttributeNames as string[] | undefined) ?? [])];
+    const wantedMessageAttributes = (input.MessageAttributeNames as string[] | undefined) ?? [];
+    const messages = taken.map((message) => {
+      const system = this.systemAttributes(message);
+      const attributes = wantedAttributes.includes('All') ? system : Object.fromEntries(Object.entries(system).filter(([name]) => wantedAttributes.includes(name)));
+      const messageAttributes = Object.fromEntries(
+        Object.entries(message.MessageAttributes ?? {}).filter(([name]) => wantedMessageAttributes.some((wanted) => wanted === 'All' || wanted === '.*' || wanted === name || (wanted.endsWith('.*') && name.startsWith(wanted.slice(0, -1))))),
+      );
+      return {
+        MessageId: message.MessageId,
+        ReceiptHandle: message.receiptHandle,
+        Body: message.Body,
+        MD5OfBody: message.MD5OfBody,
+        ...(Object.keys(attributes).length ? { Attributes: attributes } : {}),
+        ...(Object.keys(messageAttributes).length ? { MessageAttributes: messageAttributes, MD5OfMessageAttributes: md5OfAttributes(messageAttributes) } : {}),
+      };
+    });
+    return messages.length ? { Messages: messages } : {};
+  }
+
+  private systemAttributes(message: QueuedMessage): Record<string, string> {
+    return {
+      ApproximateReceiveCount: String(message.receiveCount),
+      SentTimestamp: String(message.sentAt),
+      SenderId: this.cloud.accountId,
+      ApproximateFirstReceiveTimestamp: String(message.firstReceivedAt ?? message.sentAt),
+      ...(message.group !== undefined ? { MessageGroupId: message.group, MessageDeduplicationId: message.deduplicationId!, SequenceNumber: message.sequenceNumber! } : {}),
+    };
+  }
+
+  private inFlight(queue: Queue, handle: unknown): QueuedMessage {
+    const message = this.waiting(queue).find((candidate) => candidate.receiptHandle === handle);
+    if (!message) {
+      if (typeof handle !== 'string' || !/^[0-9a-f-]{36}#/.test(handle)) throw new AwsError('ReceiptHandleIsInvalid', `The input receipt handle "${String(handle)}" is not a valid receipt handle.`);
+      throw new AwsError('AWS.SimpleQueueService.MessageNotInflight', 'The message referred to is not in flight.');
+    }
+    return message;
+  }
+
+  private deleteMessage(queue: Queue, handle: unknown): void {
+    if (typeof handle !== 'string' || !/^[0-9a-f-]{36}#/.test(handle)) throw new AwsError('ReceiptHandleIsInvalid', `The input receipt handle "${String(handle)}" is not a valid receipt handle.`);
+    const messages = this.waiting(queue);
+    const index = messages.findIndex((message) => message.receiptHandle === handle);
+    // A handle of a message already deleted succeeds, as in SQS.
+    if (index >= 0) messages.splice(index, 1);
+  }
+
+  /** The enabled event source mapping reading a queue, if any. */
+  private mapping(queue: Queue) {
+    return this.cloud
+      .resources('AWS::Lambda::EventSourceMapping')
+      .find(({ record }) => record.properties.EventSourceArn === queue.arn && record.properties.Enabled !== false && record.properties.Enabled !== 'false');
+  }
+
+  /** Delivers to the queue's function when a message becomes visible (timers do not keep the process alive). */
+  private scheduleDelivery(queue: Queue, at: number): void {
+    if (this.stopped || !this.mapping(queue)) return;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      void this.deliver(queue);
+    }, Math.max(0, at - Date.now()));
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  private async deliver(queue: Queue): Promise<void> {
+    const mapping = this.mapping(queue);
+    if (this.stopped || !mapping || this.delivering.has(queue.arn)) return;
+    this.delivering.add(queue.arn);
+    try {
+      const { stack, record } = mapping;
+      const batchSize = Number(record.properties.BatchSize ?? 10);
+      const visibility = Number(queue.attributes.VisibilityTimeout);
+      for (let batch = this.take(queue, batchSize, visibility); batch.length; batch = this.take(queue, batchSize, visibility)) {
+        const event = { Records: batch.map((message) => this.lambdaRecord(queue, message, stack.region)) };
+        let failed = new Set(batch.map((message) => message.MessageId));
+        try {
+          const outcome = await this.cloud.functions.invoke(String(record.properties.FunctionName), event);
+          if (!outcome.functionError) {
+            const reportsItems = ((record.properties.FunctionResponseTypes as string[] | undefined) ?? []).includes('ReportBatchItemFailures');
+            const response = JSON.parse(outcome.payload) as { batchItemFailures?: { itemIdentifier: string }[] } | null;
+            failed = new Set(reportsItems ? (response?.batchItemFailures ?? []).map((item) => item.itemIdentifier) : []);
+          }
+        } catch (error) {
+          this.cloud.log(`SQS delivery to ${String(record.properties.FunctionName)} failed: ${(error as Error).message}`);
+        }
+        for (const message of batch) {
+          if (!failed.has(message.MessageId)) this.deleteMessage(queue, message.receiptHandle);
+          else this.scheduleDelivery(queue, message.visibleAt);
+        }
+      }
+    } finally {
+      this.delivering.delete(queue.arn);
+    }
+  }
+
+  private lambdaRecord(queue: Queue, message: QueuedMessage, region: string): Record<string, unknown> {
+    const messageAttributes = Object.fromEntries(
+      Object.entries(message.MessageAttributes ?? {}).map(([name, attribute]) => [
+        name,
+        { stringValue: attribute.StringValue, binaryValue: attribute.BinaryValue, stringListValues: [], binaryListValues: [], dataType: attribute.DataType },
+      ]),
+    );
+    return {
+      messageId: message.MessageId,
+      receiptHandle: message.receiptHandle,
+      body: message.Body,
+      attributes: this.systemAttributes(message),
+      messageAttributes,
+      md5OfBody: message.MD5OfBody,
+      ...(message.MD5OfMessageAttributes ? { md5OfMessageAttributes: message.MD5OfMessageAttributes } : {}),
+      eventSource: 'aws:sqs',
+      eventSourceARN: queue.arn,
+      awsRegion: region,
+    };
   }
 }
