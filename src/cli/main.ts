@@ -9,6 +9,7 @@ import { LogsCommand } from './logs';
 import { LocalResetCommand, LocalStartCommand } from './local';
 import { CreateCommand, DefaultCommand } from './create';
 import { PrintCommand } from './print';
+import { SchemaCommand } from './schema';
 import { colorsEnabled } from './output';
 import { version } from '../version';
 import { isUserFacing } from '../errors';
@@ -17,7 +18,7 @@ import { shareFwModule } from '../plugins/share';
 
 const COMMANDS = [
   CreateCommand, PackageCommand, DeployCommand, DeployFunctionCommand, DiffCommand, RemoveCommand, InfoCommand,
-  InvokeCommand, InvokeLocalCommand, LogsCommand, PrintCommand, LocalStartCommand, LocalResetCommand,
+  InvokeCommand, InvokeLocalCommand, LogsCommand, PrintCommand, LocalStartCommand, LocalResetCommand, SchemaCommand,
 ];
 
 /**

@@ -1,5 +1,6 @@
 import * as t from 'typanion';
 import { ConfigError, show } from '../errors';
+import { anyOf, describe, intrinsicSchema, jsonSchemaOf, type JsonSchema } from './json-schema';
 
 /**
  * The typanion schema of a service file. As permissive as Serverless
@@ -11,6 +12,11 @@ import { ConfigError, show } from '../errors';
 
 export type ValidationMode = 'warn' | 'error' | 'off';
 export type Schema = t.LooseValidator<unknown, unknown>;
+/** A schema whose accepted values have the type T (`t.InferType` reads it). */
+export type Typed<T> = t.LooseValidator<unknown, T>;
+
+/** `{ Ref: 'X' }`, `{ 'Fn::GetAtt': ['X', 'Arn'] }`, `{ 'Fn::Sub': '…' }`, … */
+export type Intrinsic = { Ref: string } | { [fn: `Fn::${string}`]: unknown } | { Condition: string };
 
 export interface SchemaExtensions {
   /** One schema per event type (its key in `events`); other event types accept any value. */
@@ -44,24 +50,39 @@ export function isIntrinsic(value: unknown): boolean {
   return keys.length === 1 && INTRINSIC.test(keys[0]);
 }
 
-const scalar = (kind: 'string' | 'number' | 'boolean', expected: string): Schema =>
-  t.makeValidator<unknown, unknown>({
-    test: (value, state) => typeof value === kind || isIntrinsic(value) || fail(state, expected, value),
-  });
+const scalar = <T>(kind: 'string' | 'number' | 'boolean', expected: string): Typed<T | Intrinsic> =>
+  describe(
+    t.makeValidator<unknown, unknown>({
+      test: (value, state) => typeof value === kind || isIntrinsic(value) || fail(state, expected, value),
+    }),
+    anyOf([{ type: kind }, intrinsicSchema()]),
+  ) as Typed<T | Intrinsic>;
 
 /** A string, or a CloudFormation intrinsic. */
-export const str = scalar('string', 'a string');
+export const str = scalar<string>('string', 'a string');
 /** A number, or a CloudFormation intrinsic. */
-export const num = scalar('number', 'a number');
-export const bool = scalar('boolean', 'true or false');
-export const any: Schema = t.isUnknown();
-export const anyObject: Schema = t.makeValidator<unknown, unknown>({
-  test: (value, state) => (value !== null && typeof value === 'object' && !Array.isArray(value)) || fail(state, 'an object', value),
-});
+export const num = scalar<number>('number', 'a number');
+export const bool = scalar<boolean>('boolean', 'true or false');
+export const any: Typed<unknown> = describe(t.isUnknown(), {});
+export const anyObject: Typed<Record<string, unknown>> = describe(
+  t.makeValidator<unknown, unknown>({
+    test: (value, state) => (value !== null && typeof value === 'object' && !Array.isArray(value)) || fail(state, 'an object', value),
+  }),
+  { type: 'object' },
+) as Typed<Record<string, unknown>>;
 
-export function oneOfValues(values: readonly unknown[]): Schema {
+export function oneOfValues<const V extends readonly unknown[]>(values: V): Typed<V[number]> {
   const expected = values.map((value) => JSON.stringify(value)).join(', ').replace(/, ([^,]*)$/, ' or $1');
-  return t.makeValidator<unknown, unknown>({ test: (value, state) => values.includes(value) || fail(state, expected, value) });
+  return describe(
+    t.makeValidator<unknown, unknown>({ test: (value, state) => values.includes(value) || fail(state, expected, value) }),
+    { enum: [...values] },
+  ) as Typed<V[number]>;
+}
+
+/** Attaches a description (shown by editors) to a schema's JSON Schema. */
+export function documented<S extends Schema>(text: string, schema: S): S {
+  const wrapped = ((value: unknown, state?: t.ValidationState) => schema(value, state)) as unknown as S;
+  return describe(wrapped, { description: text, ...jsonSchemaOf(schema) });
 }
 
 /**
@@ -69,8 +90,8 @@ export function oneOfValues(values: readonly unknown[]): Schema {
  * whose outer type matched (an object with a wrong field) are reported, else
  * one message naming every alternative.
  */
-export function either(expected: string, ...alternatives: Schema[]): Schema {
-  return t.makeValidator<unknown, unknown>({
+export function either<A extends Schema[]>(expected: string, ...alternatives: A): Typed<t.InferType<A[number]>> {
+  return describe(t.makeValidator<unknown, unknown>({
     test: (value, state) => {
       if (alternatives.some((alternative) => alternative(value))) return true;
       const here = state?.p ?? '.';
@@ -84,11 +105,11 @@ export function either(expected: string, ...alternatives: Schema[]): Schema {
       }
       return fail(state, expected, value);
     },
-  });
+  }), anyOf(alternatives.map(jsonSchemaOf))) as Typed<t.InferType<A[number]>>;
 }
 
-export function list(item: Schema): Schema {
-  return t.makeValidator<unknown, unknown>({
+export function list<T>(item: Typed<T>): Typed<T[] | Intrinsic> {
+  return describe(t.makeValidator<unknown, unknown>({
     test: (value, state) => {
       if (!Array.isArray(value)) return isIntrinsic(value) || fail(state, 'a list', value);
       let valid = true;
@@ -97,7 +118,7 @@ export function list(item: Schema): Schema {
       });
       return valid;
     },
-  });
+  }), anyOf([{ type: 'array', items: jsonSchemaOf(item) }, intrinsicSchema()])) as Typed<T[] | Intrinsic>;
 }
 
 function childPath(state: t.ValidationState | undefined, key: string): string {
@@ -105,24 +126,34 @@ function childPath(state: t.ValidationState | undefined, key: string): string {
   return base === '.' ? `.${key}` : `${base}.${key}`;
 }
 
-export function record(value: Schema): Schema {
-  return t.makeValidator<unknown, unknown>({
+export function record<T>(value: Typed<T>): Typed<Record<string, T> | Intrinsic> {
+  return describe(t.makeValidator<unknown, unknown>({
     test: (input, state) => {
       if (input === null || typeof input !== 'object' || Array.isArray(input)) return isIntrinsic(input) || fail(state, 'an object', input);
       let valid = true;
       for (const [key, child] of Object.entries(input)) valid = value(child, { ...state, p: childPath(state, key) }) && valid;
       return valid;
     },
-  });
+  }), anyOf([{ type: 'object', additionalProperties: jsonSchemaOf(value) }, intrinsicSchema()])) as Typed<Record<string, T> | Intrinsic>;
 }
+
+/** The type of a `shape`: required properties, optional ones, and what `extra` lets through. */
+export type ShapeType<P extends Record<string, Schema>, R extends string, E> = {
+  [K in keyof P as K extends R ? K : never]: t.InferType<P[K]>;
+} & {
+  [K in keyof P as K extends R ? never : K]?: t.InferType<P[K]>;
+} & ([E] extends [never] ? unknown : Record<string, E>);
 
 /**
  * An object with known properties. Unknown ones are reported with the
  * closest known name (`unknown property "runtme" (did you mean "runtime"?)`)
  * unless `extra` is given, which then validates them.
  */
-export function shape(properties: Record<string, Schema>, { required = [], extra }: { required?: string[]; extra?: Schema } = {}): Schema {
-  return t.makeValidator<unknown, unknown>({
+export function shape<P extends Record<string, Schema>, R extends keyof P & string = never, E = never>(
+  properties: P,
+  { required = [], extra }: { required?: readonly R[]; extra?: Typed<E> } = {},
+): Typed<ShapeType<P, R, E>> {
+  return describe(t.makeValidator<unknown, unknown>({
     test: (input, state) => {
       if (input === null || typeof input !== 'object' || Array.isArray(input)) return fail(state, 'an object', input);
       let valid = true;
@@ -141,7 +172,18 @@ export function shape(properties: Record<string, Schema>, { required = [], extra
       }
       return valid;
     },
-  });
+  }), shapeSchema(properties, required, extra)) as Typed<ShapeType<P, R, E>>;
+}
+
+function shapeSchema(properties: Record<string, Schema>, required: readonly string[], extra: Schema | undefined): JsonSchema {
+  const schema: JsonSchema = {
+    type: 'object',
+    // An empty key (`vpc: ~`) is the same as no key: shape skips null values.
+    properties: Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, anyOf([jsonSchemaOf(value), { type: 'null' }])])),
+  };
+  if (required.length > 0) schema.required = [...required];
+  schema.additionalProperties = extra ? jsonSchemaOf(extra) : false;
+  return schema;
 }
 
 /** The known name a misspelling most likely meant, if any is close enough. */
@@ -174,6 +216,21 @@ function editDistance(a: string, b: string): number {
 
 // ── the service file ────────────────────────────────────────────────────
 
+/**
+ * The Lambda runtime identifiers (deprecated ones included: an existing function may still
+ * use them). Another value is reported like any invalid setting.
+ */
+export const RUNTIMES = [
+  'nodejs14.x', 'nodejs16.x', 'nodejs18.x', 'nodejs20.x', 'nodejs22.x', 'nodejs24.x',
+  'python3.7', 'python3.8', 'python3.9', 'python3.10', 'python3.11', 'python3.12', 'python3.13', 'python3.14',
+  'ruby2.7', 'ruby3.2', 'ruby3.3', 'ruby3.4',
+  'java8', 'java8.al2', 'java11', 'java17', 'java21', 'java25',
+  'dotnet6', 'dotnet8', 'dotnet10',
+  'go1.x', 'provided', 'provided.al2', 'provided.al2023',
+] as const;
+export type Runtime = (typeof RUNTIMES)[number];
+const runtime = oneOfValues(RUNTIMES);
+
 const strList = list(str);
 /** Environment variables and tags: text, though numbers and booleans are taken as their text. */
 const strMap = record(either('a string', str, scalar('number', 'a number'), bool));
@@ -196,14 +253,14 @@ const packageSchema = shape({
   path: str,
 });
 
-const PROVIDER: Record<string, Schema> = {
+const PROVIDER = {
   name: oneOfValues(['aws']),
   // Nested stacks beyond CloudFormation's limits (src/synth/split/config.ts checks the details).
   stackSplitting: either('a mode or { mode, resources }', oneOfValues(['auto', 'per-function', 'per-type', 'off']), bool, anyObject),
   stage: str,
   region: str,
   profile: str,
-  runtime: str,
+  runtime,
   runtimeManagement,
   memorySize: num,
   timeout: num,
@@ -272,12 +329,12 @@ const PROVIDER: Record<string, Schema> = {
   kinesis: anyObject,
 };
 
-const FUNCTION: Record<string, Schema> = {
+const FUNCTION = {
   handler: str,
   image: either('an image name or an object', str, anyObject),
   name: str,
   description: str,
-  runtime: str,
+  runtime,
   runtimeManagement,
   memorySize: num,
   timeout: num,
@@ -311,7 +368,7 @@ const FUNCTION: Record<string, Schema> = {
 };
 
 function eventSchema(eventSchemas: Record<string, Schema>): Schema {
-  return t.makeValidator<unknown, unknown>({
+  return describe(t.makeValidator<unknown, unknown>({
     test: (value, state) => {
       if (value === null || typeof value !== 'object' || Array.isArray(value)) return fail(state, 'an event like { httpApi: … }', value);
       const keys = Object.keys(value);
@@ -320,7 +377,16 @@ function eventSchema(eventSchemas: Record<string, Schema>): Schema {
       if (!schema) return true;
       return schema((value as Record<string, unknown>)[keys[0]], { ...state, p: childPath(state, keys[0]) });
     },
-  });
+  }), eventsJsonSchema(eventSchemas));
+}
+
+/** One alternative per event type: `{ sqs: … }`, `{ httpApi: … }`, …; any one-key object when none is known. */
+function eventsJsonSchema(eventSchemas: Record<string, Schema>): JsonSchema {
+  const types = Object.keys(eventSchemas);
+  if (types.length === 0) return { type: 'object', minProperties: 1, maxProperties: 1 };
+  return anyOf(
+    types.map((type) => ({ type: 'object', properties: { [type]: jsonSchemaOf(eventSchemas[type]) }, required: [type], additionalProperties: false })),
+  );
 }
 
 const resourcesSection = shape(
@@ -338,46 +404,57 @@ const resourcesSection = shape(
   },
 );
 
+const layerSchema = shape({
+  path: str,
+  name: str,
+  description: str,
+  compatibleRuntimes: list(runtime),
+  compatibleArchitectures: list(architecture),
+  licenseInfo: str,
+  allowedAccounts: strList,
+  retain: bool,
+  package: packageSchema,
+});
+
+/** The top-level keys but `provider`, `functions` and `custom`, which plugins may extend. */
+const TOP_LEVEL = {
+  service: either('a service name', str, shape({ name: str }, { extra: any })),
+  frameworkVersion: either('a version range', str, num),
+  configValidationMode: oneOfValues(['warn', 'error', 'off']),
+  useDotenv: bool,
+  // fw.ts / fw.js: a function that adds constructs to the tree (see src/plugins/constructs.ts).
+  addConstructs: any,
+  deprecationNotificationMode: oneOfValues(['error', 'warn', 'warn:summary']),
+  disabledDeprecations: either('"*" or a list of codes', oneOfValues(['*']), strList),
+  variablesResolutionMode: any,
+  unresolvedVariablesNotificationMode: any,
+  projectDir: str,
+  console: any,
+  dashboard: anyObject,
+  org: str,
+  app: str,
+  tenant: str,
+  outputs: anyObject,
+  params: record(anyObject),
+  layers: record(layerSchema),
+  package: packageSchema,
+  plugins: either('a list of plugin names or { localPath, modules }', strList, shape({ localPath: str, modules: strList }, { required: ['modules'] })),
+  resources: either('CloudFormation sections (Resources, Outputs, …) or a list of them', resourcesSection, list(resourcesSection)),
+};
+
+/** The parts of the file's schema, typed: src/config/types.ts derives the service file's types from them. */
+export const providerSchema = shape(PROVIDER, { required: ['name'] });
+export const functionSchema = shape(FUNCTION);
+export const topLevelSchema = shape(TOP_LEVEL, { required: ['service'] });
+
 /** The whole-file schema, with what the caller adds. */
 export function serviceSchema({ eventSchemas = {}, extend = {} }: SchemaExtensions = {}): Schema {
-  const functionSchema = shape({ ...FUNCTION, ...extend.function, events: list(eventSchema(eventSchemas)) });
   return shape(
     {
-      service: either('a service name', str, shape({ name: str }, { extra: any })),
-      frameworkVersion: either('a version range', str, num),
-      configValidationMode: oneOfValues(['warn', 'error', 'off']),
-      useDotenv: bool,
-      // fw.ts / fw.js: a function that adds constructs to the tree (see src/plugins/constructs.ts).
-      addConstructs: any,
-      deprecationNotificationMode: oneOfValues(['error', 'warn', 'warn:summary']),
-      disabledDeprecations: either('"*" or a list of codes', oneOfValues(['*']), strList),
-      variablesResolutionMode: any,
-      unresolvedVariablesNotificationMode: any,
-      projectDir: str,
-      console: any,
-      dashboard: anyObject,
-      org: str,
-      app: str,
-      tenant: str,
-      outputs: anyObject,
-      params: record(anyObject),
+      ...TOP_LEVEL,
       provider: shape({ ...PROVIDER, ...extend.provider }, { required: ['name'] }),
-      functions: record(functionSchema),
-      layers: record(shape({
-        path: str,
-        name: str,
-        description: str,
-        compatibleRuntimes: strList,
-        compatibleArchitectures: list(architecture),
-        licenseInfo: str,
-        allowedAccounts: strList,
-        retain: bool,
-        package: packageSchema,
-      })),
-      package: packageSchema,
-      plugins: either('a list of plugin names or { localPath, modules }', strList, shape({ localPath: str, modules: strList }, { required: ['modules'] })),
+      functions: record(shape({ ...FUNCTION, ...extend.function, events: list(eventSchema(eventSchemas)) })),
       custom: extend.custom ? shape(extend.custom, { extra: any }) : anyObject,
-      resources: either('CloudFormation sections (Resources, Outputs, …) or a list of them', resourcesSection, list(resourcesSection)),
       ...extend.topLevel,
     },
     { required: ['service', 'provider'] },

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import * as t from 'typanion';
+import * as t from '../../config/typanion';
 import * as naming from '../../synth/naming-events-b';
 import type { FunctionConstruct } from '../function';
 import { isEventObject, validateEvent } from './event-schema-b';

@@ -6,6 +6,8 @@ import { checkEventFields } from './fields';
 /** An event type: its key under `events`, and the construct it becomes. */
 export interface EventType {
   readonly type: string;
+  /** What its entry under `events` may hold (typanion, described for `fw schema`). */
+  readonly schema?: unknown;
   new (fn: FunctionConstruct, id: string, config: unknown, path: string): Construct;
 }
 
@@ -50,6 +52,11 @@ const BUILT_IN: Record<string, () => EventType> = {
   eventBridge: () => (require('./event-bridge') as typeof import('./event-bridge')).EventBridgeEvent,
   websocket: () => (require('./websocket') as typeof import('./websocket')).WebsocketEvent,
 };
+
+/** fw's own event types, every module loaded: for `fw schema`, which describes them all. */
+export function builtInEventTypes(): EventType[] {
+  return Object.values(BUILT_IN).map(load => load());
+}
 
 /** The event types plugins added. */
 const added = new Map<string, EventType>();

@@ -1,0 +1,23 @@
+import { builtInEventTypes } from '../constructs/events/registry';
+import { INTRINSIC_DEFINITION, VARIABLE_DEFINITION, allowVariables, jsonSchemaOf, type JsonSchema } from './json-schema';
+import { any, serviceSchema, type Schema } from './schema';
+
+/**
+ * The JSON Schema (draft-07, which yaml-language-server and VS Code read) of a service file,
+ * assembled from the typanion schemas that validate it: the file's own (src/config/schema.ts)
+ * and each built-in event type's static schema. `fw schema` prints it; the build writes it to
+ * dist/schema/service.schema.json.
+ */
+export function serviceJsonSchema(): JsonSchema {
+  const eventSchemas: Record<string, Schema> = {};
+  for (const eventType of builtInEventTypes()) eventSchemas[eventType.type] = (eventType.schema as Schema | undefined) ?? any;
+  const { type, ...file } = allowVariables(jsonSchemaOf(serviceSchema({ eventSchemas })));
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    title: 'fw service file',
+    description: 'fw.yml, fw.json or serverless.yml (Serverless Framework v3 syntax): one service deployed as one CloudFormation stack',
+    type,
+    ...file,
+    definitions: { intrinsic: INTRINSIC_DEFINITION, variable: VARIABLE_DEFINITION },
+  };
+}
