@@ -8,6 +8,7 @@ export type {
   PackageConfig,
   ProviderConfig,
   ResourcesConfig,
+  Runtime,
   ServiceConfig,
   ServiceConfigExport,
   ServiceConfigFunction,

@@ -141,7 +141,8 @@ export function record<T>(value: Typed<T>): Typed<Record<string, T> | Intrinsic>
 export type ShapeType<P extends Record<string, Schema>, R extends string, E> = {
   [K in keyof P as K extends R ? K : never]: t.InferType<P[K]>;
 } & {
-  [K in keyof P as K extends R ? never : K]?: t.InferType<P[K]>;
+  // null: an empty key (`vpc: ~`) is the same as no key.
+  [K in keyof P as K extends R ? never : K]?: t.InferType<P[K]> | null;
 } & ([E] extends [never] ? unknown : Record<string, E>);
 
 /**
@@ -243,7 +244,7 @@ const iamStatement = shape(
   { required: ['Effect'] },
 );
 
-const packageSchema = shape({
+export const packageSchema = shape({
   artifact: str,
   exclude: strList,
   include: strList,
@@ -389,7 +390,7 @@ function eventsJsonSchema(eventSchemas: Record<string, Schema>): JsonSchema {
   );
 }
 
-const resourcesSection = shape(
+export const resourcesSection = shape(
   {
     AWSTemplateFormatVersion: str,
     Description: str,
@@ -404,7 +405,7 @@ const resourcesSection = shape(
   },
 );
 
-const layerSchema = shape({
+export const layerSchema = shape({
   path: str,
   name: str,
   description: str,

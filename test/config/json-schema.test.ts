@@ -1,52 +1,11 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import Ajv from 'ajv';
-import { parseYaml } from '../../src/config/yaml';
 import { runFw } from '../helpers/cli';
-
-const ROOT = join(__dirname, '..', '..', '..');
-const SERVICE_FILES = ['fw.yml', 'fw.yaml', 'fw.json', 'serverless.yml', 'serverless.yaml', 'serverless.json'];
-
-/**
- * Fixtures fw does not take as they are (besides those whose expected/error.txt says why), each
- * with the reason; the test below checks that the schema refuses them too.
- */
-const NOT_ACCEPTED: Record<string, string> = {
-  // fw refuses the bare `- alexaSkill` (test/synth/golden.test.ts DEVIATIONS).
-  'test/fixtures/events/alexaSkill-no-app-id/serverless.yml': '/functions/mySkill/events/0: must be object',
-  // fw warns "at resources.Resources.HelloLambdaFunction.Type: expected a value", as v3 does.
-  'test/fixtures/golden/resources-overrides/serverless.yml': "/resources/Resources/HelloLambdaFunction: must have required property 'Type'",
-  // Plugins add these keys and event types: fw validates them once the plugin is loaded; `fw schema` knows fw's own.
-  'test/fixtures/plugins/event-type/fw.yml': '/functions/report/events/0: must NOT have additional properties (cronJob)',
-  'test/fixtures/plugins/v3-service/serverless.yml': '/functions/reader: must NOT have additional properties (iamRoleStatementsInherit)',
-};
-
-/** Every service file of the examples, templates and test fixtures, with whether fw accepts it. */
-function serviceFiles(): Array<{ file: string; accepted: boolean }> {
-  const found: Array<{ file: string; accepted: boolean }> = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name === 'node_modules' || entry.name === 'expected' || entry.name === '.serverless') continue;
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (SERVICE_FILES.includes(entry.name)) {
-        const file = relative(ROOT, path);
-        const refused = existsSync(join(dir, 'expected', 'error.txt')) || Object.hasOwn(NOT_ACCEPTED, file);
-        found.push({ file, accepted: !refused });
-      }
-    }
-  };
-  for (const folder of ['examples', 'templates', join('test', 'fixtures')]) walk(join(ROOT, folder));
-  return found.sort((a, b) => a.file.localeCompare(b.file));
-}
-
-function parse(file: string): unknown {
-  const text = readFileSync(join(ROOT, file), 'utf8');
-  return file.endsWith('.json') ? JSON.parse(text) : parseYaml(text, file);
-}
+import { NOT_ACCEPTED, ROOT, readServiceFile, serviceFiles } from '../helpers/service-files';
 
 let validate: ReturnType<Ajv['compile']>;
 const schema = suite('fw schema');
@@ -90,7 +49,7 @@ schema('ships the same schema in the package, as dist/schema/service.schema.json
 schema('validates every example, template and fixture service fw accepts', () => {
   const accepted = serviceFiles().filter(({ accepted }) => accepted);
   assert.ok(accepted.length > 90, `found only ${accepted.length} service files`);
-  const failures = accepted.map(({ file }) => ({ file, problems: problems(parse(file)) })).filter(result => result.problems.length > 0);
+  const failures = accepted.map(({ file }) => ({ file, problems: problems(readServiceFile(file)) })).filter(result => result.problems.length > 0);
   assert.equal(failures, []);
 });
 
@@ -100,7 +59,7 @@ const withEvent = (event: unknown) => ({ ...base, functions: { hello: { handler:
 schema('refuses the fixtures fw does not take as they are, saying why', () => {
   const refused = serviceFiles().filter(({ file }) => Object.hasOwn(NOT_ACCEPTED, file));
   assert.equal(refused.map(({ file }) => file), Object.keys(NOT_ACCEPTED).sort());
-  for (const { file } of refused) assert.ok(problems(parse(file)).includes(NOT_ACCEPTED[file]), `${file}: ${problems(parse(file)).join('; ')}`);
+  for (const { file } of refused) assert.ok(problems(readServiceFile(file)).includes(NOT_ACCEPTED[file]), `${file}: ${problems(readServiceFile(file)).join('; ')}`);
 });
 
 schema('accepts ${…} variables where numbers, lists and objects go, and intrinsics where fw takes them', () => {

@@ -48,7 +48,7 @@ class LogSubscriptions extends Construct {
  */
 export class CloudWatchLogEvent extends Construct {
   static readonly type = 'cloudwatchLog';
-  static readonly schema = isEither<unknown>('a log group name, or { logGroup, filter }', [isLogGroupName(), isLogOptions]);
+  static readonly schema = isEither<string | t.InferType<typeof isLogOptions>>('a log group name, or { logGroup, filter }', [isLogGroupName(), isLogOptions]);
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {
     super(fn, id);

@@ -25,7 +25,7 @@ function fail(state: State, message: string): false {
 }
 
 /** `{ Ref: … }` or `{ 'Fn::…': … }`: a value CloudFormation computes at deploy time. */
-export type Intrinsic = { [key: string]: Json };
+export type Intrinsic = { Ref: Json } | { [fn: `Fn::${string}`]: Json };
 
 export function isIntrinsicValue(value: unknown): value is Intrinsic {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;

@@ -28,7 +28,7 @@ const brokers = () => ({
  * with HTTP routes only then never loads (or initializes) the twenty other event modules.
  * Loading on use also keeps the registry out of the import cycle event → construct → registry.
  */
-const BUILT_IN: Record<string, () => EventType> = {
+const BUILT_IN = {
   httpApi: () => (require('./http-api') as typeof import('./http-api')).HttpApiEvent,
   http: () => (require('./http') as typeof import('./http')).HttpEvent,
   s3: () => (require('./s3') as typeof import('./s3')).S3Event,
@@ -51,7 +51,10 @@ const BUILT_IN: Record<string, () => EventType> = {
   cognitoUserPool: () => (require('./cognito-user-pool') as typeof import('./cognito-user-pool')).CognitoUserPoolEvent,
   eventBridge: () => (require('./event-bridge') as typeof import('./event-bridge')).EventBridgeEvent,
   websocket: () => (require('./websocket') as typeof import('./websocket')).WebsocketEvent,
-};
+} satisfies Record<string, () => EventType>;
+
+/** Each built-in event type's class, by its key under `events` (src/config/types.ts derives the event types from their schemas). */
+export type BuiltInEventTypes = { [type in keyof typeof BUILT_IN]: ReturnType<(typeof BUILT_IN)[type]> };
 
 /** fw's own event types, every module loaded: for `fw schema`, which describes them all. */
 export function builtInEventTypes(): EventType[] {
@@ -63,7 +66,7 @@ const added = new Map<string, EventType>();
 
 /** The class of an event type, or undefined for an unknown one. */
 function eventClassOf(type: string): EventType | undefined {
-  const load = Object.hasOwn(BUILT_IN, type) ? BUILT_IN[type] : undefined;
+  const load = Object.hasOwn(BUILT_IN, type) ? BUILT_IN[type as keyof typeof BUILT_IN] : undefined;
   return load ? load() : added.get(type);
 }
 

@@ -146,7 +146,7 @@ function deploymentTimestamp(service: Service): number {
  */
 export class S3Event extends Construct {
   static readonly type = 's3';
-  static readonly schema = isEither<unknown>('a bucket name, or { bucket, event, rules, existing }', [isBucket(), isS3Options]);
+  static readonly schema = isEither<string | t.InferType<typeof isS3Options>>('a bucket name, or { bucket, event, rules, existing }', [isBucket(), isS3Options]);
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {
     super(fn, id);

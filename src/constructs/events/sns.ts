@@ -67,7 +67,7 @@ const permitted = new WeakMap<FunctionConstruct, Set<string>>();
  */
 export class SnsEvent extends Construct {
   static readonly type = 'sns';
-  static readonly schema = isEither<unknown>('a topic name or ARN, or { topicName | arn, … }', [isTopicName(), isSnsOptions]);
+  static readonly schema = isEither<string | t.InferType<typeof isSnsOptions>>('a topic name or ARN, or { topicName | arn, … }', [isTopicName(), isSnsOptions]);
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {
     super(fn, id);

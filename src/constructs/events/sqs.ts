@@ -37,7 +37,7 @@ const isSqsOptions = isOptions({
  */
 export class SqsEvent extends Construct {
   static readonly type = 'sqs';
-  static readonly schema = isEither(`${ARN}, or { arn, … }`, [isQueueArn(), isSqsOptions]);
+  static readonly schema = isEither<string | Intrinsic | t.InferType<typeof isSqsOptions>>(`${ARN}, or { arn, … }`, [isQueueArn(), isSqsOptions]);
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {
     super(fn, id);
