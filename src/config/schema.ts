@@ -179,12 +179,17 @@ export function shape<P extends Record<string, Schema>, R extends keyof P & stri
 function shapeSchema(properties: Record<string, Schema>, required: readonly string[], extra: Schema | undefined): JsonSchema {
   const schema: JsonSchema = {
     type: 'object',
-    // An empty key (`vpc: ~`) is the same as no key: shape skips null values.
-    properties: Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, anyOf([jsonSchemaOf(value), { type: 'null' }])])),
+    properties: Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, nullable(jsonSchemaOf(value))])),
   };
   if (required.length > 0) schema.required = [...required];
   schema.additionalProperties = extra ? jsonSchemaOf(extra) : false;
   return schema;
+}
+
+/** An empty key (`vpc: ~`) is the same as no key: shape skips null values. The description stays on top, where editors read it. */
+function nullable({ description, ...schema }: JsonSchema): JsonSchema {
+  const alternatives = anyOf([schema, { type: 'null' }]);
+  return description === undefined ? alternatives : { description, ...alternatives };
 }
 
 /** The known name a misspelling most likely meant, if any is close enough. */
@@ -419,10 +424,10 @@ export const layerSchema = shape({
 
 /** The top-level keys but `provider`, `functions` and `custom`, which plugins may extend. */
 const TOP_LEVEL = {
-  service: either('a service name', str, shape({ name: str }, { extra: any })),
-  frameworkVersion: either('a version range', str, num),
-  configValidationMode: oneOfValues(['warn', 'error', 'off']),
-  useDotenv: bool,
+  service: documented('The service name: the stack is {service}-{stage}', either('a service name', str, shape({ name: str }, { extra: any }))),
+  frameworkVersion: documented("A semver range of fw's version; ranges for Serverless Framework v3 ('3', '^3') are accepted", either('a version range', str, num)),
+  configValidationMode: documented('warn (default): print each problem and go on; error: exit 1; off: skip the check', oneOfValues(['warn', 'error', 'off'])),
+  useDotenv: documented('Load .env.<stage> (or .env) for ${env:…}', bool),
   // fw.ts / fw.js: a function that adds constructs to the tree (see src/plugins/constructs.ts).
   addConstructs: any,
   deprecationNotificationMode: oneOfValues(['error', 'warn', 'warn:summary']),
@@ -436,11 +441,11 @@ const TOP_LEVEL = {
   app: str,
   tenant: str,
   outputs: anyObject,
-  params: record(anyObject),
-  layers: record(layerSchema),
-  package: packageSchema,
+  params: documented('Values for ${param:…}: `default` and one entry per stage', record(anyObject)),
+  layers: documented('Lambda layers, by name', record(layerSchema)),
+  package: documented('What goes into the code zips (patterns, individually, artifact)', packageSchema),
   plugins: either('a list of plugin names or { localPath, modules }', strList, shape({ localPath: str, modules: strList }, { required: ['modules'] })),
-  resources: either('CloudFormation sections (Resources, Outputs, …) or a list of them', resourcesSection, list(resourcesSection)),
+  resources: documented('CloudFormation added to the stack: Resources, Outputs, Conditions, … and extensions of the generated resources', either('CloudFormation sections (Resources, Outputs, …) or a list of them', resourcesSection, list(resourcesSection))),
 };
 
 /** The parts of the file's schema, typed: src/config/types.ts derives the service file's types from them. */
@@ -453,9 +458,12 @@ export function serviceSchema({ eventSchemas = {}, extend = {} }: SchemaExtensio
   return shape(
     {
       ...TOP_LEVEL,
-      provider: shape({ ...PROVIDER, ...extend.provider }, { required: ['name'] }),
-      functions: record(shape({ ...FUNCTION, ...extend.function, events: list(eventSchema(eventSchemas)) })),
-      custom: extend.custom ? shape(extend.custom, { extra: any }) : anyObject,
+      provider: documented('The cloud provider (aws) and the settings every function shares', shape({ ...PROVIDER, ...extend.provider }, { required: ['name'] })),
+      functions: documented(
+        'The functions, by key',
+        record(shape({ ...FUNCTION, ...extend.function, events: documented('What invokes the function: one event type per entry', list(eventSchema(eventSchemas))) })),
+      ),
+      custom: documented('Free-form settings, read with ${self:custom.…} and by plugins', extend.custom ? shape(extend.custom, { extra: any }) : anyObject),
       ...extend.topLevel,
     },
     { required: ['service', 'provider'] },

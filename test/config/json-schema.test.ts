@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import Ajv from 'ajv';
+import { isDescribed } from '../../src/config/json-schema';
+import { builtInEventTypes } from '../../src/constructs/events/registry';
 import { runFw } from '../helpers/cli';
 import { NOT_ACCEPTED, ROOT, readServiceFile, serviceFiles } from '../helpers/service-files';
 
@@ -39,6 +41,10 @@ schema('prints a draft-07 JSON Schema of the whole service file', async () => {
     'activemq', 'alb', 'alexaSkill', 'alexaSmartHome', 'cloudFront', 'cloudwatchEvent', 'cloudwatchLog', 'cognitoUserPool', 'eventBridge',
     'http', 'httpApi', 'iot', 'iotFleetProvisioning', 'kafka', 'msk', 'rabbitmq', 's3', 'schedule', 'sns', 'sqs', 'stream', 'websocket',
   ]);
+});
+
+schema("describes every built-in event type's schema", () => {
+  assert.equal(builtInEventTypes().filter(eventType => !isDescribed(eventType.schema)).map(eventType => eventType.type), []);
 });
 
 schema('ships the same schema in the package, as dist/schema/service.schema.json', async () => {
