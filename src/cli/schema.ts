@@ -17,7 +17,12 @@ export class SchemaCommand extends FwCommand {
 
   async run(): Promise<number> {
     const { serviceJsonSchema } = require('../config/service-json-schema') as typeof import('../config/service-json-schema');
-    this.context.stdout.write(`${JSON.stringify(serviceJsonSchema(), null, 2)}\n`);
+    const stdout = this.context.stdout;
+    // `fw schema | head` closes the pipe early: the reader has what it wanted, not an error.
+    stdout.on('error', error => {
+      if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error;
+    });
+    stdout.write(`${JSON.stringify(serviceJsonSchema(), null, 2)}\n`);
     return 0;
   }
 }

@@ -106,6 +106,12 @@ api('a mistake in the service file throws a ConfigError naming its path', async 
   assert.instance(error, ConfigError);
   assert.is(error.path, 'functions.hello.events[0].sqs.batchsize');
   assert.is(error.message, `Invalid configuration in 'functions.hello.events[0].sqs.batchsize': unknown property; did you mean "batchSize"?`);
+
+  writeFileSync(join(cwd, 'fw.yml'), 'service: broken\nconfigValidationMode: error\nprovider:\n  name: aws\n  timeout: long\n');
+  const invalid = await packageService({ cwd }).catch(caught => caught);
+  assert.instance(invalid, ConfigError);
+  assert.is(invalid.path, 'provider.timeout');
+  assert.is(invalid.message, 'Invalid configuration (configValidationMode: error):\n  - at "provider.timeout": expected a number, got "long"');
 });
 
 api('a failed stack update throws a StackError naming the stack, the resource and the reason', async context => {
