@@ -40,8 +40,8 @@ export interface Deployment {
  * call and StackError (stack, status, failed resource and reason) when the stack update fails.
  */
 export async function deploy(request: DeployRequest = {}): Promise<DeployResult> {
-  return atEndpoint(request, async () => {
-    const deployment = await openDeployment(request);
+  return atEndpoint(request, async resolved => {
+    const deployment = await openDeployment(resolved);
     try {
       return await deployment.deploy({ force: request.force, reporter: reporterOf(request) });
     } finally {

@@ -10,9 +10,9 @@ export async function info(request: CloudRequest = {}): Promise<ServiceInfo> {
   const { loadServiceConfig } = require('../package/load') as typeof import('../package/load');
   const { describeStack } = require('../deploy/stack') as typeof import('../deploy/stack');
   const { describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
-  return atEndpoint(request, async () => {
+  return atEndpoint(request, async resolved => {
     const loaded = await loadServiceConfig(cwdOf(request), optionsOf(request));
-    const connection = await connectFor(loaded, request);
+    const connection = await connectFor(loaded, resolved);
     try {
       const stack = await describeStack(connection.clients, loaded.stackName).catch(error => {
         throw describeAwsError(error, `describing ${loaded.stackName}`, connection.clients.target);

@@ -17,11 +17,11 @@ export async function remove(request: CloudRequest = {}): Promise<RemoveResult> 
   const { describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
   // Plugin hooks (issue 9): `initialize`, then `remove:remove` around the removal.
   const { loadPlugins, loadServiceWithPlugins, initialize } = require('../plugins') as typeof import('../plugins');
-  return atEndpoint(request, async () => {
+  return atEndpoint(request, async resolved => {
     const cwd = cwdOf(request);
     const plugins = await loadPlugins({ cwd, options: optionsOf(request) });
     const loaded = await loadServiceWithPlugins(plugins, cwd, optionsOf(request));
-    const connection = await connectFor(loaded, request);
+    const connection = await connectFor(loaded, resolved);
     plugins.awsTarget = async () => connection.clients.target;
     plugins.write = request.write ?? (() => undefined);
     try {

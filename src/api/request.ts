@@ -71,18 +71,35 @@ export async function connectFor(loaded: LoadedService, request: CloudRequest): 
 }
 
 /**
- * Runs `work` with AWS_ENDPOINT_URL pointing at the request's endpoint, so `${ssm:…}`, `${cf:…}`
- * and `${s3:…}` read from where the stack goes (as the commands do); the environment is
- * restored afterwards.
+ * Runs `work` with AWS_ENDPOINT_URL pointing where the stack goes (the request's endpoint, or the
+ * running `fw local start` for `local`), so `${ssm:…}`, `${cf:…}` and `${s3:…}` read from there,
+ * as the commands do; the environment is restored afterwards. `work` gets the request with
+ * `localCloudRunning` answered.
  */
-export async function atEndpoint<T>(request: CloudRequest, work: () => Promise<T>): Promise<T> {
-  if (request.endpoint === undefined) return work();
-  const previous = process.env.AWS_ENDPOINT_URL;
-  process.env.AWS_ENDPOINT_URL = request.endpoint;
+export async function atEndpoint<R extends CloudRequest, T>(request: R, work: (request: R) => Promise<T>): Promise<T> {
+  let endpoint = request.endpoint;
+  let resolved = request;
+  if (endpoint === undefined && request.local) {
+    const { localCloudAnswers, DEFAULT_LOCAL_PORT } = require('../deploy/connect') as typeof import('../deploy/connect');
+    const port = (typeof request.local === 'object' ? request.local.port : undefined) ?? DEFAULT_LOCAL_PORT;
+    const running = request.localCloudRunning ?? (port !== 0 && (await localCloudAnswers(port)));
+    resolved = { ...request, localCloudRunning: running };
+    if (running) endpoint = `http://127.0.0.1:${port}`;
+  }
+  if (endpoint === undefined) return work(resolved);
+  const previous = { AWS_ENDPOINT_URL: process.env.AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY };
+  process.env.AWS_ENDPOINT_URL = endpoint;
+  if (request.local) {
+    // The local cloud takes any credentials; the SDK wants some.
+    process.env.AWS_ACCESS_KEY_ID ??= 'local';
+    process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
+  }
   try {
-    return await work();
+    return await work(resolved);
   } finally {
-    if (previous === undefined) delete process.env.AWS_ENDPOINT_URL;
-    else process.env.AWS_ENDPOINT_URL = previous;
+    for (const [name, value] of Object.entries(previous)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
   }
 }

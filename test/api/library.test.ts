@@ -99,6 +99,19 @@ api('deploy returns the outputs, endpoints and function names, and the endpoint 
   assert.is(gone.message, 'Stack node-http-api-dev does not exist in us-east-1: the service is not deployed for stage dev');
 });
 
+api('deploy with local starts a local cloud for the call, on a free port with the given data folder, and stops it', async context => {
+  const cwd = copyExample(context, 'own-cloud');
+  const dataDir = join(context.work, 'own-cloud-data');
+  const deployed = await deploy({ cwd, local: { port: 0, dataDir } });
+  assert.match(deployed.startedLocalCloud ?? '', /^http:\/\/127\.0\.0\.1:\d+$/);
+  assert.equal({ outcome: deployed.outcome, status: deployed.status, functions: deployed.functions.map(fn => fn.name) }, {
+    outcome: 'deployed', status: 'UPDATE_COMPLETE', functions: ['node-http-api-dev-listItems', 'node-http-api-dev-getItem'],
+  });
+  assert.ok(existsSync(dataDir));
+  const stopped = await fetch(deployed.outputs.HttpApiUrl).catch(error => error);
+  assert.instance(stopped, TypeError);
+});
+
 api('a mistake in the service file throws a ConfigError naming its path', async context => {
   const cwd = copyExample(context, 'config-error');
   writeFileSync(join(cwd, 'fw.yml'), 'service: broken\nprovider:\n  name: aws\nfunctions:\n  hello:\n    handler: handler.listItems\n    events:\n      - sqs: { arn: "arn:aws:sqs:us-east-1:1:q", batchsize: 5 }\n');
