@@ -1,6 +1,6 @@
 import { builtInEventTypes } from '../constructs/events/registry';
 import { INTRINSIC_DEFINITION, VARIABLE_DEFINITION, allowVariables, jsonSchemaOf, type JsonSchema } from './json-schema';
-import { any, serviceSchema, type Schema } from './schema';
+import { any, documented, serviceSchema, type Schema } from './schema';
 
 /**
  * The JSON Schema (draft-07, which yaml-language-server and VS Code read) of a service file,
@@ -10,7 +10,10 @@ import { any, serviceSchema, type Schema } from './schema';
  */
 export function serviceJsonSchema(): JsonSchema {
   const eventSchemas: Record<string, Schema> = {};
-  for (const eventType of builtInEventTypes()) eventSchemas[eventType.type] = (eventType.schema as Schema | undefined) ?? any;
+  for (const eventType of builtInEventTypes()) {
+    const schema = (eventType.schema as Schema | undefined) ?? any;
+    eventSchemas[eventType.type] = eventType.description ? documented(eventType.description, schema) : schema;
+  }
   const { type, ...file } = allowVariables(jsonSchemaOf(serviceSchema({ eventSchemas })));
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',

@@ -38,6 +38,7 @@ export type CloudFrontConfig = t.InferType<typeof schema>;
  */
 export class CloudFrontEvent extends Construct {
   static readonly type = 'cloudFront';
+  static readonly description = 'Lambda@Edge: a CloudFront event (viewer/origin request/response) of the service distribution, in us-east-1';
   static readonly schema = schema;
 
   constructor(fn: FunctionConstruct, id: string, raw: unknown, path: string) {

@@ -48,6 +48,7 @@ class LogSubscriptions extends Construct {
  */
 export class CloudWatchLogEvent extends Construct {
   static readonly type = 'cloudwatchLog';
+  static readonly description = 'Log events of a CloudWatch Logs group, through a subscription filter';
   static readonly schema = isEither<string | t.InferType<typeof isLogOptions>>('a log group name, or { logGroup, filter }', [isLogGroupName(), isLogOptions]);
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {

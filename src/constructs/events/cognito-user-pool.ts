@@ -52,6 +52,7 @@ export type CognitoUserPoolConfig = t.InferType<typeof schema>;
  */
 export class CognitoUserPoolEvent extends Construct {
   static readonly type = 'cognitoUserPool';
+  static readonly description = 'A Cognito user pool trigger (PreSignUp, PostConfirmation, …)';
   static readonly schema = schema;
 
   constructor(fn: FunctionConstruct, id: string, raw: unknown, path: string) {

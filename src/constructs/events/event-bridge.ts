@@ -43,6 +43,7 @@ interface Bus {
  */
 export class EventBridgeEvent extends Construct {
   static readonly type = 'eventBridge';
+  static readonly description = 'Events matching a pattern, or a schedule, on an EventBridge bus';
   static readonly schema = schema;
 
   constructor(fn: FunctionConstruct, id: string, raw: unknown, path: string) {

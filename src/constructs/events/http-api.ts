@@ -54,6 +54,7 @@ const schema = t.isOneOf([
  */
 export class HttpApiEvent extends Construct {
   static readonly type = 'httpApi';
+  static readonly description = 'A route of the service HTTP API (API Gateway v2): "METHOD /path", "*" or { method, path, authorizer }';
   static readonly schema = schema;
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {

@@ -76,6 +76,7 @@ interface Authorization {
  */
 export class HttpEvent extends Construct {
   static readonly type = 'http';
+  static readonly description = 'A method of the service REST API (API Gateway v1): "METHOD path" or { path, method, cors, authorizer, … }';
   static readonly schema = schema;
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {

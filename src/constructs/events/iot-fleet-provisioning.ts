@@ -21,6 +21,7 @@ const iotFleetProvisioningSchema = isEventObject({
  */
 export class IotFleetProvisioningEvent extends Construct {
   static readonly type = 'iotFleetProvisioning';
+  static readonly description = 'An AWS IoT fleet provisioning template hook';
   static readonly schema = iotFleetProvisioningSchema;
   private readonly path: string;
 

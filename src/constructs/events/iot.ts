@@ -20,6 +20,7 @@ const iotSchema = isEventObject({
  */
 export class IotEvent extends Construct {
   static readonly type = 'iot';
+  static readonly description = 'Messages matching an AWS IoT topic rule (sql)';
   static readonly schema = iotSchema;
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {

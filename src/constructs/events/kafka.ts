@@ -105,6 +105,7 @@ function sourceAccessConfigurations(access: KafkaEventConfig['accessConfiguratio
  */
 export class KafkaEvent extends Construct {
   static readonly type = 'kafka';
+  static readonly description = 'Records from a self-managed Apache Kafka topic';
   static readonly schema = kafkaSchema;
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {

@@ -77,6 +77,7 @@ function clusterName(arn: MskEventConfig['arn']): string {
  */
 export class MskEvent extends Construct {
   static readonly type = 'msk';
+  static readonly description = 'Records from an Amazon MSK (managed Kafka) topic';
   static readonly schema = mskSchema;
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {

@@ -18,6 +18,7 @@ export const parseRabbitMq = (config: unknown, path: string): RabbitMqEventConfi
  */
 export class RabbitMqEvent extends Construct {
   static readonly type = 'rabbitmq';
+  static readonly description = 'Messages from an Amazon MQ for RabbitMQ queue';
   static readonly schema = rabbitMqSchema;
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {

@@ -8,6 +8,8 @@ export interface EventType {
   readonly type: string;
   /** What its entry under `events` may hold (typanion, described for `fw schema`). */
   readonly schema?: unknown;
+  /** One line for editors (`fw schema`). */
+  readonly description?: string;
   new (fn: FunctionConstruct, id: string, config: unknown, path: string): Construct;
 }
 

@@ -146,6 +146,7 @@ function deploymentTimestamp(service: Service): number {
  */
 export class S3Event extends Construct {
   static readonly type = 's3';
+  static readonly description = 'Notifications of an S3 bucket (created by the service, or existing: true)';
   static readonly schema = isEither<string | t.InferType<typeof isS3Options>>('a bucket name, or { bucket, event, rules, existing }', [isBucket(), isS3Options]);
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {

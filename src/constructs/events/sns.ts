@@ -67,6 +67,7 @@ const permitted = new WeakMap<FunctionConstruct, Set<string>>();
  */
 export class SnsEvent extends Construct {
   static readonly type = 'sns';
+  static readonly description = 'Messages published to an SNS topic (created by the service from its name, or an existing topic ARN)';
   static readonly schema = isEither<string | t.InferType<typeof isSnsOptions>>('a topic name or ARN, or { topicName | arn, … }', [isTopicName(), isSnsOptions]);
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {

@@ -37,6 +37,7 @@ const isSqsOptions = isOptions({
  */
 export class SqsEvent extends Construct {
   static readonly type = 'sqs';
+  static readonly description = 'Messages from an SQS queue (an event source mapping from its ARN)';
   static readonly schema = isEither<string | Intrinsic | t.InferType<typeof isSqsOptions>>(`${ARN}, or { arn, … }`, [isQueueArn(), isSqsOptions]);
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {

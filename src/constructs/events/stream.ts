@@ -60,6 +60,7 @@ type StreamOptions = t.InferType<typeof isStreamOptions>;
  */
 export class StreamEvent extends Construct {
   static readonly type = 'stream';
+  static readonly description = 'Records from a DynamoDB or Kinesis stream (an event source mapping)';
   static readonly schema = isEither<string | Intrinsic | t.InferType<typeof isStreamOptions>>(`${ARN}, or { arn, … }`, [isStreamArn(), isStreamOptions]);
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {

@@ -46,6 +46,7 @@ const DEFAULT_IDENTITY_SOURCE = 'route.request.header.Auth';
  */
 export class WebsocketEvent extends Construct {
   static readonly type = 'websocket';
+  static readonly description = 'A route of the service WebSocket API ($connect, $disconnect, $default or a custom route key)';
   static readonly schema = schema;
 
   constructor(fn: FunctionConstruct, id: string, raw: unknown, path: string) {
