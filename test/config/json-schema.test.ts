@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { suite } from 'uvu';
@@ -107,6 +107,23 @@ schema('refuses a wrong type and a value out of range', () => {
 
 schema('refuses an unknown event type', () => {
   assert.equal(problems(withEvent({ sqss: 'arn:aws:sqs:us-east-1:1:q' })).includes('/functions/hello/events/0: must NOT have additional properties (sqss)'), true);
+});
+
+schema('with --plugins, the keys and event types of the service plugins are in the schema too', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fw-schema-plugins-'));
+  try {
+    cpSync(join(ROOT, 'test', 'fixtures', 'plugins', 'event-type'), dir, { recursive: true });
+    const { code, stdout, stderr } = await runFw(['schema', '--plugins'], dir);
+    assert.is(stderr, '');
+    assert.is(code, 0);
+    const withPlugins = new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(stdout));
+    assert.is(withPlugins(readServiceFile('test/fixtures/plugins/event-type/fw.yml')), true, JSON.stringify(withPlugins.errors));
+    // The plugin's own JSON Schema for its event: `schedule` is required.
+    assert.is(withPlugins(withEvent({ cronJob: { enabled: true } })), false);
+    assert.is(withPlugins(withEvent({ cronJob: { schedule: 'rate(1 day)' } })), true);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 schema.run();
