@@ -11,6 +11,14 @@ export class ConfigError extends UsageError {
     super(readable(secretValues.mask(message)));
     this.name = 'ConfigError';
   }
+
+  /**
+   * The configuration path the message names (`functions.hello.events[0].sqs.batchSize`), for
+   * callers of the library API; undefined for a mistake that is not at one place (a flag, a file).
+   */
+  get path(): string | undefined {
+    return (/^Invalid configuration in '([^']+)'/.exec(this.message) ?? /^Invalid configuration[^\n]*\n {2}- at "([^"]*)"/.exec(this.message))?.[1];
+  }
 }
 
 /**
@@ -110,6 +118,24 @@ export class CloudError extends Error {
   constructor(message: string) {
     super(secretValues.mask(message));
     this.name = 'CloudError';
+  }
+}
+
+/** A stack operation that ended in a failed state: which stack, where it ended, and the first resource that failed and why. */
+export class StackError extends CloudError {
+  constructor(
+    message: string,
+    readonly stackName: string,
+    readonly status: string,
+    readonly resource?: { logicalId: string; type?: string; reason: string },
+  ) {
+    super(message);
+    this.name = 'StackError';
+  }
+
+  /** The failed resource of a stack event. */
+  static resourceOf(event: { LogicalResourceId?: string; ResourceType?: string; ResourceStatusReason?: string } | undefined): StackError['resource'] {
+    return event ? { logicalId: event.LogicalResourceId ?? '', type: event.ResourceType, reason: event.ResourceStatusReason ?? 'no reason given' } : undefined;
   }
 }
 

@@ -1,4 +1,4 @@
-/** The public API of the fw package: what a `fw.ts` service file imports. */
+/** The public API of the fw package: what a `fw.ts` service file imports, and the commands as functions. */
 export { defineConfig } from './config/types';
 export type {
   FunctionConfig,
@@ -8,6 +8,7 @@ export type {
   PackageConfig,
   ProviderConfig,
   ResourcesConfig,
+  Runtime,
   ServiceConfig,
   ServiceConfigExport,
   ServiceConfigFunction,
@@ -45,3 +46,12 @@ export type {
   SchemaExtension,
   VariableSource,
 } from './plugins/types';
+
+// The commands as functions (the CLI wraps them): structured results, typed errors.
+export { packageService, type PackageResult } from './api/package';
+export { deploy, type DeployRequest, type DeployResult } from './api/deploy';
+export { remove, type RemoveResult } from './api/remove';
+export { info } from './api/info';
+export type { ServiceInfo } from './api/service-info';
+export type { CloudRequest, ServiceRequest } from './api/request';
+export { CloudError, ConfigError, StackError } from './errors';

@@ -41,6 +41,19 @@ export abstract class CloudCommand extends ServiceCommand {
     }
   }
 
+  /** The command's options as a request to the library API (src/api), which does the work. */
+  protected cloudRequest(): import('../api/request').CloudRequest {
+    return {
+      cwd: process.cwd(),
+      options: this.cliOptions(),
+      local: this.local,
+      endpoint: this.endpointUrl,
+      profile: this.awsProfile,
+      localCloudRunning: this.localCloudRunning,
+      write: text => this.context.stdout.write(text),
+    };
+  }
+
   protected async loadService(): Promise<LoadedService> {
     const { loadServiceConfig } = require('../package/load') as typeof import('../package/load');
     return loadServiceConfig(process.cwd(), this.cliOptions());

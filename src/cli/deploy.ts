@@ -35,33 +35,11 @@ export class DeployCommand extends CloudCommand {
   dryRun = Option.Boolean('--dry-run', false, { description: 'Only print what the deploy would change (exit 0: nothing, 2: changes), like fw diff' });
 
   async run(): Promise<number> {
-    const { packageService, readPackaged } = require('../package/service') as typeof import('../package/service');
-    const { deployService } = require('../deploy/deploy') as typeof import('../deploy/deploy');
-    const { describeStack } = require('../deploy/stack') as typeof import('../deploy/stack');
-    const { summarize, formatSummary } = require('../deploy/summary') as typeof import('../deploy/summary');
-    const { describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
-    const plugins = require('../plugins') as typeof import('../plugins');
+    const { openDeployment } = require('../api/deploy') as typeof import('../api/deploy');
+    const { formatSummary } = require('../deploy/summary') as typeof import('../deploy/summary');
     const started = Date.now();
-    let packaged = this.packageDir
-      ? await this.readPackagedWithPlugins(readPackaged, plugins)
-      : await packageService({ cwd: process.cwd(), options: this.cliOptions() });
-    const connection = await this.connect(packaged);
-    if (!this.packageDir && packaged.state.placement) {
-      // A split service packaged without the last deployment's placement (a fresh checkout, CI) could
-      // move resources between stacks; the deployed placement from the bucket keeps them where they are.
-      const { lastDeployedState, placementMoves } = require('../deploy/deploy') as typeof import('../deploy/deploy');
-      const prefix = `${packaged.config.provider.deploymentPrefix ?? 'serverless'}/${packaged.serviceName}/${packaged.stage}`;
-      const deployed = await lastDeployedState(connection.clients, packaged.stackName, prefix, packaged.state.deploymentBucket).catch(() => undefined);
-      if (deployed?.placement && placementMoves(deployed, packaged.state).length > 0) {
-        packaged = await packageService({ cwd: process.cwd(), options: this.cliOptions(), previousPlacement: deployed.placement });
-      }
-    }
-    // Plugin hooks (issue 9): deploy's steps, `deploy:deploy` and `deploy:finalize`, with provider.request at this connection.
-    const pluginManager = plugins.pluginsOf(packaged);
-    if (pluginManager) {
-      pluginManager.awsTarget = async () => connection.clients.target;
-      pluginManager.write = text => this.context.stdout.write(text);
-    }
+    const deployment = await openDeployment({ ...this.cloudRequest(), packageDir: this.packageDir });
+    const { packaged, connection } = deployment;
     if (this.dryRun) {
       const { printPreview } = require('./diff') as typeof import('./diff');
       return printPreview(this, packaged, connection);
@@ -83,25 +61,17 @@ export class DeployCommand extends CloudCommand {
     };
     process.on('SIGINT', interrupted);
     process.on('SIGTERM', interrupted);
+    // The interruption handler says what happened and exits; a failure it caused is not news.
+    const unlessInterrupted = <T>(error: unknown): Promise<T> => (interrupting ? new Promise<T>(() => undefined) : Promise.reject(error));
     try {
-      const where = connection.startedLocalCloud ? `the local cloud (${connection.startedLocalCloud})` : connection.clients.target.endpoint ?? `AWS ${packaged.region}`;
-      reporter.info(`Deploying ${packaged.serviceName} to stage ${packaged.stage} in ${where}`);
-      const deploy = () =>
-        deployService(packaged, connection.clients, { force: this.force, allowDataLoss: this.allowDataLoss, reporter }).catch(error => {
-          // The interruption handler says what happened and exits; the failure it caused is not news.
-          if (interrupting) return new Promise<never>(() => undefined);
-          throw describeAwsError(error, `deploying ${packaged.stackName}`, connection.clients.target);
-        });
-      const outcome = pluginManager ? (await pluginManager.run('deploy:deploy', deploy))! : await deploy();
-      await pluginManager?.run('deploy:finalize');
+      const result = await deployment.deploy({ force: this.force, allowDataLoss: this.allowDataLoss, reporter }).catch(unlessInterrupted<never>);
       if (interrupting) return new Promise<number>(() => undefined);
-      const stack = await describeStack(connection.clients, packaged.stackName);
       reporter.done();
-      if (outcome === 'deployed') this.context.stdout.write(`${this.out.green('✔')} Service deployed to stack ${packaged.stackName} (${((Date.now() - started) / 1000).toFixed(1)} s)\n\n`);
-      this.context.stdout.write(formatSummary(summarize(packaged, stack), this.verbose));
+      if (result.outcome === 'deployed') this.context.stdout.write(`${this.out.green('✔')} Service deployed to stack ${packaged.stackName} (${((Date.now() - started) / 1000).toFixed(1)} s)\n\n`);
+      this.context.stdout.write(formatSummary(result.summary, this.verbose));
       const { localDeployReport } = require('../deploy/local-report') as typeof import('../deploy/local-report');
       this.context.stdout.write(await localDeployReport(connection.clients.target.endpoint, packaged.stackName));
-      if (connection.startedLocalCloud) {
+      if (result.startedLocalCloud) {
         this.context.stdout.write(
           `\nThe local cloud ran inside this command and has stopped; its state is kept. Run "fw local start" to serve these endpoints.\n`,
         );
@@ -111,19 +81,8 @@ export class DeployCommand extends CloudCommand {
       process.off('SIGINT', interrupted);
       process.off('SIGTERM', interrupted);
       reporter.done();
-      await connection.close();
+      await deployment.close();
     }
-  }
-
-  /** `--package DIR`: the service file is still read, with the plugins' variable sources, and `initialize` runs. */
-  private async readPackagedWithPlugins(
-    readPackaged: typeof import('../package/service').readPackaged,
-    plugins: typeof import('../plugins'),
-  ): Promise<import('../package/service').PackagedService> {
-    const manager = await plugins.loadPlugins({ cwd: process.cwd(), options: this.cliOptions() });
-    const packaged = await manager.withVariableSources(() => readPackaged(process.cwd(), this.packageDir!, this.cliOptions()));
-    await plugins.initialize(manager, packaged);
-    return plugins.attachPlugins(packaged, manager);
   }
 }
 

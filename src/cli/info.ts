@@ -1,4 +1,3 @@
-import { CloudError } from '../errors';
 import { CloudCommand } from './cloud-command';
 
 export class InfoCommand extends CloudCommand {
@@ -12,25 +11,10 @@ export class InfoCommand extends CloudCommand {
   });
 
   async run(): Promise<number> {
-    const { describeStack } = require('../deploy/stack') as typeof import('../deploy/stack');
-    const { summarize, formatSummary } = require('../deploy/summary') as typeof import('../deploy/summary');
-    const { describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
-    const { deployedResources } = require('../deploy/deployed') as typeof import('../deploy/deployed');
-    const loaded = await this.loadService();
-    const connection = await this.connect(loaded);
-    try {
-      const stack = await describeStack(connection.clients, loaded.stackName).catch(error => {
-        throw describeAwsError(error, `describing ${loaded.stackName}`, connection.clients.target);
-      });
-      if (!stack) throw new CloudError(`Stack ${loaded.stackName} does not exist in ${loaded.region}: the service is not deployed for stage ${loaded.stage}`);
-      // What the stack holds, not what the service file says: a failed deploy leaves the previous template.
-      const deployed = await deployedResources(connection.clients, loaded.stackName).catch(error => {
-        throw describeAwsError(error, `describing ${loaded.stackName}`, connection.clients.target);
-      });
-      this.context.stdout.write(formatSummary(summarize(loaded, stack, deployed), this.verbose));
-      return 0;
-    } finally {
-      await connection.close();
-    }
+    const { info } = require('../api/info') as typeof import('../api/info');
+    const { formatSummary } = require('../deploy/summary') as typeof import('../deploy/summary');
+    const deployed = await info(this.cloudRequest());
+    this.context.stdout.write(formatSummary(deployed.summary, this.verbose));
+    return 0;
   }
 }

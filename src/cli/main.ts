@@ -11,6 +11,7 @@ import { LocalResetCommand, LocalStartCommand } from './local';
 import { LocalTokenCommand } from './local-token';
 import { CreateCommand, DefaultCommand } from './create';
 import { PrintCommand } from './print';
+import { SchemaCommand } from './schema';
 import { colorsEnabled } from './output';
 import { version } from '../version';
 import { isUserFacing } from '../errors';
@@ -20,7 +21,7 @@ import { shareFwModule } from '../plugins/share';
 
 const COMMANDS = [
   CreateCommand, PackageCommand, DeployCommand, DeployFunctionCommand, DiffCommand, RemoveCommand, InfoCommand,
-  InvokeCommand, InvokeLocalCommand, LogsCommand, PrintCommand, LocalStartCommand, LocalResetCommand, LocalTokenCommand,
+  InvokeCommand, InvokeLocalCommand, LogsCommand, PrintCommand, LocalStartCommand, LocalResetCommand, LocalTokenCommand, SchemaCommand,
 ];
 
 /**

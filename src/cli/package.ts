@@ -15,14 +15,14 @@ export class PackageCommand extends ServiceCommand {
   async run(): Promise<number> {
     const started = Date.now();
     // Loaded when the command runs, so `fw --help` stays fast.
-    const { packageService, UPDATE_TEMPLATE, CREATE_TEMPLATE, STATE_FILE } = require('../package/service') as typeof import('../package/service');
+    const { packageService } = require('../api/package') as typeof import('../api/package');
     const result = await packageService({ cwd: process.cwd(), options: this.cliOptions() });
     const out = this.out;
     const folder = relative(process.cwd(), result.outDir) || '.';
-    const files = [UPDATE_TEMPLATE, ...(result.createTemplate ? [CREATE_TEMPLATE] : []), STATE_FILE, ...result.state.artifacts.map(a => `${a.name} (${formatSize(a.size)})`)];
+    const sizes = new Map(result.artifacts.map(artifact => [artifact.name, artifact.size]));
     this.context.stdout.write(
-      `${out.green('✔')} Packaged ${out.bold(result.serviceName)} for stage ${out.bold(result.stage)} (${result.region}) in ${Date.now() - started} ms\n` +
-        files.map(file => `  ${out.dim(`${folder}/`)}${file}\n`).join(''),
+      `${out.green('✔')} Packaged ${out.bold(result.service)} for stage ${out.bold(result.stage)} (${result.region}) in ${Date.now() - started} ms\n` +
+        result.files.map(file => `  ${out.dim(`${folder}/`)}${file}${sizes.has(file) ? ` (${formatSize(sizes.get(file)!)})` : ''}\n`).join(''),
     );
     return 0;
   }

@@ -15,29 +15,15 @@ export class RemoveCommand extends CloudCommand {
   });
 
   async run(): Promise<number> {
-    const { removeService } = require('../deploy/remove') as typeof import('../deploy/remove');
-    const { describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
-    // Plugin hooks (issue 9): `initialize`, then `remove:remove` around the removal.
-    const { loadPlugins, loadServiceWithPlugins, initialize } = require('../plugins') as typeof import('../plugins');
-    const plugins = await loadPlugins({ cwd: process.cwd(), options: this.cliOptions() });
-    const loaded = await loadServiceWithPlugins(plugins, process.cwd(), this.cliOptions());
-    const connection = await this.connect(loaded);
-    plugins.awsTarget = async () => connection.clients.target;
-    plugins.write = text => this.context.stdout.write(text);
+    const { remove } = require('../api/remove') as typeof import('../api/remove');
     const reporter = this.reporter();
     try {
-      await initialize(plugins, loaded);
-      await plugins.run('remove:remove', () =>
-        removeService(loaded, connection.clients, reporter).catch(error => {
-          throw describeAwsError(error, `removing ${loaded.stackName}`, connection.clients.target);
-        }),
-      );
+      const removed = await remove({ ...this.cloudRequest(), reporter });
       reporter.done();
-      this.context.stdout.write(`${this.out.green('✔')} Service ${loaded.serviceName} (stage ${loaded.stage}) removed\n`);
+      this.context.stdout.write(`${this.out.green('✔')} Service ${removed.service} (stage ${removed.stage}) removed\n`);
       return 0;
     } finally {
       reporter.done();
-      await connection.close();
     }
   }
 }

@@ -2,6 +2,7 @@ import * as t from 'typanion';
 import { ConfigError, escapeInvisible, show } from '../errors';
 import { clashingFunctionKeys, functionKeyProblem } from '../synth/name-checks';
 import { lambdaFunction as functionLogicalId } from '../synth/naming';
+import { anyOf, describe, intrinsicSchema, jsonSchemaOf, type JsonSchema } from './json-schema';
 
 /**
  * The typanion schema of a service file. As permissive as Serverless
@@ -13,6 +14,11 @@ import { lambdaFunction as functionLogicalId } from '../synth/naming';
 
 export type ValidationMode = 'warn' | 'error' | 'off';
 export type Schema = t.LooseValidator<unknown, unknown>;
+/** A schema whose accepted values have the type T (`t.InferType` reads it). */
+export type Typed<T> = t.LooseValidator<unknown, T>;
+
+/** `{ Ref: 'X' }`, `{ 'Fn::GetAtt': ['X', 'Arn'] }`, `{ 'Fn::Sub': '…' }`, … */
+export type Intrinsic = { Ref: string } | { [fn: `Fn::${string}`]: unknown } | { Condition: string };
 
 export interface SchemaExtensions {
   /** One schema per event type (its key in `events`); other event types accept any value. */
@@ -37,16 +43,19 @@ export const NEEDED = ' (fw needs it to build the template)';
 /** How `needed` marks typanion's error strings until `parse` reads them. */
 const NEEDED_MARK = '!';
 
-/** A schema whose problems are errors in every validation mode (see NEEDED). */
-export function needed(schema: Schema): Schema {
-  return t.makeValidator<unknown, unknown>({
-    test: (value, state) => {
-      const errors: string[] = [];
-      if (schema(value, { ...state, errors })) return true;
-      state?.errors?.push(...errors.map((error) => `${NEEDED_MARK}${error}`));
-      return false;
-    },
-  });
+/** A schema whose problems are errors in every validation mode (see NEEDED); same JSON Schema and type. */
+export function needed<T>(schema: Typed<T>): Typed<T> {
+  return describe(
+    t.makeValidator<unknown, unknown>({
+      test: (value, state) => {
+        const errors: string[] = [];
+        if (schema(value, { ...state, errors })) return true;
+        state?.errors?.push(...errors.map((error) => `${NEEDED_MARK}${error}`));
+        return false;
+      },
+    }),
+    jsonSchemaOf(schema),
+  ) as Typed<T>;
 }
 
 /** Records a problem the way typanion does (`.path: Message`) and fails. */
@@ -72,24 +81,39 @@ export function isIntrinsic(value: unknown): boolean {
   return keys.length === 1 && INTRINSIC.test(keys[0]);
 }
 
-const scalar = (kind: 'string' | 'number' | 'boolean', expected: string): Schema =>
-  t.makeValidator<unknown, unknown>({
-    test: (value, state) => typeof value === kind || isIntrinsic(value) || fail(state, expected, value),
-  });
+const scalar = <T>(kind: 'string' | 'number' | 'boolean', expected: string): Typed<T | Intrinsic> =>
+  describe(
+    t.makeValidator<unknown, unknown>({
+      test: (value, state) => typeof value === kind || isIntrinsic(value) || fail(state, expected, value),
+    }),
+    anyOf([{ type: kind }, intrinsicSchema()]),
+  ) as Typed<T | Intrinsic>;
 
 /** A string, or a CloudFormation intrinsic. */
-export const str = scalar('string', 'a string');
+export const str = scalar<string>('string', 'a string');
 /** A number, or a CloudFormation intrinsic. */
-export const num = scalar('number', 'a number');
-export const bool = scalar('boolean', 'true or false');
-export const any: Schema = t.isUnknown();
-export const anyObject: Schema = t.makeValidator<unknown, unknown>({
-  test: (value, state) => (value !== null && typeof value === 'object' && !Array.isArray(value)) || fail(state, 'an object', value),
-});
+export const num = scalar<number>('number', 'a number');
+export const bool = scalar<boolean>('boolean', 'true or false');
+export const any: Typed<unknown> = describe(t.isUnknown(), {});
+export const anyObject: Typed<Record<string, unknown>> = describe(
+  t.makeValidator<unknown, unknown>({
+    test: (value, state) => (value !== null && typeof value === 'object' && !Array.isArray(value)) || fail(state, 'an object', value),
+  }),
+  { type: 'object' },
+) as Typed<Record<string, unknown>>;
 
-export function oneOfValues(values: readonly unknown[]): Schema {
+export function oneOfValues<const V extends readonly unknown[]>(values: V): Typed<V[number]> {
   const expected = values.map((value) => JSON.stringify(value)).join(', ').replace(/, ([^,]*)$/, ' or $1');
-  return t.makeValidator<unknown, unknown>({ test: (value, state) => values.includes(value) || fail(state, expected, value) });
+  return describe(
+    t.makeValidator<unknown, unknown>({ test: (value, state) => values.includes(value) || fail(state, expected, value) }),
+    { enum: [...values] },
+  ) as Typed<V[number]>;
+}
+
+/** Attaches a description (shown by editors) to a schema's JSON Schema. */
+export function documented<S extends Schema>(text: string, schema: S): S {
+  const wrapped = ((value: unknown, state?: t.ValidationState) => schema(value, state)) as unknown as S;
+  return describe(wrapped, { description: text, ...jsonSchemaOf(schema) });
 }
 
 /**
@@ -97,8 +121,8 @@ export function oneOfValues(values: readonly unknown[]): Schema {
  * whose outer type matched (an object with a wrong field) are reported, else
  * one message naming every alternative.
  */
-export function either(expected: string, ...alternatives: Schema[]): Schema {
-  return t.makeValidator<unknown, unknown>({
+export function either<A extends Schema[]>(expected: string, ...alternatives: A): Typed<t.InferType<A[number]>> {
+  return describe(t.makeValidator<unknown, unknown>({
     test: (value, state) => {
       if (alternatives.some((alternative) => alternative(value))) return true;
       const here = state?.p ?? '.';
@@ -112,11 +136,11 @@ export function either(expected: string, ...alternatives: Schema[]): Schema {
       }
       return fail(state, expected, value);
     },
-  });
+  }), anyOf(alternatives.map(jsonSchemaOf))) as Typed<t.InferType<A[number]>>;
 }
 
-export function list(item: Schema): Schema {
-  return t.makeValidator<unknown, unknown>({
+export function list<T>(item: Typed<T>): Typed<T[] | Intrinsic> {
+  return describe(t.makeValidator<unknown, unknown>({
     test: (value, state) => {
       if (!Array.isArray(value)) return isIntrinsic(value) || fail(state, 'a list', value);
       let valid = true;
@@ -125,7 +149,7 @@ export function list(item: Schema): Schema {
       });
       return valid;
     },
-  });
+  }), anyOf([{ type: 'array', items: jsonSchemaOf(item) }, intrinsicSchema()])) as Typed<T[] | Intrinsic>;
 }
 
 function childPath(state: t.ValidationState | undefined, key: string): string {
@@ -133,24 +157,35 @@ function childPath(state: t.ValidationState | undefined, key: string): string {
   return base === '.' ? `.${key}` : `${base}.${key}`;
 }
 
-export function record(value: Schema): Schema {
-  return t.makeValidator<unknown, unknown>({
+export function record<T>(value: Typed<T>): Typed<Record<string, T> | Intrinsic> {
+  return describe(t.makeValidator<unknown, unknown>({
     test: (input, state) => {
       if (input === null || typeof input !== 'object' || Array.isArray(input)) return isIntrinsic(input) || fail(state, 'an object', input);
       let valid = true;
       for (const [key, child] of Object.entries(input)) valid = value(child, { ...state, p: childPath(state, key) }) && valid;
       return valid;
     },
-  });
+  }), anyOf([{ type: 'object', additionalProperties: jsonSchemaOf(value) }, intrinsicSchema()])) as Typed<Record<string, T> | Intrinsic>;
 }
+
+/** The type of a `shape`: required properties, optional ones, and what `extra` lets through. */
+export type ShapeType<P extends Record<string, Schema>, R extends string, E> = {
+  [K in keyof P as K extends R ? K : never]: t.InferType<P[K]>;
+} & {
+  // null: an empty key (`vpc: ~`) is the same as no key.
+  [K in keyof P as K extends R ? never : K]?: t.InferType<P[K]> | null;
+} & ([E] extends [never] ? unknown : Record<string, E>);
 
 /**
  * An object with known properties. Unknown ones are reported with the
  * closest known name (`unknown property "runtme" (did you mean "runtime"?)`)
  * unless `extra` is given, which then validates them.
  */
-export function shape(properties: Record<string, Schema>, { required = [], extra }: { required?: string[]; extra?: Schema } = {}): Schema {
-  return t.makeValidator<unknown, unknown>({
+export function shape<P extends Record<string, Schema>, R extends keyof P & string = never, E = never>(
+  properties: P,
+  { required = [], extra }: { required?: readonly R[]; extra?: Typed<E> } = {},
+): Typed<ShapeType<P, R, E>> {
+  return describe(t.makeValidator<unknown, unknown>({
     test: (input, state) => {
       if (input === null || typeof input !== 'object' || Array.isArray(input)) return fail(state, 'an object', input);
       let valid = true;
@@ -169,7 +204,23 @@ export function shape(properties: Record<string, Schema>, { required = [], extra
       }
       return valid;
     },
-  });
+  }), shapeSchema(properties, required, extra)) as Typed<ShapeType<P, R, E>>;
+}
+
+function shapeSchema(properties: Record<string, Schema>, required: readonly string[], extra: Schema | undefined): JsonSchema {
+  const schema: JsonSchema = {
+    type: 'object',
+    properties: Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, nullable(jsonSchemaOf(value))])),
+  };
+  if (required.length > 0) schema.required = [...required];
+  schema.additionalProperties = extra ? jsonSchemaOf(extra) : false;
+  return schema;
+}
+
+/** An empty key (`vpc: ~`) is the same as no key: shape skips null values. The description stays on top, where editors read it. */
+function nullable({ description, ...schema }: JsonSchema): JsonSchema {
+  const alternatives = anyOf([schema, { type: 'null' }]);
+  return description === undefined ? alternatives : { description, ...alternatives };
 }
 
 /** The known name a misspelling most likely meant, if any is close enough. */
@@ -202,24 +253,43 @@ function editDistance(a: string, b: string): number {
 
 // ── the service file ────────────────────────────────────────────────────
 
+/**
+ * The Lambda runtime identifiers (deprecated ones included: an existing function may still
+ * use them). Another value is reported like any invalid setting.
+ */
+export const RUNTIMES = [
+  'nodejs14.x', 'nodejs16.x', 'nodejs18.x', 'nodejs20.x', 'nodejs22.x', 'nodejs24.x',
+  'python3.7', 'python3.8', 'python3.9', 'python3.10', 'python3.11', 'python3.12', 'python3.13', 'python3.14',
+  'ruby2.7', 'ruby3.2', 'ruby3.3', 'ruby3.4',
+  'java8', 'java8.al2', 'java11', 'java17', 'java21', 'java25',
+  'dotnet6', 'dotnet8', 'dotnet10',
+  'go1.x', 'provided', 'provided.al2', 'provided.al2023',
+] as const;
+export type Runtime = (typeof RUNTIMES)[number];
 const strList = list(str);
-/** A string fw reads itself (`runtime`): an intrinsic cannot stand in for it. */
-const plainString = needed(t.makeValidator<unknown, unknown>({ test: (value, state) => typeof value === 'string' || fail(state, 'a string', value) }));
+/** A value fw's own code reads must have the right type; a problem inside it is advisory. */
+const plainString = t.makeValidator<unknown, unknown>({ test: (value, state) => typeof value === 'string' || fail(state, 'a string', value) });
 const plainList = t.makeValidator<unknown, unknown>({ test: (value, state) => Array.isArray(value) || fail(state, 'a list', value) });
 const plainObject = t.makeValidator<unknown, unknown>({
   test: (value, state) => (value !== null && typeof value === 'object' && !Array.isArray(value)) || fail(state, 'an object', value),
 });
 
 /** `inner`'s problems are advisory, but the outer type is one fw's own code relies on. */
-function neededOuter(outer: Schema, inner: Schema): Schema {
+function neededOuter<T>(outer: Schema, inner: Typed<T>): Typed<T> {
   const check = needed(outer);
-  return t.makeValidator<unknown, unknown>({ test: (value, state) => (outer(value) ? inner(value, state) : check(value, state)) });
+  return describe(
+    t.makeValidator<unknown, unknown>({ test: (value, state) => (outer(value) ? inner(value, state) : check(value, state)) }),
+    jsonSchemaOf(inner),
+  ) as Typed<T>;
 }
 
+/** `runtime`: a string fw reads itself (an intrinsic cannot stand in for it); an unknown identifier is advisory. */
+const runtime = neededOuter(plainString, oneOfValues(RUNTIMES));
+
 /** `functions`: keys that can form logical ids, no two giving the same ones, each function an object. */
-function functionsRecord(functionSchema: Schema): Schema {
+function functionsRecord<T>(functionSchema: Typed<T>): Typed<Record<string, T>> {
   const each = neededOuter(plainObject, functionSchema);
-  return t.makeValidator<unknown, unknown>({
+  const validator = t.makeValidator<unknown, unknown>({
     test: (input, state) => {
       if (!plainObject(input)) return needed(plainObject)(input, state);
       let valid = true;
@@ -239,6 +309,7 @@ function functionsRecord(functionSchema: Schema): Schema {
       return valid;
     },
   });
+  return describe(validator, { type: 'object', additionalProperties: jsonSchemaOf(functionSchema), propertyNames: { pattern: '^[A-Za-z0-9_-]+$' } }) as Typed<Record<string, T>>;
 }
 /** Environment variables and tags: text, though numbers and booleans are taken as their text. */
 const strMap = record(either('a string', str, scalar('number', 'a number'), bool));
@@ -251,7 +322,7 @@ const iamStatement = shape(
   { required: ['Effect'] },
 );
 
-const packageSchema = shape({
+export const packageSchema = shape({
   artifact: str,
   exclude: strList,
   include: strList,
@@ -261,14 +332,14 @@ const packageSchema = shape({
   path: str,
 });
 
-const PROVIDER: Record<string, Schema> = {
+const PROVIDER = {
   name: oneOfValues(['aws']),
   // Nested stacks beyond CloudFormation's limits (src/synth/split/config.ts checks the details).
   stackSplitting: either('a mode or { mode, resources }', oneOfValues(['auto', 'per-function', 'per-type', 'off']), bool, anyObject),
   stage: str,
   region: str,
   profile: str,
-  runtime: plainString,
+  runtime,
   runtimeManagement,
   memorySize: num,
   timeout: num,
@@ -338,16 +409,19 @@ const PROVIDER: Record<string, Schema> = {
 };
 
 /** Lambda keeps at most 256 characters of a function's description. */
-const description = t.makeValidator<unknown, unknown>({
-  test: (value, state) => !str(value, state) ? false : typeof value !== 'string' || value.length <= 256 || fail(state, `a description of at most 256 characters (it has ${value.length})`, value),
-});
+const description = describe(
+  t.makeValidator<unknown, unknown>({
+    test: (value, state) => !str(value, state) ? false : typeof value !== 'string' || value.length <= 256 || fail(state, `a description of at most 256 characters (it has ${value.length})`, value),
+  }),
+  jsonSchemaOf(str),
+) as typeof str;
 
-const FUNCTION: Record<string, Schema> = {
+const FUNCTION = {
   handler: str,
   image: either('an image name or an object', str, anyObject),
   name: str,
   description,
-  runtime: plainString,
+  runtime,
   runtimeManagement,
   memorySize: num,
   timeout: num,
@@ -381,7 +455,7 @@ const FUNCTION: Record<string, Schema> = {
 };
 
 function eventSchema(eventSchemas: Record<string, Schema>): Schema {
-  return t.makeValidator<unknown, unknown>({
+  return describe(t.makeValidator<unknown, unknown>({
     test: (value, state) => {
       if (value === null || typeof value !== 'object' || Array.isArray(value)) return fail(state, 'an event like { httpApi: … }', value);
       const keys = Object.keys(value);
@@ -390,10 +464,19 @@ function eventSchema(eventSchemas: Record<string, Schema>): Schema {
       if (!schema) return true;
       return schema((value as Record<string, unknown>)[keys[0]], { ...state, p: childPath(state, keys[0]) });
     },
-  });
+  }), eventsJsonSchema(eventSchemas));
 }
 
-const resourcesSection = shape(
+/** One alternative per event type: `{ sqs: … }`, `{ httpApi: … }`, …; any one-key object when none is known. */
+function eventsJsonSchema(eventSchemas: Record<string, Schema>): JsonSchema {
+  const types = Object.keys(eventSchemas);
+  if (types.length === 0) return { type: 'object', minProperties: 1, maxProperties: 1 };
+  return anyOf(
+    types.map((type) => ({ type: 'object', properties: { [type]: jsonSchemaOf(eventSchemas[type]) }, required: [type], additionalProperties: false })),
+  );
+}
+
+export const resourcesSection = shape(
   {
     AWSTemplateFormatVersion: str,
     Description: str,
@@ -408,46 +491,60 @@ const resourcesSection = shape(
   },
 );
 
+export const layerSchema = shape({
+  path: str,
+  name: str,
+  description: str,
+  compatibleRuntimes: list(runtime),
+  compatibleArchitectures: list(architecture),
+  licenseInfo: str,
+  allowedAccounts: strList,
+  retain: bool,
+  package: packageSchema,
+});
+
+/** The top-level keys but `provider`, `functions` and `custom`, which plugins may extend. */
+const TOP_LEVEL = {
+  service: documented('The service name: the stack is {service}-{stage}', either('a service name', str, shape({ name: str }, { extra: any }))),
+  frameworkVersion: documented("A semver range of fw's version; ranges for Serverless Framework v3 ('3', '^3') are accepted", either('a version range', str, num)),
+  configValidationMode: documented('warn (default): print each problem and go on; error: exit 1; off: skip the check', oneOfValues(['warn', 'error', 'off'])),
+  useDotenv: documented('Load .env.<stage> (or .env) for ${env:…}', bool),
+  // fw.ts / fw.js: a function that adds constructs to the tree (see src/plugins/constructs.ts).
+  addConstructs: any,
+  deprecationNotificationMode: oneOfValues(['error', 'warn', 'warn:summary']),
+  disabledDeprecations: either('"*" or a list of codes', oneOfValues(['*']), strList),
+  variablesResolutionMode: any,
+  unresolvedVariablesNotificationMode: any,
+  projectDir: str,
+  console: any,
+  dashboard: anyObject,
+  org: str,
+  app: str,
+  tenant: str,
+  outputs: anyObject,
+  params: documented('Values for ${param:…}: `default` and one entry per stage', record(anyObject)),
+  layers: documented('Lambda layers, by name', record(layerSchema)),
+  package: documented('What goes into the code zips (patterns, individually, artifact)', packageSchema),
+  plugins: either('a list of plugin names or { localPath, modules }', strList, shape({ localPath: str, modules: strList }, { required: ['modules'] })),
+  resources: documented('CloudFormation added to the stack: Resources, Outputs, Conditions, … and extensions of the generated resources', either('CloudFormation sections (Resources, Outputs, …) or a list of them', resourcesSection, list(resourcesSection))),
+};
+
+/** The parts of the file's schema, typed: src/config/types.ts derives the service file's types from them. */
+export const providerSchema = shape(PROVIDER, { required: ['name'] });
+export const functionSchema = shape(FUNCTION);
+export const topLevelSchema = shape(TOP_LEVEL, { required: ['service'] });
+
 /** The whole-file schema, with what the caller adds. */
 export function serviceSchema({ eventSchemas = {}, extend = {} }: SchemaExtensions = {}): Schema {
-  const functionSchema = shape({ ...FUNCTION, ...extend.function, events: neededOuter(plainList, list(eventSchema(eventSchemas))) });
   return shape(
     {
-      service: either('a service name', str, shape({ name: str }, { extra: any })),
-      frameworkVersion: either('a version range', str, num),
-      configValidationMode: oneOfValues(['warn', 'error', 'off']),
-      useDotenv: bool,
-      // fw.ts / fw.js: a function that adds constructs to the tree (see src/plugins/constructs.ts).
-      addConstructs: any,
-      deprecationNotificationMode: oneOfValues(['error', 'warn', 'warn:summary']),
-      disabledDeprecations: either('"*" or a list of codes', oneOfValues(['*']), strList),
-      variablesResolutionMode: any,
-      unresolvedVariablesNotificationMode: any,
-      projectDir: str,
-      console: any,
-      dashboard: anyObject,
-      org: str,
-      app: str,
-      tenant: str,
-      outputs: anyObject,
-      params: record(anyObject),
-      provider: neededOuter(plainObject, shape({ ...PROVIDER, ...extend.provider }, { required: ['name'] })),
-      functions: functionsRecord(functionSchema),
-      layers: record(shape({
-        path: str,
-        name: str,
-        description: str,
-        compatibleRuntimes: strList,
-        compatibleArchitectures: list(architecture),
-        licenseInfo: str,
-        allowedAccounts: strList,
-        retain: bool,
-        package: packageSchema,
-      })),
-      package: packageSchema,
-      plugins: either('a list of plugin names or { localPath, modules }', strList, shape({ localPath: str, modules: strList }, { required: ['modules'] })),
-      custom: extend.custom ? shape(extend.custom, { extra: any }) : anyObject,
-      resources: either('CloudFormation sections (Resources, Outputs, …) or a list of them', resourcesSection, list(resourcesSection)),
+      ...TOP_LEVEL,
+      provider: documented('The cloud provider (aws) and the settings every function shares', neededOuter(plainObject, shape({ ...PROVIDER, ...extend.provider }, { required: ['name'] }))),
+      functions: documented(
+        'The functions, by key',
+        functionsRecord(shape({ ...FUNCTION, ...extend.function, events: documented('What invokes the function: one event type per entry', neededOuter(plainList, list(eventSchema(eventSchemas)))) })),
+      ),
+      custom: documented('Free-form settings, read with ${self:custom.…} and by plugins', extend.custom ? shape(extend.custom, { extra: any }) : anyObject),
       ...extend.topLevel,
     },
     { required: ['service', 'provider'] },

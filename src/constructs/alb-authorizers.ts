@@ -1,4 +1,4 @@
-import * as t from 'typanion';
+import * as t from '../config/typanion';
 import { ConfigError, invalid } from '../errors';
 import type { Json } from './model';
 import { expecting, isEventObject, isIntrinsic, validateEvent } from './events/event-schema-b';

@@ -10,7 +10,7 @@ import {
   type Stack,
   type StackEvent,
 } from '@aws-sdk/client-cloudformation';
-import { CloudError } from '../errors';
+import { CloudError, StackError } from '../errors';
 import type { PackagedService, PackageState } from '../package/service';
 import { STATE_FILE, UPDATE_TEMPLATE } from '../package/service';
 import type { AwsClients } from './aws';
@@ -338,7 +338,7 @@ async function pruneDeployments(clients: AwsClients, bucket: string, servicePref
 }
 
 /** The root cause first: the first resource that failed and why, then where the stack ended up. */
-function failure(stackName: string, action: string, status: string, first: StackEvent | undefined): CloudError {
+function failure(stackName: string, action: string, status: string, first: StackEvent | undefined): StackError {
   const cause = first
     ? `${first.LogicalResourceId} (${first.ResourceType}) failed: ${(first.ResourceStatusReason ?? 'no reason given').replace(/\.$/, '')}`
     : `the stack ended in ${status}`;
@@ -347,5 +347,5 @@ function failure(stackName: string, action: string, status: string, first: Stack
       ? 'The new stack was rolled back (ROLLBACK_COMPLETE); the next "fw deploy" deletes it and creates it again.'
       : `The stack was rolled back to its previous state (${status}).`
     : `The stack is in ${status}.`;
-  return new CloudError(`Deploying stack ${stackName} failed (${action}): ${cause}. ${state}`);
+  return new StackError(`Deploying stack ${stackName} failed (${action}): ${cause}. ${state}`, stackName, status, StackError.resourceOf(first));
 }

@@ -1,5 +1,5 @@
 import { DeleteStackCommand, ListStacksCommand, type StackSummary } from '@aws-sdk/client-cloudformation';
-import { CloudError } from '../errors';
+import { CloudError, StackError } from '../errors';
 import type { LoadedService } from '../package/load';
 import type { AwsClients } from './aws';
 import { deletePrefix } from './bucket';
@@ -41,7 +41,7 @@ export async function removeService(loaded: LoadedService, clients: AwsClients, 
   });
   if (result.status !== 'DELETE_COMPLETE') {
     const cause = result.firstFailure ? `${result.firstFailure.LogicalResourceId} failed: ${(result.firstFailure.ResourceStatusReason ?? 'no reason given').replace(/\.$/, '')}` : result.status;
-    throw new CloudError(`Removing stack ${stackName} failed: ${cause}. The stack is in ${result.status}.`);
+    throw new StackError(`Removing stack ${stackName} failed: ${cause}. The stack is in ${result.status}.`, stackName, result.status, StackError.resourceOf(result.firstFailure));
   }
   await removeOrphanedNestedStacks(clients, stackName, reporter);
 }

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import * as t from 'typanion';
+import * as t from '../../config/typanion';
 import * as naming from '../../synth/naming-events-b';
 import type { FunctionConstruct } from '../function';
 import { isEventObject, validateEvent } from './event-schema-b';
@@ -17,6 +17,7 @@ export const parseActiveMq = (config: unknown, path: string): ActiveMqEventConfi
  */
 export class ActiveMqEvent extends Construct {
   static readonly type = 'activemq';
+  static readonly description = 'Messages from an Amazon MQ for ActiveMQ queue (an event source mapping)';
   static readonly schema = activeMqSchema;
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import * as t from 'typanion';
+import * as t from '../../config/typanion';
 import * as naming from '../../synth/naming-events-b';
 import { ConfigError, invalid } from '../../errors';
 import type { Json } from '../model';
@@ -78,6 +78,7 @@ function ruleConditions(conditions: AlbEventConfig['conditions']): Json[] {
  */
 export class AlbEvent extends Construct {
   static readonly type = 'alb';
+  static readonly description = 'Requests to an Application Load Balancer listener, matched by path, method, host, header, query or source IP';
   static readonly schema = albSchema;
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {

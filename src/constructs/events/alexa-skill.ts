@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import * as t from 'typanion';
+import * as t from '../../config/typanion';
 import * as naming from '../../synth/naming-events-b';
 import type { Json } from '../model';
 import { CfnResource } from '../resource';
@@ -44,6 +44,7 @@ export function alexaPermission(scope: Construct, fn: FunctionConstruct, logical
 /** `alexaSkill` event: `{Fn}LambdaPermissionAlexaSkill{n}`, n counting the function's alexaSkill events from 1. */
 export class AlexaSkillEvent extends Construct {
   static readonly type = 'alexaSkill';
+  static readonly description = 'Requests from an Alexa skill (appId)';
   static readonly schema = alexaEventSchema;
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {

@@ -6,6 +6,7 @@ import { alexaEventSchema, alexaPermission, parseAlexaEvent } from './alexa-skil
 /** `alexaSmartHome` event: `{Fn}LambdaPermissionAlexaSmartHome{n}`, n counting the function's alexaSmartHome events from 1. */
 export class AlexaSmartHomeEvent extends Construct {
   static readonly type = 'alexaSmartHome';
+  static readonly description = 'Directives from an Alexa Smart Home skill (appId)';
   static readonly schema = alexaEventSchema;
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {

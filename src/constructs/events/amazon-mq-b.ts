@@ -1,5 +1,5 @@
 import type { Construct } from 'constructs';
-import * as t from 'typanion';
+import * as t from '../../config/typanion';
 import type { IamStatement, Json } from '../model';
 import { CfnResource } from '../resource';
 import type { FunctionConstruct } from '../function';

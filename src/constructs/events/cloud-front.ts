@@ -1,5 +1,6 @@
 import { Construct } from 'constructs';
-import * as t from 'typanion';
+import * as t from '../../config/typanion';
+import { describe } from '../../config/json-schema';
 import { ConfigError } from '../../errors';
 import type { Json } from '../model';
 import type { FunctionConstruct } from '../function';
@@ -13,13 +14,13 @@ const ORIGIN_URL = /^(s3|https?):\/\/([^/]+)(\/.*)?$/;
 
 const schema = t.isObject({
   eventType: t.isEnum(EVENT_TYPES),
-  origin: t.makeValidator<unknown, string | Record<string, unknown>>({
+  origin: describe(t.makeValidator<unknown, string | Record<string, unknown>>({
     test: (value, state): value is string | Record<string, unknown> => {
       if (typeof value === 'string' ? ORIGIN_URL.test(value) : isJsonObject()(value)) return true;
       state?.errors?.push(`${state.p ?? '.'}: Expected an origin URL ("s3://bucket.s3.amazonaws.com/path", "https://example.com") or a CloudFront origin object (got ${JSON.stringify(value)})`);
       return false;
     },
-  }),
+  }), { anyOf: [{ type: 'string', pattern: ORIGIN_URL.source }, { type: 'object' }] }),
   pathPattern: t.isOptional(t.cascade(t.isString(), [t.hasMinLength(1)])),
   isDefaultOrigin: t.isOptional(t.isBoolean()),
   includeBody: t.isOptional(t.isBoolean()),
@@ -37,6 +38,7 @@ export type CloudFrontConfig = t.InferType<typeof schema>;
  */
 export class CloudFrontEvent extends Construct {
   static readonly type = 'cloudFront';
+  static readonly description = 'Lambda@Edge: a CloudFront event (viewer/origin request/response) of the service distribution, in us-east-1';
   static readonly schema = schema;
 
   constructor(fn: FunctionConstruct, id: string, raw: unknown, path: string) {

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import * as t from 'typanion';
+import * as t from '../../config/typanion';
 import * as naming from '../../synth/naming-events-a';
 import type { Json } from '../model';
 import { CfnResource, getAtt } from '../resource';
@@ -26,6 +26,7 @@ const counters = new WeakMap<FunctionConstruct, number>();
  */
 export class CloudWatchEventEvent extends Construct {
   static readonly type = 'cloudwatchEvent';
+  static readonly description = 'Events matching an EventBridge (CloudWatch Events) pattern on the default bus';
   static readonly schema = schema;
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import * as t from 'typanion';
+import * as t from '../../config/typanion';
 import * as naming from '../../synth/naming-events-a';
 import type { Json } from '../model';
 import { CfnResource, accountId, join, partition, region } from '../resource';
@@ -48,7 +48,8 @@ class LogSubscriptions extends Construct {
  */
 export class CloudWatchLogEvent extends Construct {
   static readonly type = 'cloudwatchLog';
-  static readonly schema = isEither<unknown>('a log group name, or { logGroup, filter }', [isLogGroupName(), isLogOptions]);
+  static readonly description = 'Log events of a CloudWatch Logs group, through a subscription filter';
+  static readonly schema = isEither<string | t.InferType<typeof isLogOptions>>('a log group name, or { logGroup, filter }', [isLogGroupName(), isLogOptions]);
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {
     super(fn, id);

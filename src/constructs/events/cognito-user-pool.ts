@@ -1,5 +1,6 @@
 import { Construct } from 'constructs';
-import * as t from 'typanion';
+import * as t from '../../config/typanion';
+import { describe, intrinsicSchema } from '../../config/json-schema';
 import * as naming from '../../synth/naming-events-c';
 import { ConfigError } from '../../errors';
 import type { Json } from '../model';
@@ -26,13 +27,13 @@ export const TRIGGERS = [
 const CUSTOM_SENDERS: readonly string[] = ['CustomSMSSender', 'CustomEmailSender'];
 
 const isKmsKey = () =>
-  t.makeValidator<unknown, string | Record<string, unknown>>({
+  describe(t.makeValidator<unknown, string | Record<string, unknown>>({
     test: (value, state): value is string | Record<string, unknown> => {
       if (typeof value === 'string' ? /^arn:aws[a-z-]*:kms:/.test(value) : isStringLike()(value)) return true;
       state?.errors?.push(`${state.p ?? '.'}: Expected a KMS key ARN ("arn:aws:kms:…") or a CloudFormation intrinsic (got ${JSON.stringify(value)})`);
       return false;
     },
-  });
+  }), { anyOf: [{ type: 'string', pattern: '^arn:aws[a-z-]*:kms:' }, intrinsicSchema()] });
 
 const schema = t.isObject({
   pool: t.cascade(t.isString(), [t.hasMinLength(1), t.hasMaxLength(128)]),
@@ -51,6 +52,7 @@ export type CognitoUserPoolConfig = t.InferType<typeof schema>;
  */
 export class CognitoUserPoolEvent extends Construct {
   static readonly type = 'cognitoUserPool';
+  static readonly description = 'A Cognito user pool trigger (PreSignUp, PostConfirmation, …)';
   static readonly schema = schema;
 
   constructor(fn: FunctionConstruct, id: string, raw: unknown, path: string) {

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import * as t from 'typanion';
+import * as t from '../../config/typanion';
 import * as naming from '../../synth/naming-events-c';
 import { ConfigError } from '../../errors';
 import type { Json } from '../model';
@@ -43,6 +43,7 @@ interface Bus {
  */
 export class EventBridgeEvent extends Construct {
   static readonly type = 'eventBridge';
+  static readonly description = 'Events matching a pattern, or a schedule, on an EventBridge bus';
   static readonly schema = schema;
 
   constructor(fn: FunctionConstruct, id: string, raw: unknown, path: string) {

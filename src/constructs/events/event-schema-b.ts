@@ -1,4 +1,5 @@
-import * as t from 'typanion';
+import * as t from '../../config/typanion';
+import { anyOf, describe, intrinsicSchema, jsonSchemaOf } from '../../config/json-schema';
 import { validateEvent } from './schema';
 import { show } from '../../errors';
 
@@ -20,7 +21,7 @@ export const isRef = t.isObject({ Ref: t.isString() });
 export const isImportValue = t.isObject({ 'Fn::ImportValue': t.isUnknown() });
 
 /** Any single-key `{ Ref }` or `{ "Fn::…" }` object: a value CloudFormation computes at deploy time. */
-export const isIntrinsic = t.makeValidator<unknown, Record<string, unknown>>({
+export const isIntrinsic = describe(t.makeValidator<unknown, Record<string, unknown>>({
   test: (value, state): value is Record<string, unknown> => {
     if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
       const keys = Object.keys(value);
@@ -28,13 +29,13 @@ export const isIntrinsic = t.makeValidator<unknown, Record<string, unknown>>({
     }
     return report(state, `expected a CloudFormation intrinsic ({ Ref } or { "Fn::…" }), got ${show(value)}`);
   },
-});
+}), intrinsicSchema());
 
 /** Wraps a validator so that its failure reads `expected <description>, got <value>` (one error, not one per alternative). */
 export function expecting<T>(description: string, validator: t.StrictValidator<unknown, T>): t.StrictValidator<unknown, T> {
-  return t.makeValidator<unknown, T>({
+  return describe(t.makeValidator<unknown, T>({
     test: (value, state): value is T => validator(value) || report(state, `expected ${description}, got ${show(value)}`),
-  });
+  }), jsonSchemaOf(validator));
 }
 
 /**
@@ -46,13 +47,13 @@ export function isScalarOrObject<S, O>(
   scalar: t.StrictValidator<unknown, S>,
   object: t.StrictValidator<unknown, O>,
 ): t.StrictValidator<unknown, S | O> {
-  return t.makeValidator<unknown, S | O>({
+  return describe(t.makeValidator<unknown, S | O>({
     test: (value, state): value is S | O => {
       if (scalar(value)) return true;
       if (value !== null && typeof value === 'object' && !Array.isArray(value)) return object(value, state);
       return report(state, `expected ${description}, got ${show(value)}`);
     },
-  });
+  }), anyOf([jsonSchemaOf(scalar), jsonSchemaOf(object)]));
 }
 
 /** One value or a list of them (the reference coerces a single value into a list). */
@@ -82,10 +83,11 @@ export const isFilterPatterns = expecting(
 
 /**
  * An event's object: the listed fields are checked; others are let through, as the
- * reference only warns about them.
+ * reference only warns about them. Its JSON Schema refuses them, as the reference's schema
+ * does (see isPartial in src/config/typanion.ts).
  */
 export function isEventObject<T extends Record<string, t.AnyStrictValidator>>(fields: T) {
-  return t.isObject(fields, { extra: t.isRecord(t.isUnknown()) });
+  return describe(t.isObject(fields, { extra: t.isRecord(t.isUnknown()) }), t.objectSchema(fields, undefined));
 }
 
 /**

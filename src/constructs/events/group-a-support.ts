@@ -1,5 +1,6 @@
 import { Construct } from 'constructs';
-import * as t from 'typanion';
+import * as t from '../../config/typanion';
+import { anyOf, describe, intrinsicSchema, jsonSchemaOf } from '../../config/json-schema';
 import { validateEvent } from './schema';
 import * as naming from '../../synth/naming';
 import { ConfigError, show } from '../../errors';
@@ -24,7 +25,7 @@ function fail(state: State, message: string): false {
 }
 
 /** `{ Ref: … }` or `{ 'Fn::…': … }`: a value CloudFormation computes at deploy time. */
-export type Intrinsic = { [key: string]: Json };
+export type Intrinsic = { Ref: Json } | { [fn: `Fn::${string}`]: Json };
 
 export function isIntrinsicValue(value: unknown): value is Intrinsic {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
@@ -33,15 +34,15 @@ export function isIntrinsicValue(value: unknown): value is Intrinsic {
 }
 
 export const isIntrinsic = () =>
-  t.makeValidator<unknown, Intrinsic>({
+  describe(t.makeValidator<unknown, Intrinsic>({
     test: (value, state) => isIntrinsicValue(value) || fail(state, `Expected a CloudFormation intrinsic like { Ref } or { "Fn::GetAtt" } (got ${show(value)})`),
-  }) as t.StrictValidator<unknown, Intrinsic>;
+  }), intrinsicSchema()) as t.StrictValidator<unknown, Intrinsic>;
 
 /** Matches when one of `predicates` does; otherwise one error that says what was `expected`. */
 export function isEither<T>(expected: string, predicates: Array<t.StrictValidator<unknown, T>>) {
-  return t.makeValidator<unknown, T>({
+  return describe(t.makeValidator<unknown, T>({
     test: (value, state) => predicates.some(predicate => predicate(value)) || fail(state, `Expected ${expected} (got ${show(value)})`),
-  }) as t.StrictValidator<unknown, T>;
+  }), anyOf(predicates.map(jsonSchemaOf))) as t.StrictValidator<unknown, T>;
 }
 
 /** A JSON object (filter patterns, event patterns, inputs): any keys, any values. */

@@ -1,4 +1,5 @@
-import * as t from 'typanion';
+import * as t from '../../config/typanion';
+import { anyOf, describe, intrinsicSchema, jsonSchemaOf, type JsonSchema } from '../../config/json-schema';
 import { validateEvent } from './schema';
 
 /**
@@ -9,27 +10,30 @@ import { validateEvent } from './schema';
 /** `{ Ref: … }` or `{ "Fn::…": … }`, optionally limited to some functions. */
 export function isIntrinsic(allowed?: string[]) {
   const description = allowed ? allowed.map(name => `{ ${name} }`).join(' or ') : 'a CloudFormation intrinsic ({ Ref } or { Fn::… })';
-  return t.makeValidator<unknown, Record<string, unknown>>({
+  const schema: JsonSchema = allowed
+    ? anyOf(allowed.map(name => ({ type: 'object', properties: { [name]: {} }, required: [name], additionalProperties: false })))
+    : intrinsicSchema();
+  return describe(t.makeValidator<unknown, Record<string, unknown>>({
     test: (value, state): value is Record<string, unknown> => {
       const keys = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : [];
       const ok = keys.length === 1 && (allowed ? allowed.includes(keys[0]) : keys[0] === 'Ref' || keys[0].startsWith('Fn::'));
       if (!ok) state?.errors?.push(`${state.p ?? '.'}: Expected ${description} (got ${JSON.stringify(value)})`);
       return ok;
     },
-  });
+  }), schema);
 }
 
 /** A string, or an intrinsic that resolves to one at deploy time. */
 export function isStringLike(allowed?: string[]) {
   const intrinsic = isIntrinsic(allowed);
   const what = allowed ? `a string or ${allowed.map(name => `{ ${name} }`).join(' or ')}` : 'a string or a CloudFormation intrinsic ({ Ref } or { Fn::… })';
-  return t.makeValidator<unknown, string | Record<string, unknown>>({
+  return describe(t.makeValidator<unknown, string | Record<string, unknown>>({
     test: (value, state): value is string | Record<string, unknown> => {
       if (typeof value === 'string' || intrinsic(value)) return true;
       state?.errors?.push(`${state.p ?? '.'}: Expected ${what} (got ${JSON.stringify(value)})`);
       return false;
     },
-  });
+  }), anyOf([{ type: 'string' }, jsonSchemaOf(intrinsic)]));
 }
 
 /** Any JSON object (a CloudFormation fragment the event passes through). */
@@ -61,12 +65,12 @@ export function isStringOrObject<S extends t.AnyStrictValidator, O extends t.Any
   description: string,
   forms: { string: S; object: O },
 ) {
-  return t.makeValidator<unknown, t.InferType<S> | t.InferType<O>>({
+  return describe(t.makeValidator<unknown, t.InferType<S> | t.InferType<O>>({
     test: (value, state): value is t.InferType<S> | t.InferType<O> => {
       if (typeof value === 'string') return forms.string(value, state);
       if (value !== null && typeof value === 'object' && !Array.isArray(value)) return forms.object(value, state);
       state?.errors?.push(`${state.p ?? '.'}: Expected ${description} (got ${JSON.stringify(value)})`);
       return false;
     },
-  });
+  }), anyOf([jsonSchemaOf(forms.string), jsonSchemaOf(forms.object)]));
 }

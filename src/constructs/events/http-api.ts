@@ -1,4 +1,6 @@
 import { Construct } from 'constructs';
+import * as t from '../../config/typanion';
+import { isIntrinsic } from './group-a-support';
 import * as naming from '../../synth/naming';
 import { ConfigError, invalid } from '../../errors';
 import type { Json } from '../model';
@@ -30,10 +32,30 @@ function parseRoute(config: unknown, path: string): Route {
 }
 
 /**
+ * What parseRoute accepts, for editors (`fw schema`) and the types of `defineConfig`;
+ * parseRoute checks it with messages of its own.
+ */
+const schema = t.isOneOf([
+  t.cascade(t.isString(), [t.matchesRegExp(/^\s*(\*|\S+\s+\/\S*)\s*$/)]),
+  t.isObject({
+    method: t.isString(),
+    path: t.isOptional(t.isString()),
+    authorizer: t.isOptional(t.isObject({
+      name: t.isOptional(t.isString()),
+      type: t.isOptional(t.isString()),
+      scopes: t.isOptional(t.isArray(t.isString())),
+      id: t.isOptional(t.isOneOf([t.isString(), isIntrinsic()])),
+    })),
+  }),
+]);
+
+/**
  * `httpApi` event: one route on the service's HTTP API, pointing at the function's integration.
  */
 export class HttpApiEvent extends Construct {
   static readonly type = 'httpApi';
+  static readonly description = 'A route of the service HTTP API (API Gateway v2): "METHOD /path", "*" or { method, path, authorizer }';
+  static readonly schema = schema;
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {
     super(fn, id);

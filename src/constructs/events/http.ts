@@ -1,4 +1,6 @@
 import { Construct } from 'constructs';
+import * as t from '../../config/typanion';
+import { isIntrinsic, isJsonObject } from './group-a-support';
 import * as naming from '../../synth/naming';
 import { ConfigError, invalid } from '../../errors';
 import type { Json } from '../model';
@@ -40,6 +42,28 @@ function parseEvent(config: unknown, path: string): HttpEventConfig {
   return parsed;
 }
 
+/**
+ * What parseEvent accepts, for editors (`fw schema`) and the types of `defineConfig`;
+ * parseEvent and the REST API constructs check it with messages of their own.
+ */
+const schema = t.isOneOf([
+  t.cascade(t.isString(), [t.matchesRegExp(/^\s*\S+\s+\S+\s*$/)]),
+  t.isObject({
+    path: t.isString(),
+    method: t.isString(),
+    cors: t.isOptional(t.isOneOf([t.isBoolean(), isJsonObject()])),
+    private: t.isOptional(t.isBoolean()),
+    authorizer: t.isOptional(t.isOneOf([t.isString(), isJsonObject()])),
+    integration: t.isOptional(t.isString()),
+    request: t.isOptional(isJsonObject()),
+    response: t.isOptional(isJsonObject()),
+    async: t.isOptional(t.isBoolean()),
+    operationId: t.isOptional(t.isString()),
+    connectionType: t.isOptional(t.isString()),
+    connectionId: t.isOptional(t.isOneOf([t.isString(), isIntrinsic()])),
+  }),
+]);
+
 interface Authorization {
   type: 'NONE' | 'AWS_IAM' | 'CUSTOM' | 'COGNITO_USER_POOLS';
   authorizerId?: string;
@@ -52,6 +76,8 @@ interface Authorization {
  */
 export class HttpEvent extends Construct {
   static readonly type = 'http';
+  static readonly description = 'A method of the service REST API (API Gateway v1): "METHOD path" or { path, method, cors, authorizer, … }';
+  static readonly schema = schema;
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {
     super(fn, id);

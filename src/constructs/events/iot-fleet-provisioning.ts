@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import * as t from 'typanion';
+import * as t from '../../config/typanion';
 import * as naming from '../../synth/naming-events-b';
 import { ConfigError } from '../../errors';
 import type { Json } from '../model';
@@ -21,6 +21,7 @@ const iotFleetProvisioningSchema = isEventObject({
  */
 export class IotFleetProvisioningEvent extends Construct {
   static readonly type = 'iotFleetProvisioning';
+  static readonly description = 'An AWS IoT fleet provisioning template hook';
   static readonly schema = iotFleetProvisioningSchema;
   private readonly path: string;
 

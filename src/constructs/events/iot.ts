@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import * as t from 'typanion';
+import * as t from '../../config/typanion';
 import * as naming from '../../synth/naming-events-b';
 import type { Json } from '../model';
 import { CfnResource, accountId, join, partition, ref, region } from '../resource';
@@ -20,6 +20,7 @@ const iotSchema = isEventObject({
  */
 export class IotEvent extends Construct {
   static readonly type = 'iot';
+  static readonly description = 'Messages matching an AWS IoT topic rule (sql)';
   static readonly schema = iotSchema;
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import * as t from 'typanion';
+import * as t from '../../config/typanion';
 import * as naming from '../../synth/naming-events-b';
 import { ConfigError } from '../../errors';
 import type { IamStatement, Json } from '../model';
@@ -105,6 +105,7 @@ function sourceAccessConfigurations(access: KafkaEventConfig['accessConfiguratio
  */
 export class KafkaEvent extends Construct {
   static readonly type = 'kafka';
+  static readonly description = 'Records from a self-managed Apache Kafka topic';
   static readonly schema = kafkaSchema;
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import * as t from 'typanion';
+import * as t from '../../config/typanion';
 import * as naming from '../../synth/naming-events-b';
 import { ConfigError } from '../../errors';
 import type { IamStatement, Json } from '../model';
@@ -77,6 +77,7 @@ function clusterName(arn: MskEventConfig['arn']): string {
  */
 export class MskEvent extends Construct {
   static readonly type = 'msk';
+  static readonly description = 'Records from an Amazon MSK (managed Kafka) topic';
   static readonly schema = mskSchema;
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import * as t from 'typanion';
+import * as t from '../../config/typanion';
 import * as naming from '../../synth/naming-events-b';
 import type { FunctionConstruct } from '../function';
 import { isEventObject, validateEvent } from './event-schema-b';
@@ -18,6 +18,7 @@ export const parseRabbitMq = (config: unknown, path: string): RabbitMqEventConfi
  */
 export class RabbitMqEvent extends Construct {
   static readonly type = 'rabbitmq';
+  static readonly description = 'Messages from an Amazon MQ for RabbitMQ queue';
   static readonly schema = rabbitMqSchema;
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {

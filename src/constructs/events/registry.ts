@@ -6,6 +6,10 @@ import { checkEventFields } from './fields';
 /** An event type: its key under `events`, and the construct it becomes. */
 export interface EventType {
   readonly type: string;
+  /** What its entry under `events` may hold (typanion, described for `fw schema`). */
+  readonly schema?: unknown;
+  /** One line for editors (`fw schema`). */
+  readonly description?: string;
   new (fn: FunctionConstruct, id: string, config: unknown, path: string): Construct;
 }
 
@@ -26,7 +30,7 @@ const brokers = () => ({
  * with HTTP routes only then never loads (or initializes) the twenty other event modules.
  * Loading on use also keeps the registry out of the import cycle event → construct → registry.
  */
-const BUILT_IN: Record<string, () => EventType> = {
+const BUILT_IN = {
   httpApi: () => (require('./http-api') as typeof import('./http-api')).HttpApiEvent,
   http: () => (require('./http') as typeof import('./http')).HttpEvent,
   s3: () => (require('./s3') as typeof import('./s3')).S3Event,
@@ -49,14 +53,22 @@ const BUILT_IN: Record<string, () => EventType> = {
   cognitoUserPool: () => (require('./cognito-user-pool') as typeof import('./cognito-user-pool')).CognitoUserPoolEvent,
   eventBridge: () => (require('./event-bridge') as typeof import('./event-bridge')).EventBridgeEvent,
   websocket: () => (require('./websocket') as typeof import('./websocket')).WebsocketEvent,
-};
+} satisfies Record<string, () => EventType>;
+
+/** Each built-in event type's class, by its key under `events` (src/config/types.ts derives the event types from their schemas). */
+export type BuiltInEventTypes = { [type in keyof typeof BUILT_IN]: ReturnType<(typeof BUILT_IN)[type]> };
+
+/** fw's own event types, every module loaded: for `fw schema`, which describes them all. */
+export function builtInEventTypes(): EventType[] {
+  return Object.values(BUILT_IN).map(load => load());
+}
 
 /** The event types plugins added. */
 const added = new Map<string, EventType>();
 
 /** The class of an event type, or undefined for an unknown one. */
 function eventClassOf(type: string): EventType | undefined {
-  const load = Object.hasOwn(BUILT_IN, type) ? BUILT_IN[type] : undefined;
+  const load = Object.hasOwn(BUILT_IN, type) ? BUILT_IN[type as keyof typeof BUILT_IN] : undefined;
   return load ? load() : added.get(type);
 }
 

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import * as t from 'typanion';
+import * as t from '../../config/typanion';
 import * as naming from '../../synth/naming-events-a';
 import { ConfigError } from '../../errors';
 import type { Json } from '../model';
@@ -146,7 +146,8 @@ function deploymentTimestamp(service: Service): number {
  */
 export class S3Event extends Construct {
   static readonly type = 's3';
-  static readonly schema = isEither<unknown>('a bucket name, or { bucket, event, rules, existing }', [isBucket(), isS3Options]);
+  static readonly description = 'Notifications of an S3 bucket (created by the service, or existing: true)';
+  static readonly schema = isEither<string | t.InferType<typeof isS3Options>>('a bucket name, or { bucket, event, rules, existing }', [isBucket(), isS3Options]);
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {
     super(fn, id);

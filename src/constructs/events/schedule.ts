@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import * as t from 'typanion';
+import * as t from '../../config/typanion';
 import * as naming from '../../synth/naming-events-a';
 import { ConfigError } from '../../errors';
 import type { Json } from '../model';
@@ -35,6 +35,7 @@ const counters = new WeakMap<FunctionConstruct, number>();
  */
 export class ScheduleEvent extends Construct {
   static readonly type = 'schedule';
+  static readonly description = 'A schedule: rate(…), cron(…) or at(…), with EventBridge rules or the EventBridge Scheduler (method: scheduler)';
   static readonly schema = isEither<string | ScheduleOptions>(`${EXPRESSION}, or { rate, … }`, [isExpression(), isScheduleOptions]);
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {

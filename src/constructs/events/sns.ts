@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import * as t from 'typanion';
+import * as t from '../../config/typanion';
 import * as naming from '../../synth/naming-events-a';
 import { invalid } from '../../errors';
 import type { Json } from '../model';
@@ -67,7 +67,8 @@ const permitted = new WeakMap<FunctionConstruct, Set<string>>();
  */
 export class SnsEvent extends Construct {
   static readonly type = 'sns';
-  static readonly schema = isEither<unknown>('a topic name or ARN, or { topicName | arn, … }', [isTopicName(), isSnsOptions]);
+  static readonly description = 'Messages published to an SNS topic (created by the service from its name, or an existing topic ARN)';
+  static readonly schema = isEither<string | t.InferType<typeof isSnsOptions>>('a topic name or ARN, or { topicName | arn, … }', [isTopicName(), isSnsOptions]);
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {
     super(fn, id);

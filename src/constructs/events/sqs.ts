@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import * as t from 'typanion';
+import * as t from '../../config/typanion';
 import * as naming from '../../synth/naming-events-a';
 import { ConfigError } from '../../errors';
 import type { Json } from '../model';
@@ -37,7 +37,8 @@ const isSqsOptions = isOptions({
  */
 export class SqsEvent extends Construct {
   static readonly type = 'sqs';
-  static readonly schema = isEither(`${ARN}, or { arn, … }`, [isQueueArn(), isSqsOptions]);
+  static readonly description = 'Messages from an SQS queue (an event source mapping from its ARN)';
+  static readonly schema = isEither<string | Intrinsic | t.InferType<typeof isSqsOptions>>(`${ARN}, or { arn, … }`, [isQueueArn(), isSqsOptions]);
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {
     super(fn, id);

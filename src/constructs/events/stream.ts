@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import * as t from 'typanion';
+import * as t from '../../config/typanion';
 import * as naming from '../../synth/naming-events-a';
 import { ConfigError, invalid } from '../../errors';
 import type { Json } from '../model';
@@ -37,7 +37,7 @@ const isStreamOptions = isOptions({
   enabled: t.isOptional(t.isBoolean()),
   destinations: t.isOptional(
     isOptions({
-      onFailure: isEither<unknown>('an SNS topic or SQS queue ARN, or { arn, type: "sns" | "sqs" }', [
+      onFailure: isEither<string | Intrinsic | { arn: string | Intrinsic; type?: 'sns' | 'sqs' }>('an SNS topic or SQS queue ARN, or { arn, type: "sns" | "sqs" }', [
         isArn(),
         isIntrinsic(),
         isOptions({ arn: isEither<string | Intrinsic>('an ARN or a CloudFormation intrinsic', [isArn(), isIntrinsic()]), type: t.isOptional(t.isEnum(['sns', 'sqs'] as const)) }),
@@ -60,7 +60,8 @@ type StreamOptions = t.InferType<typeof isStreamOptions>;
  */
 export class StreamEvent extends Construct {
   static readonly type = 'stream';
-  static readonly schema = isEither<unknown>(`${ARN}, or { arn, … }`, [isStreamArn(), isStreamOptions]);
+  static readonly description = 'Records from a DynamoDB or Kinesis stream (an event source mapping)';
+  static readonly schema = isEither<string | Intrinsic | t.InferType<typeof isStreamOptions>>(`${ARN}, or { arn, … }`, [isStreamArn(), isStreamOptions]);
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {
     super(fn, id);

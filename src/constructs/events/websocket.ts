@@ -1,5 +1,6 @@
 import { Construct } from 'constructs';
-import * as t from 'typanion';
+import * as t from '../../config/typanion';
+import { describe } from '../../config/json-schema';
 import { ConfigError } from '../../errors';
 import type { FunctionConstruct } from '../function';
 import { WebsocketsApi, type WebsocketsAuthorizer } from '../websockets-api';
@@ -24,13 +25,13 @@ const schema = isStringOrObject('a route like "$connect" or { route, routeRespon
 });
 
 function isIdentitySource() {
-  return t.makeValidator<unknown, string | string[]>({
+  return describe(t.makeValidator<unknown, string | string[]>({
     test: (value, state): value is string | string[] => {
       if (typeof value === 'string' || (Array.isArray(value) && value.every(item => typeof item === 'string'))) return true;
       state?.errors?.push(`${state.p ?? '.'}: Expected an identity source or a list of them (got ${JSON.stringify(value)})`);
       return false;
     },
-  });
+  }), { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] });
 }
 
 export type WebsocketConfig = t.InferType<typeof schema>;
@@ -45,6 +46,7 @@ const DEFAULT_IDENTITY_SOURCE = 'route.request.header.Auth';
  */
 export class WebsocketEvent extends Construct {
   static readonly type = 'websocket';
+  static readonly description = 'A route of the service WebSocket API ($connect, $disconnect, $default or a custom route key)';
   static readonly schema = schema;
 
   constructor(fn: FunctionConstruct, id: string, raw: unknown, path: string) {

@@ -1,0 +1,117 @@
+import type { Connection } from '../deploy/connect';
+import type { DeployOutcome, Reporter } from '../deploy/deploy';
+import type { PackagedService } from '../package/service';
+import type { PluginManager } from '../plugins/manager';
+import { packageResult, type PackageResult } from './package';
+import { atEndpoint, connectFor, cwdOf, optionsOf, reporterOf, type CloudRequest } from './request';
+import { serviceInfo, type ServiceInfo } from './service-info';
+
+export interface DeployRequest extends CloudRequest {
+  /** Deploy even when neither the template nor the code changed. */
+  force?: boolean;
+  /** Deploy a folder written earlier by `fw package` (relative to `cwd`) instead of packaging now. */
+  packageDir?: string;
+  /** Go ahead when the deploy removes or replaces a resource holding data (otherwise a CloudError names them). */
+  allowDataLoss?: boolean;
+}
+
+/** The deployed service, and what was deployed. */
+export interface DeployResult extends ServiceInfo {
+  /** `deployed`, or `unchanged` when nothing changed since the last deploy (nothing was sent). */
+  outcome: DeployOutcome;
+  /** The package that was deployed (template, artifacts). */
+  package: PackageResult;
+  /** The local cloud this call started and stopped again, if it did (its state is kept). */
+  startedLocalCloud?: string;
+}
+
+/** A service packaged and connected to its target, ready to deploy (the CLI previews from here for --dry-run). */
+export interface Deployment {
+  packaged: PackagedService;
+  connection: Connection;
+  plugins?: PluginManager;
+  /** Runs the deploy (plugins' `deploy:deploy` and `deploy:finalize` hooks around it) and reads the stack back. */
+  deploy(options?: { force?: boolean; allowDataLoss?: boolean; reporter?: Reporter }): Promise<DeployResult>;
+  close(): Promise<void>;
+}
+
+/**
+ * `fw deploy` as a function: packages the service (or reads `packageDir`), deploys it as one
+ * CloudFormation stack and returns the stack's endpoints, functions and outputs. Throws
+ * ConfigError for a mistake in the service file, CloudError when AWS (or the endpoint) refuses a
+ * call and StackError (stack, status, failed resource and reason) when the stack update fails.
+ */
+export async function deploy(request: DeployRequest = {}): Promise<DeployResult> {
+  return atEndpoint(request, async resolved => {
+    const deployment = await openDeployment(resolved);
+    try {
+      return await deployment.deploy({ force: request.force, allowDataLoss: request.allowDataLoss, reporter: reporterOf(request) });
+    } finally {
+      await deployment.close();
+    }
+  });
+}
+
+/** Packages (or reads) the service and connects to where it deploys. */
+export async function openDeployment(request: DeployRequest): Promise<Deployment> {
+  const { packageService, readPackaged } = require('../package/service') as typeof import('../package/service');
+  const plugins = require('../plugins') as typeof import('../plugins');
+  const cwd = cwdOf(request);
+  const options = optionsOf(request);
+  let packaged: PackagedService;
+  if (request.packageDir !== undefined) {
+    // The service file is still read, with the plugins' variable sources, and `initialize` runs.
+    const manager = await plugins.loadPlugins({ cwd, options });
+    const read = await manager.withVariableSources(() => readPackaged(cwd, request.packageDir!, options));
+    await plugins.initialize(manager, read);
+    packaged = plugins.attachPlugins(read, manager);
+  } else {
+    packaged = await packageService({ cwd, options });
+  }
+  const connection = await connectFor(packaged, request);
+  if (request.packageDir === undefined && packaged.state.placement) {
+    // A split service packaged without the last deployment's placement (a fresh checkout, CI) could
+    // move resources between stacks; the deployed placement from the bucket keeps them where they are.
+    const { lastDeployedState, placementMoves } = require('../deploy/deploy') as typeof import('../deploy/deploy');
+    const prefix = `${packaged.config.provider.deploymentPrefix ?? 'serverless'}/${packaged.serviceName}/${packaged.stage}`;
+    const deployed = await lastDeployedState(connection.clients, packaged.stackName, prefix, packaged.state.deploymentBucket).catch(() => undefined);
+    if (deployed?.placement && placementMoves(deployed, packaged.state).length > 0) {
+      packaged = await packageService({ cwd, options, previousPlacement: deployed.placement });
+    }
+  }
+  // Plugin hooks (issue 9): deploy's steps, `deploy:deploy` and `deploy:finalize`, with provider.request at this connection.
+  const manager = plugins.pluginsOf(packaged);
+  if (manager) {
+    manager.awsTarget = async () => connection.clients.target;
+    manager.write = request.write ?? (() => undefined);
+  }
+  const ready = packaged;
+  return {
+    packaged: ready,
+    connection,
+    plugins: manager,
+    deploy: options => runDeploy(ready, connection, manager, { force: options?.force ?? false, allowDataLoss: options?.allowDataLoss ?? false, reporter: options?.reporter ?? reporterOf(request) }),
+    close: () => connection.close(),
+  };
+}
+
+async function runDeploy(
+  packaged: PackagedService,
+  connection: Connection,
+  manager: PluginManager | undefined,
+  { force, allowDataLoss, reporter }: { force: boolean; allowDataLoss: boolean; reporter: Reporter },
+): Promise<DeployResult> {
+  const { deployService } = require('../deploy/deploy') as typeof import('../deploy/deploy');
+  const { describeStack } = require('../deploy/stack') as typeof import('../deploy/stack');
+  const { describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
+  const where = connection.startedLocalCloud ? `the local cloud (${connection.startedLocalCloud})` : connection.clients.target.endpoint ?? `AWS ${packaged.region}`;
+  reporter.info(`Deploying ${packaged.serviceName} to stage ${packaged.stage} in ${where}`);
+  const deploy = () =>
+    deployService(packaged, connection.clients, { force, allowDataLoss, reporter }).catch(error => {
+      throw describeAwsError(error, `deploying ${packaged.stackName}`, connection.clients.target);
+    });
+  const outcome = manager ? (await manager.run('deploy:deploy', deploy))! : await deploy();
+  await manager?.run('deploy:finalize');
+  const stack = await describeStack(connection.clients, packaged.stackName);
+  return { ...serviceInfo(packaged, stack), outcome, package: packageResult(packaged), startedLocalCloud: connection.startedLocalCloud };
+}

@@ -1,0 +1,31 @@
+import { CloudError } from '../errors';
+import { atEndpoint, connectFor, cwdOf, optionsOf, type CloudRequest } from './request';
+import { serviceInfo, type ServiceInfo } from './service-info';
+
+/**
+ * `fw info` as a function: the deployed stack's status, endpoints, functions and outputs.
+ * Throws CloudError when the service is not deployed for the stage.
+ */
+export async function info(request: CloudRequest = {}): Promise<ServiceInfo> {
+  const { loadServiceConfig } = require('../package/load') as typeof import('../package/load');
+  const { describeStack } = require('../deploy/stack') as typeof import('../deploy/stack');
+  const { describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
+  const { deployedResources } = require('../deploy/deployed') as typeof import('../deploy/deployed');
+  return atEndpoint(request, async resolved => {
+    const loaded = await loadServiceConfig(cwdOf(request), optionsOf(request));
+    const connection = await connectFor(loaded, resolved);
+    try {
+      const stack = await describeStack(connection.clients, loaded.stackName).catch(error => {
+        throw describeAwsError(error, `describing ${loaded.stackName}`, connection.clients.target);
+      });
+      if (!stack) throw new CloudError(`Stack ${loaded.stackName} does not exist in ${loaded.region}: the service is not deployed for stage ${loaded.stage}`);
+      // What the stack holds, not what the service file says: a failed deploy leaves the previous template.
+      const deployed = await deployedResources(connection.clients, loaded.stackName).catch(error => {
+        throw describeAwsError(error, `describing ${loaded.stackName}`, connection.clients.target);
+      });
+      return serviceInfo(loaded, stack, deployed);
+    } finally {
+      await connection.close();
+    }
+  });
+}
