@@ -16,7 +16,7 @@ const cacheHome = mkdtempSync(path.join(tmpdir(), 'fw-test-cache-'));
 const result = spawnSync(
   process.execPath,
   [path.join(root, 'node_modules', 'uvu', 'bin.js'), path.join('dist', 'test'), `(?:${pattern}).*\\.test\\.js$`, '--ignore', 'fixtures'],
-  { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], env: { ...withoutForceColor(process.env), XDG_CACHE_HOME: cacheHome } },
+  { cwd: root, encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'inherit'], env: { ...withoutForceColor(process.env), XDG_CACHE_HOME: cacheHome } },
 );
 rmSync(cacheHome, { recursive: true, force: true });
 process.stdout.write(result.stdout ?? '');

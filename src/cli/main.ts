@@ -49,7 +49,7 @@ export function buildCli(argv?: string[]): FwCli {
 }
 
 /** Commands that never read the service file: they run even where its plugins cannot load. */
-const WITHOUT_SERVICE = new Set(['create', 'local', '--version', '-v']);
+const WITHOUT_SERVICE = new Set(['create', 'local', 'schema', '--version', '-v']);
 
 /**
  * The CLI for a run in `cwd`: the built-in commands, plus the commands of the service's plugins

@@ -2,6 +2,7 @@ import * as t from 'typanion';
 import { ConfigError, escapeInvisible, show } from '../errors';
 import { clashingFunctionKeys, functionKeyProblem } from '../synth/name-checks';
 import { lambdaFunction as functionLogicalId } from '../synth/naming';
+import { closest } from '../synth/suggest';
 import { anyOf, describe, intrinsicSchema, jsonSchemaOf, type JsonSchema } from './json-schema';
 
 /**
@@ -223,33 +224,6 @@ function nullable({ description, ...schema }: JsonSchema): JsonSchema {
   return description === undefined ? alternatives : { description, ...alternatives };
 }
 
-/** The known name a misspelling most likely meant, if any is close enough. */
-export function closest(name: string, candidates: string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const candidate of candidates) {
-    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best !== undefined && bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i += 1) {
-    let previous = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j += 1) {
-      const current = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length];
-}
 
 // ── the service file ────────────────────────────────────────────────────
 

@@ -11,6 +11,9 @@ export interface LocalRequest {
   hostname: string;
   /** The region of the credential scope, or the default. */
   region: string;
+  /** Path and query exactly as the client sent them, and the headers as sent: what a signature covers. */
+  rawUrl?: string;
+  rawHeaders?: string[];
 }
 
 export interface LocalResponse {

@@ -112,6 +112,8 @@ export class LocalServer {
       body,
       hostname: hostnameOf(String(req.headers.host ?? '')),
       region: regionOf(req.headers),
+      rawUrl: req.url ?? '/',
+      rawHeaders: req.rawHeaders,
     };
     let response: LocalResponse;
     try {

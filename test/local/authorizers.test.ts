@@ -10,6 +10,7 @@ import { SignatureV4 } from '@smithy/signature-v4';
 import { runFw } from '../helpers/cli';
 import { ANY_LOCAL_CREDENTIALS } from '../../src/local/access/credentials';
 import { signedLocalFetch } from '../../src/local/access/sign';
+import { verifySigV4 } from '../../src/local/gateway/sigv4';
 import { outputsOf, settle, startTestCloud, zip, type TestCloud } from './helpers';
 
 interface Context {
@@ -403,6 +404,31 @@ auth('aws_iam: unsigned is 403, signed with the local credentials reaches the fu
     200,
     { authorizer: { iam: { accessKey: 'local', accountId: '000000000000', userArn: 'arn:aws:iam::000000000000:root', callerId: '000000000000', principalOrgId: null, userId: '000000000000' } }, identity: null },
   ]);
+});
+
+auth('aws_iam checks signatures against the credentials the local cloud was given, with the management APIs\' verifier', async () => {
+  const required = { accessKeyId: 'AKIDREQUIRED', secretAccessKey: 'required-secret' };
+  const url = 'http://127.0.0.1:4566/_fw/execute-api/abc/prod/items?filter=a%20b&b=2';
+  const { hostname, port, pathname } = new URL(url);
+  const request = (headers: Record<string, string>) => ({
+    method: 'GET', path: pathname, search: new URL(url).searchParams, body: Buffer.alloc(0), hostname, region: 'us-east-1',
+    rawUrl: `${pathname}?filter=a%20b&b=2`,
+    headers: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value])),
+  });
+  const sign = async (credentials: typeof required) =>
+    (await new SignatureV4({ service: 'execute-api', region: 'us-east-1', credentials, sha256: Sha256 }).sign({
+      method: 'GET', protocol: 'http:', hostname, port: Number(port), path: pathname, query: { filter: 'a b', b: '2' }, headers: { host: `${hostname}:${port}` },
+    })).headers as Record<string, string>;
+  assert.equal(verifySigV4(request(await sign(required)), required), { accessKeyId: 'AKIDREQUIRED' });
+  assert.equal(verifySigV4(request(await sign({ accessKeyId: 'local', secretAccessKey: 'local' })), required), {
+    refused: { message: 'The security token included in the request is invalid.', errorType: 'UnrecognizedClientException' },
+  });
+  assert.equal(verifySigV4(request(await sign({ ...required, secretAccessKey: 'guess' })), required), {
+    refused: {
+      message: 'The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details.',
+      errorType: 'InvalidSignatureException',
+    },
+  });
 });
 
 auth('a function URL with AuthType AWS_IAM wants a SigV4 signature for lambda', async (context) => {

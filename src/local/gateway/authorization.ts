@@ -10,7 +10,7 @@ import { authorizeJwt, type JwtConfiguration } from '../auth/jwt-authorizer';
 import { LambdaAuthorizers, requestAuthorizerEvent, tokenAuthorizerEvent, type Admission } from '../auth/lambda-authorizer';
 import { authorizerFailure, signatureRefused, unauthorized, type ApiKind } from '../auth/responses';
 import { functionOfIntegration } from './routes';
-import { LOCAL_CREDENTIALS, verifySigV4 } from './sigv4';
+import { verifySigV4 } from './sigv4';
 
 /** The header a response carries when the route's authorizer was not enforced locally. */
 export const NOT_ENFORCED_HEADER = 'x-fw-local-not-enforced';
@@ -156,7 +156,7 @@ export class GatewayAuthorization {
   }
 
   private iam(request: LocalRequest, target: Protected, requestContext: Record<string, unknown>): { response: LocalResponse } | { authorizer?: Record<string, unknown> } {
-    const result = verifySigV4(request, LOCAL_CREDENTIALS);
+    const result = verifySigV4(request, this.cloud.credentials);
     if ('refused' in result) return { response: signatureRefused(result.refused.message, result.refused.errorType) };
     const caller = { accessKey: result.accessKeyId, accountId: this.cloud.accountId, userArn: `arn:aws:iam::${this.cloud.accountId}:root` };
     if (target.kind === 'rest') {

@@ -8,7 +8,7 @@ import { bestMatch, functionOfIntegration } from './routes';
 import { deployReportResponse } from '../deploy-report';
 import { GatewayAuthorization, NOT_ENFORCED_HEADER, type Protected } from './authorization';
 import { functionUrlForbidden } from '../auth/responses';
-import { LOCAL_CREDENTIALS, verifySigV4 } from './sigv4';
+import { verifySigV4 } from './sigv4';
 import { signalWaitCondition, WAIT_CONDITION_PREFIX } from '../providers/wait-condition';
 
 type Target = { kind: 'execute-api' | 'lambda-url'; id: string; path: string };
@@ -159,7 +159,7 @@ export class GatewayRouter {
     const url = this.cloud.resources('AWS::Lambda::Url').find(({ record }) => record.attributes.UrlId === target.id);
     if (!url) return jsonMessage(404, 'Not Found');
     if (url.record.properties.AuthType === 'AWS_IAM') {
-      const signed = verifySigV4(request, LOCAL_CREDENTIALS, 'lambda');
+      const signed = verifySigV4(request, this.cloud.credentials, 'lambda');
       if ('refused' in signed) return functionUrlForbidden();
     }
     const event = httpEventV2(request, {
