@@ -94,9 +94,11 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
   const outDir = join(serviceDir, OUTPUT_FOLDER);
   const staging = join(serviceDir, `${OUTPUT_FOLDER}.tmp-${process.pid}`);
   removeStaleStaging(serviceDir);
+  // Listening before the folder exists: a signal between the two would otherwise end the process
+  // with Node's default action and leave the folder behind.
+  const stopListening = removeStagingOnSignal(staging);
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
-  const stopListening = removeStagingOnSignal(staging);
   try {
     const artifacts = await buildArtifacts({
       serviceDir,
