@@ -27,6 +27,8 @@ function provideRuntimeSdk(): void {
   if (!modules) return;
   process.env.NODE_PATH = [process.env.NODE_PATH, modules].filter(Boolean).join(delimiter);
   (Module as unknown as { _initPaths(): void })._initPaths();
+  // module.register came with Node.js 20.6: on older 20.x, require() finds the SDK and import does not.
+  if (typeof register !== 'function') return;
   const fallback = `let parentURL;
 export function initialize(data) { parentURL = data; }
 export async function resolve(specifier, context, next) {
