@@ -89,6 +89,8 @@ export class SqsApi {
   private readonly messages = new Map<string, QueuedMessage[]>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly delivering = new Set<string>();
+  /** Queues whose delivery was asked for while one was running: it runs again when that one ends. */
+  private readonly deliverAgain = new Set<string>();
   /** FIFO messages of the last 5 minutes, by queue ARN, for deduplication. */
   private readonly sent = new Map<string, QueuedMessage[]>();
   private sequence = 0;
@@ -408,7 +410,11 @@ export class SqsApi {
 
   private async deliver(queue: Queue): Promise<void> {
     const mapping = this.mapping(queue);
-    if (this.stopped || !mapping || this.delivering.has(queue.arn)) return;
+    if (this.stopped || !mapping) return;
+    if (this.delivering.has(queue.arn)) {
+      this.deliverAgain.add(queue.arn);
+      return;
+    }
     this.delivering.add(queue.arn);
     try {
       const { stack, record } = mapping;
@@ -434,6 +440,7 @@ export class SqsApi {
       }
     } finally {
       this.delivering.delete(queue.arn);
+      if (this.deliverAgain.delete(queue.arn)) this.scheduleDelivery(queue, Date.now());
     }
   }
 
