@@ -1,10 +1,10 @@
 import { Construct } from 'constructs';
 import * as t from '../../config/typanion';
-import * as naming from '../../synth/naming-events-b';
+import * as naming from '../../synth/naming';
 import type { FunctionConstruct } from '../function';
-import { isEventObject, validateEvent } from './event-schema-b';
-import { registerBrokerPolicy } from './event-source-mapping-b';
-import { amazonMqEventSourceMapping, amazonMqFields, amazonMqStatements } from './amazon-mq-b';
+import { isEventObject, validateEvent } from './event-schema';
+import { registerBrokerPolicy } from './event-source-mapping';
+import { amazonMqEventSourceMapping, amazonMqFields, amazonMqStatements } from './amazon-mq';
 
 const activeMqSchema = isEventObject(amazonMqFields);
 export type ActiveMqEventConfig = t.InferType<typeof activeMqSchema>;

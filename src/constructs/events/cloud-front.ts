@@ -5,7 +5,7 @@ import { ConfigError } from '../../errors';
 import type { Json } from '../model';
 import type { FunctionConstruct } from '../function';
 import { CloudFrontDistribution } from '../cloudfront-distribution';
-import { isJsonObject, isStringLike, validate } from './group-c-schema';
+import { isJsonObject, isStringLike, validateEvent } from './event-schema';
 
 const EVENT_TYPES = ['viewer-request', 'origin-request', 'origin-response', 'viewer-response'] as const;
 /** CloudFront passes the request body only to request events. */
@@ -51,7 +51,7 @@ export class CloudFrontEvent extends Construct {
     if (raw !== null && typeof raw === 'object' && !Array.isArray(raw) && (raw as Record<string, unknown>).origin === undefined) {
       throw new ConfigError(`Invalid configuration in '${path}.origin': expected an origin URL ("s3://bucket.s3.amazonaws.com/path", "https://example.com") or a CloudFront origin object, got nothing`);
     }
-    const config = validate(schema, raw, path);
+    const config = validateEvent(schema, raw, path);
     if (config.includeBody !== undefined && !BODY_EVENT_TYPES.includes(config.eventType)) {
       throw new ConfigError(`Invalid configuration in '${path}.includeBody': CloudFront passes the body to viewer-request and origin-request functions only, got eventType ${JSON.stringify(config.eventType)}`);
     }

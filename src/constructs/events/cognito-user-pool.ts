@@ -1,13 +1,13 @@
 import { Construct } from 'constructs';
 import * as t from '../../config/typanion';
 import { describe, intrinsicSchema } from '../../config/json-schema';
-import * as naming from '../../synth/naming-events-c';
+import * as naming from '../../synth/naming';
 import { ConfigError } from '../../errors';
 import type { Json } from '../model';
 import { CfnResource, Resource, getAtt } from '../resource';
 import type { FunctionConstruct } from '../function';
 import type { Service } from '../service';
-import { isStringLike, validate } from './group-c-schema';
+import { isStringLike, validateEvent } from './event-schema';
 import { ExistingCognitoUserPools } from './cognito-user-pool-existing';
 
 export const TRIGGERS = [
@@ -57,7 +57,7 @@ export class CognitoUserPoolEvent extends Construct {
 
   constructor(fn: FunctionConstruct, id: string, raw: unknown, path: string) {
     super(fn, id);
-    const config = validate(schema, raw, path);
+    const config = validateEvent(schema, raw, path);
     if (config.existing) {
       ExistingCognitoUserPools.forFunction(fn, config.pool, path).add(config, path);
       return;

@@ -1,10 +1,10 @@
 import { Construct } from 'constructs';
 import * as t from '../../config/typanion';
-import * as naming from '../../synth/naming-events-b';
+import * as naming from '../../synth/naming';
 import type { Json } from '../model';
 import { CfnResource, accountId, join, partition, ref, region } from '../resource';
 import type { FunctionConstruct } from '../function';
-import { isEventObject, validateEvent } from './event-schema-b';
+import { isEventObject, validateEvent } from './event-schema';
 
 const iotSchema = isEventObject({
   sql: t.isString(),

@@ -1,25 +1,9 @@
 import type { Construct } from 'constructs';
 import * as t from '../../config/typanion';
 import type { IamStatement, Json } from '../model';
-import { CfnResource } from '../resource';
 import type { FunctionConstruct } from '../function';
-import {
-  expecting,
-  isEventObject,
-  isFilterPatterns,
-  isIntegerIn,
-  isNumberIn,
-  isIntrinsic,
-} from './event-schema-b';
-import {
-  claimLogicalId,
-  ensureBrokerPolicies,
-  filterCriteria,
-  roleDependsOn,
-  secretsStatement,
-  vpcNetworkStatement,
-  type RawEvent,
-} from './event-source-mapping-b';
+import { expecting, isEventObject, isFilterPatterns, isIntegerIn, isIntrinsic, isNumberIn } from './event-schema';
+import { brokerEventSourceMapping, filterCriteria, type RawEvent, secretsStatement, vpcNetworkStatement } from './event-source-mapping';
 
 /** `arn:aws:secretsmanager:<region>:<account>:secret:<name>`, as the reference's schema matches it. */
 export const SECRET_ARN = /arn:[a-z-]+:secretsmanager:[a-z0-9-]+:\d+:secret:[A-Za-z0-9/_+=.@-]+/;
@@ -28,17 +12,17 @@ export const SECRET_ARN = /arn:[a-z-]+:secretsmanager:[a-z0-9-]+:\d+:secret:[A-Z
 export const amazonMqFields = {
   arn: expecting(
     'an Amazon MQ broker ARN ("arn:aws:mq:<region>:<account>:broker:<name>:b-…") or a CloudFormation intrinsic',
-    t.isOneOf([t.cascade(t.isString(), [t.matchesRegExp(/arn:[a-z-]+:mq:[a-z0-9-]+:\d+:broker:[A-Za-z0-9/_+=.@-]+:b-[a-z0-9-]+/)]), isIntrinsic]),
+    t.isOneOf([t.cascade(t.isString(), [t.matchesRegExp(/arn:[a-z-]+:mq:[a-z0-9-]+:\d+:broker:[A-Za-z0-9/_+=.@-]+:b-[a-z0-9-]+/)]), isIntrinsic()]),
   ),
   basicAuthArn: expecting(
     'a Secrets Manager secret ARN or a CloudFormation intrinsic',
-    t.isOneOf([t.cascade(t.isString(), [t.matchesRegExp(SECRET_ARN)]), isIntrinsic]),
+    t.isOneOf([t.cascade(t.isString(), [t.matchesRegExp(SECRET_ARN)]), isIntrinsic()]),
   ),
   queue: t.isString(),
   batchSize: t.isOptional(isIntegerIn(1, 10000)),
   maximumBatchingWindow: t.isOptional(isNumberIn(0, 300)),
   enabled: t.isOptional(t.isBoolean()),
-  filterPatterns: t.isOptional(isFilterPatterns),
+  filterPatterns: t.isOptional(isFilterPatterns()),
 };
 
 const amazonMqSchema = isEventObject({ ...amazonMqFields, virtualHost: t.isOptional(t.isString()) });
@@ -52,26 +36,25 @@ export function amazonMqEventSourceMapping(
   logicalId: string,
   path: string,
 ): void {
-  ensureBrokerPolicies(fn.service);
-  claimLogicalId(fn, logicalId, path, 'use one event per queue');
-  const access: Json[] = [{ Type: 'BASIC_AUTH', URI: event.basicAuthArn }];
-  if (event.virtualHost !== undefined) access.push({ Type: 'VIRTUAL_HOST', URI: event.virtualHost });
-  const properties: Record<string, Json> = {
-    FunctionName: fn.arn,
-    EventSourceArn: event.arn,
-    Queues: [event.queue],
-    SourceAccessConfigurations: access,
-  };
-  if (event.batchSize !== undefined) properties.BatchSize = event.batchSize;
-  if (event.maximumBatchingWindow !== undefined) properties.MaximumBatchingWindowInSeconds = event.maximumBatchingWindow;
-  if (event.enabled !== undefined) properties.Enabled = event.enabled;
-  if (event.filterPatterns !== undefined) properties.FilterCriteria = filterCriteria(event.filterPatterns);
-  const dependsOn = roleDependsOn(fn);
-  new CfnResource(scope, 'EventSourceMapping', {
+  brokerEventSourceMapping(scope, fn, {
     logicalId,
-    type: 'AWS::Lambda::EventSourceMapping',
-    properties: () => properties,
-    dependsOn: () => dependsOn,
+    path,
+    hint: 'use one event per queue',
+    properties: () => {
+      const access: Json[] = [{ Type: 'BASIC_AUTH', URI: event.basicAuthArn }];
+      if (event.virtualHost !== undefined) access.push({ Type: 'VIRTUAL_HOST', URI: event.virtualHost });
+      const properties: Record<string, Json> = {
+        FunctionName: fn.arn,
+        EventSourceArn: event.arn,
+        Queues: [event.queue],
+        SourceAccessConfigurations: access,
+      };
+      if (event.batchSize !== undefined) properties.BatchSize = event.batchSize;
+      if (event.maximumBatchingWindow !== undefined) properties.MaximumBatchingWindowInSeconds = event.maximumBatchingWindow;
+      if (event.enabled !== undefined) properties.Enabled = event.enabled;
+      if (event.filterPatterns !== undefined) properties.FilterCriteria = filterCriteria(event.filterPatterns);
+      return properties;
+    },
   });
 }
 

@@ -2,13 +2,15 @@ import { Construct } from 'constructs';
 import * as naming from '../../synth/naming';
 import { ConfigError } from '../../errors';
 import type { IamStatement, Json } from '../model';
+import { CfnResource } from '../resource';
 import type { FunctionConstruct } from '../function';
 import type { Service } from '../service';
+import { claimLogicalId } from './logical-id-claims';
 
 /**
- * What the broker event types (kafka, activemq, rabbitmq, msk) share: the IAM statements
- * they add to the execution role, the role their mappings wait for, filter criteria,
- * and a guard against two events of one function generating the same logical id.
+ * What the event source mappings (sqs, stream, msk, kafka, activemq, rabbitmq events) share:
+ * the role they wait for, filter criteria, and the IAM statements the broker types (kafka,
+ * activemq, rabbitmq, msk) add to the execution role.
  */
 
 /** One event of a function, raw as written, with its config path. */
@@ -88,7 +90,13 @@ export const vpcNetworkStatement = (): IamStatement => ({
 });
 
 /**
- * What a mapping waits for: the role the function runs as when it is in this template
+ * What an sqs or stream mapping waits for: the shared role, which carries its read statements
+ * (see EventRolePolicy); nothing for a function with its own role, as in the reference.
+ */
+export const sharedRoleDependsOn = (fn: FunctionConstruct): string[] => (fn.usesSharedRole ? [naming.roleLambdaExecution()] : []);
+
+/**
+ * What a broker mapping waits for: the role the function runs as when it is in this template
  * (`IamRoleLambdaExecution`, a role name, or `Fn::GetAtt` of one); none for a role ARN.
  */
 export function roleDependsOn(fn: FunctionConstruct): string[] {
@@ -105,18 +113,61 @@ export function filterCriteria(patterns: Json[]): Json {
   return { Filters: patterns.map(pattern => ({ Pattern: JSON.stringify(pattern) })) };
 }
 
-const claimed = new WeakMap<FunctionConstruct, Map<string, string>>();
+/**
+ * The `AWS::Lambda::EventSourceMapping` of a broker event (msk, kafka, activemq, rabbitmq):
+ * the broker statements are added to the role once, a second event generating the same
+ * logical id is refused (`hint` says what to do instead), and the mapping waits for the role.
+ */
+export function brokerEventSourceMapping(
+  scope: Construct,
+  fn: FunctionConstruct,
+  mapping: { logicalId: string; path: string; hint: string; properties: () => Record<string, Json> },
+): void {
+  ensureBrokerPolicies(fn.service);
+  claimLogicalId(fn.service, mapping.logicalId, mapping.path, mapping.hint);
+  const properties = mapping.properties();
+  const dependsOn = roleDependsOn(fn);
+  new CfnResource(scope, 'EventSourceMapping', {
+    logicalId: mapping.logicalId,
+    type: 'AWS::Lambda::EventSourceMapping',
+    properties: () => properties,
+    dependsOn: () => dependsOn,
+  });
+}
+
+// ---- Kafka topics (msk and kafka events) ----
+
+export const STARTING_POSITIONS = ['LATEST', 'TRIM_HORIZON', 'AT_TIMESTAMP'] as const;
+
+/** `startingPosition: AT_TIMESTAMP` needs the time to start from. */
+export function requireTimestamp(event: { startingPosition?: string; startingPositionTimestamp?: number }, path: string): void {
+  if (event.startingPosition === 'AT_TIMESTAMP' && event.startingPositionTimestamp === undefined) {
+    throw new ConfigError(
+      `Invalid configuration in '${path}.startingPositionTimestamp': expected a Unix time in seconds (required when startingPosition is AT_TIMESTAMP), got nothing`,
+    );
+  }
+}
+
+/** What msk and kafka events write the same way. */
+export interface KafkaTopicSettings {
+  startingPositionTimestamp?: number;
+  batchSize?: number;
+  maximumBatchingWindow?: number;
+  consumerGroupId?: string;
+  enabled?: boolean;
+}
 
 /**
- * Refuses a second event of one function that would generate the same logical id:
- * the reference keeps only the last of them, silently.
+ * The mapping properties msk and kafka events share, after the cluster's own ones, in the
+ * reference's order; the consumer group goes under `consumerGroupConfig`
+ * (`AmazonManagedKafkaEventSourceConfig` or `SelfManagedKafkaEventSourceConfig`).
  */
-export function claimLogicalId(fn: FunctionConstruct, logicalId: string, path: string, hint: string): void {
-  const ids = claimed.get(fn) ?? new Map<string, string>();
-  claimed.set(fn, ids);
-  const first = ids.get(logicalId);
-  if (first !== undefined) {
-    throw new ConfigError(`Invalid configuration in '${path}': generates the logical id "${logicalId}" already used by '${first}'; ${hint}`);
-  }
-  ids.set(logicalId, path);
+export function kafkaTopicProperties(event: KafkaTopicSettings, consumerGroupConfig: string): Record<string, Json> {
+  const properties: Record<string, Json> = {};
+  if (event.startingPositionTimestamp !== undefined) properties.StartingPositionTimestamp = event.startingPositionTimestamp;
+  if (event.batchSize !== undefined) properties.BatchSize = event.batchSize;
+  if (event.maximumBatchingWindow !== undefined) properties.MaximumBatchingWindowInSeconds = event.maximumBatchingWindow;
+  if (event.consumerGroupId !== undefined) properties[consumerGroupConfig] = { ConsumerGroupId: event.consumerGroupId };
+  if (event.enabled !== undefined) properties.Enabled = event.enabled;
+  return properties;
 }
