@@ -1,9 +1,9 @@
-import type { Construct } from 'constructs';
+import { Construct } from 'constructs';
 import * as t from '../../config/typanion';
 import type { IamStatement, Json } from '../model';
 import type { FunctionConstruct } from '../function';
-import { expecting, isEventObject, isFilterPatterns, isIntegerIn, isIntrinsic, isNumberIn } from './event-schema';
-import { brokerEventSourceMapping, filterCriteria, type RawEvent, secretsStatement, vpcNetworkStatement } from './event-source-mapping';
+import { expecting, isEventObject, isFilterPatterns, isIntegerIn, isIntrinsic, isNumberIn, validateEvent } from './event-schema';
+import { brokerEventSourceMapping, filterCriteria, type RawEvent, registerBrokerPolicy, secretsStatement, vpcNetworkStatement } from './event-source-mapping';
 
 /** `arn:aws:secretsmanager:<region>:<account>:secret:<name>`, as the reference's schema matches it. */
 export const SECRET_ARN = /arn:[a-z-]+:secretsmanager:[a-z0-9-]+:\d+:secret:[A-Za-z0-9/_+=.@-]+/;
@@ -27,6 +27,39 @@ export const amazonMqFields = {
 
 const amazonMqSchema = isEventObject({ ...amazonMqFields, virtualHost: t.isOptional(t.isString()) });
 export type AmazonMqEventConfig = t.InferType<typeof amazonMqSchema>;
+
+/** What makes one Amazon MQ event type (`activemq`, `rabbitmq`) differ from the other. */
+export interface AmazonMqEventSpec<Type extends string, Config extends AmazonMqEventConfig> {
+  type: Type;
+  description: string;
+  schema: t.StrictValidator<unknown, Config>;
+  /** Position among the broker types when their statements are added to the role. */
+  order: number;
+  /** `{Fn}EventSourceMapping<Broker>{Queue}` */
+  logicalId: (fn: string, queue: string) => string;
+}
+
+/**
+ * The event type of one kind of Amazon MQ broker: an event source mapping from a queue of the
+ * broker, authenticated with a Secrets Manager secret; the role may read the secrets and
+ * describe the brokers.
+ */
+export function amazonMqEventType<Type extends string, Config extends AmazonMqEventConfig>(spec: AmazonMqEventSpec<Type, Config>) {
+  const parse = (config: unknown, path: string): Config => validateEvent(spec.schema, config, path);
+  const AmazonMqEvent = class extends Construct {
+    static readonly type = spec.type;
+    static readonly description = spec.description;
+    static readonly schema = spec.schema;
+
+    constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {
+      super(fn, id);
+      const event = parse(config, path);
+      amazonMqEventSourceMapping(this, fn, event, spec.logicalId(fn.key, event.queue), path);
+    }
+  };
+  registerBrokerPolicy({ order: spec.order, type: spec.type, statements: amazonMqStatements(parse) });
+  return AmazonMqEvent;
+}
 
 /** The mapping from one queue of the broker, authenticated with the secret (and virtual host for RabbitMQ). */
 export function amazonMqEventSourceMapping(

@@ -155,19 +155,27 @@ export interface KafkaTopicSettings {
   maximumBatchingWindow?: number;
   consumerGroupId?: string;
   enabled?: boolean;
+  filterPatterns?: Json[];
 }
 
 /**
- * The mapping properties msk and kafka events share, after the cluster's own ones, in the
- * reference's order; the consumer group goes under `consumerGroupConfig`
- * (`AmazonManagedKafkaEventSourceConfig` or `SelfManagedKafkaEventSourceConfig`).
+ * The mapping properties of an msk or kafka event: the cluster's own ones (`cluster`), then
+ * the settings they share, in the reference's order. The consumer group goes under
+ * `consumerGroupConfig` (`AmazonManagedKafkaEventSourceConfig` or `SelfManagedKafkaEventSourceConfig`);
+ * `sourceAccess` (msk's SASL/SCRAM secret) comes after `Enabled`, as the reference writes it.
  */
-export function kafkaTopicProperties(event: KafkaTopicSettings, consumerGroupConfig: string): Record<string, Json> {
-  const properties: Record<string, Json> = {};
+export function kafkaTopicProperties(
+  cluster: Record<string, Json>,
+  event: KafkaTopicSettings,
+  written: { consumerGroupConfig: string; sourceAccess?: Json },
+): Record<string, Json> {
+  const properties: Record<string, Json> = { ...cluster };
   if (event.startingPositionTimestamp !== undefined) properties.StartingPositionTimestamp = event.startingPositionTimestamp;
   if (event.batchSize !== undefined) properties.BatchSize = event.batchSize;
   if (event.maximumBatchingWindow !== undefined) properties.MaximumBatchingWindowInSeconds = event.maximumBatchingWindow;
-  if (event.consumerGroupId !== undefined) properties[consumerGroupConfig] = { ConsumerGroupId: event.consumerGroupId };
+  if (event.consumerGroupId !== undefined) properties[written.consumerGroupConfig] = { ConsumerGroupId: event.consumerGroupId };
   if (event.enabled !== undefined) properties.Enabled = event.enabled;
+  if (written.sourceAccess !== undefined) properties.SourceAccessConfigurations = written.sourceAccess;
+  if (event.filterPatterns !== undefined) properties.FilterCriteria = filterCriteria(event.filterPatterns);
   return properties;
 }

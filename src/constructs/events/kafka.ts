@@ -5,7 +5,7 @@ import { ConfigError } from '../../errors';
 import type { IamStatement, Json } from '../model';
 import type { FunctionConstruct } from '../function';
 import { asList, expecting, isEventObject, isFilterPatterns, isIntegerIn, isNumberIn, isOneOrMany, validateEvent } from './event-schema';
-import { brokerEventSourceMapping, filterCriteria, kafkaTopicProperties, type RawEvent, registerBrokerPolicy, requireTimestamp, secretsStatement, STARTING_POSITIONS, vpcNetworkStatement } from './event-source-mapping';
+import { brokerEventSourceMapping, kafkaTopicProperties, type RawEvent, registerBrokerPolicy, requireTimestamp, secretsStatement, STARTING_POSITIONS, vpcNetworkStatement } from './event-source-mapping';
 import { SECRET_ARN } from './amazon-mq';
 
 // Strings only: the reference writes an intrinsic here as "[object Object]".
@@ -95,18 +95,18 @@ export class KafkaEvent extends Construct {
       logicalId: naming.kafkaEventSourceMapping(fn.key, event.topic),
       path,
       hint: 'use one kafka event per topic',
-      properties: () => {
-        const properties: Record<string, Json> = {
-          FunctionName: fn.arn,
-          StartingPosition: event.startingPosition ?? 'TRIM_HORIZON',
-          SelfManagedEventSource: { Endpoints: { KafkaBootstrapServers: event.bootstrapServers } },
-          Topics: [event.topic],
-          SourceAccessConfigurations: sourceAccessConfigurations(event.accessConfigurations),
-          ...kafkaTopicProperties(event, 'SelfManagedKafkaEventSourceConfig'),
-        };
-        if (event.filterPatterns !== undefined) properties.FilterCriteria = filterCriteria(event.filterPatterns);
-        return properties;
-      },
+      properties: () =>
+        kafkaTopicProperties(
+          {
+            FunctionName: fn.arn,
+            StartingPosition: event.startingPosition ?? 'TRIM_HORIZON',
+            SelfManagedEventSource: { Endpoints: { KafkaBootstrapServers: event.bootstrapServers } },
+            Topics: [event.topic],
+            SourceAccessConfigurations: sourceAccessConfigurations(event.accessConfigurations),
+          },
+          event,
+          { consumerGroupConfig: 'SelfManagedKafkaEventSourceConfig' },
+        ),
     });
   }
 }

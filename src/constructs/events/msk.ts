@@ -2,10 +2,10 @@ import { Construct } from 'constructs';
 import * as t from '../../config/typanion';
 import * as naming from '../../synth/naming';
 import { ConfigError } from '../../errors';
-import type { IamStatement, Json } from '../model';
+import type { IamStatement } from '../model';
 import type { FunctionConstruct } from '../function';
 import { expecting, isEventObject, isFilterPatterns, isImportValue, isIntegerIn, isIntrinsic, isNumberIn, isRef, validateEvent } from './event-schema';
-import { brokerEventSourceMapping, filterCriteria, kafkaTopicProperties, type RawEvent, registerBrokerPolicy, requireTimestamp, STARTING_POSITIONS, vpcNetworkStatement } from './event-source-mapping';
+import { brokerEventSourceMapping, kafkaTopicProperties, type RawEvent, registerBrokerPolicy, requireTimestamp, STARTING_POSITIONS, vpcNetworkStatement } from './event-source-mapping';
 
 const mskSchema = isEventObject({
   arn: expecting(
@@ -59,18 +59,15 @@ export class MskEvent extends Construct {
       logicalId: naming.mskEventSourceMapping(fn.key, name, event.topic),
       path,
       hint: 'use one msk event per cluster and topic',
-      properties: () => {
-        const properties: Record<string, Json> = {
-          EventSourceArn: event.arn,
-          FunctionName: fn.arn,
-          StartingPosition: event.startingPosition ?? 'TRIM_HORIZON',
-          Topics: [event.topic],
-          ...kafkaTopicProperties(event, 'AmazonManagedKafkaEventSourceConfig'),
-        };
-        if (event.saslScram512 !== undefined) properties.SourceAccessConfigurations = [{ Type: 'SASL_SCRAM_512_AUTH', URI: event.saslScram512 }];
-        if (event.filterPatterns !== undefined) properties.FilterCriteria = filterCriteria(event.filterPatterns);
-        return properties;
-      },
+      properties: () =>
+        kafkaTopicProperties(
+          { EventSourceArn: event.arn, FunctionName: fn.arn, StartingPosition: event.startingPosition ?? 'TRIM_HORIZON', Topics: [event.topic] },
+          event,
+          {
+            consumerGroupConfig: 'AmazonManagedKafkaEventSourceConfig',
+            sourceAccess: event.saslScram512 === undefined ? undefined : [{ Type: 'SASL_SCRAM_512_AUTH', URI: event.saslScram512 }],
+          },
+        ),
     });
   }
 }
