@@ -4,10 +4,11 @@ import { describe, intrinsicSchema } from '../../config/json-schema';
 import * as naming from '../../synth/naming';
 import { ConfigError } from '../../errors';
 import type { Json } from '../model';
-import { CfnResource, Resource, getAtt } from '../resource';
+import { Resource, getAtt } from '../resource';
 import type { FunctionConstruct } from '../function';
 import type { Service } from '../service';
 import { isStringLike, validateEvent } from './event-schema';
+import { lambdaPermission } from './lambda-permission';
 import { ExistingCognitoUserPools } from './cognito-user-pool-existing';
 
 export const TRIGGERS = [
@@ -70,15 +71,10 @@ export class CognitoUserPoolEvent extends Construct {
     const permissionId = naming.cognitoUserPoolPermission(fn.key, config.pool, config.trigger);
     // The same function on the same trigger twice needs one permission.
     if (fn.node.tryFindChild(permissionId)) return;
-    new CfnResource(fn, permissionId, {
+    lambdaPermission(fn, permissionId, fn, {
       logicalId: permissionId,
-      type: 'AWS::Lambda::Permission',
-      properties: () => ({
-        FunctionName: fn.arn,
-        Action: 'lambda:InvokeFunction',
-        Principal: 'cognito-idp.amazonaws.com',
-        SourceArn: getAtt(pool.logicalId, 'Arn'),
-      }),
+      principal: 'cognito-idp.amazonaws.com',
+      sourceArn: () => getAtt(pool.logicalId, 'Arn'),
     });
   }
 }

@@ -1,6 +1,6 @@
 import * as t from '../../config/typanion';
 import { anyOf, describe, intrinsicSchema, jsonSchemaOf, type JsonSchema } from '../../config/json-schema';
-import { ConfigError, show } from '../../errors';
+import { ConfigError, invalid, show } from '../../errors';
 import type { Json } from '../model';
 
 /**
@@ -196,7 +196,7 @@ export function checkEvent<S, O>(
 ): { shorthand: S } | { options: O } {
   if (isPlainObject(config) && !isIntrinsicValue(config)) return { options: validateEvent(options, config, path) };
   if (shorthand.schema(config)) return { shorthand: config as S };
-  throw new ConfigError(`Invalid configuration in '${path}': expected ${shorthand.expected}, got ${show(config)}`);
+  throw invalid(path, shorthand.expected, config);
 }
 
 /** 1-based position of an event in its function's `events` list, from the construct id `eventBridge2` (3rd event). */

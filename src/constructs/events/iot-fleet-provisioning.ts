@@ -6,6 +6,7 @@ import type { Json } from '../model';
 import { CfnResource } from '../resource';
 import type { FunctionConstruct } from '../function';
 import { expecting, isArnOrIntrinsic, isEventObject, validateEvent } from './event-schema';
+import { lambdaPermission } from './lambda-permission';
 
 const iotFleetProvisioningSchema = isEventObject({
   templateBody: expecting('the provisioning template as an object', t.isRecord(t.isUnknown())),
@@ -49,10 +50,6 @@ export class IotFleetProvisioningEvent extends Construct {
       properties: () => properties,
       dependsOn: () => [permissionId],
     });
-    new CfnResource(this, 'Permission', {
-      logicalId: permissionId,
-      type: 'AWS::Lambda::Permission',
-      properties: () => ({ FunctionName: fn.arn, Action: 'lambda:InvokeFunction', Principal: 'iot.amazonaws.com' }),
-    });
+    lambdaPermission(this, 'Permission', fn, { logicalId: permissionId, principal: 'iot.amazonaws.com' });
   }
 }

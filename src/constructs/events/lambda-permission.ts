@@ -6,7 +6,8 @@ import { CfnResource } from '../resource';
 export interface PermissionProps {
   logicalId: string;
   principal: Json;
-  sourceArn: () => Json;
+  /** Which resource of the service may invoke it; none where the principal alone says (IoT provisioning hooks). */
+  sourceArn?: () => Json;
   sourceAccount?: Json;
 }
 
@@ -20,8 +21,8 @@ export function lambdaPermission(scope: Construct, id: string, fn: FunctionConst
         FunctionName: fn.arn,
         Action: 'lambda:InvokeFunction',
         Principal: props.principal,
-        SourceArn: props.sourceArn(),
       };
+      if (props.sourceArn !== undefined) properties.SourceArn = props.sourceArn();
       if (props.sourceAccount !== undefined) properties.SourceAccount = props.sourceAccount;
       return properties;
     },
