@@ -1,10 +1,12 @@
 import { Construct } from 'constructs';
+import * as t from '../../config/typanion';
 import * as naming from '../../synth/naming';
 import { ConfigError } from '../../errors';
 import type { IamStatement, Json } from '../model';
 import { CfnResource } from '../resource';
 import type { FunctionConstruct } from '../function';
 import type { Service } from '../service';
+import { isFilterPatterns, isIntegerIn, isNumberIn } from './event-schema';
 import { claimLogicalId } from './logical-id-claims';
 
 /**
@@ -137,7 +139,25 @@ export function brokerEventSourceMapping(
 
 // ---- Kafka topics (msk and kafka events) ----
 
-export const STARTING_POSITIONS = ['LATEST', 'TRIM_HORIZON', 'AT_TIMESTAMP'] as const;
+const STARTING_POSITIONS = ['LATEST', 'TRIM_HORIZON', 'AT_TIMESTAMP'] as const;
+
+/**
+ * The fields msk and kafka events share: the topic and how it is read, then (`kafkaConsumerFields`)
+ * the consumer group and filters. msk lists its SASL/SCRAM secret between them, as the
+ * reference's schema does (the order `fw schema` shows).
+ */
+export const kafkaTopicFields = {
+  topic: t.isString(),
+  batchSize: t.isOptional(isIntegerIn(1, 10000)),
+  maximumBatchingWindow: t.isOptional(isNumberIn(0, 300)),
+  enabled: t.isOptional(t.isBoolean()),
+  startingPosition: t.isOptional(t.isEnum(STARTING_POSITIONS)),
+  startingPositionTimestamp: t.isOptional(t.isNumber()),
+};
+export const kafkaConsumerFields = {
+  consumerGroupId: t.isOptional(t.cascade(t.isString(), [t.hasMaxLength(200)])),
+  filterPatterns: t.isOptional(isFilterPatterns()),
+};
 
 /** `startingPosition: AT_TIMESTAMP` needs the time to start from. */
 export function requireTimestamp(event: { startingPosition?: string; startingPositionTimestamp?: number }, path: string): void {

@@ -4,8 +4,8 @@ import * as naming from '../../synth/naming';
 import { ConfigError } from '../../errors';
 import type { IamStatement, Json } from '../model';
 import type { FunctionConstruct } from '../function';
-import { asList, expecting, isEventObject, isFilterPatterns, isIntegerIn, isNumberIn, isOneOrMany, validateEvent } from './event-schema';
-import { brokerEventSourceMapping, kafkaTopicProperties, type RawEvent, registerBrokerPolicy, requireTimestamp, secretsStatement, STARTING_POSITIONS, vpcNetworkStatement } from './event-source-mapping';
+import { asList, expecting, isEventObject, isOneOrMany, validateEvent } from './event-schema';
+import { brokerEventSourceMapping, kafkaConsumerFields, kafkaTopicFields, kafkaTopicProperties, type RawEvent, registerBrokerPolicy, requireTimestamp, secretsStatement, vpcNetworkStatement } from './event-source-mapping';
 import { SECRET_ARN } from './amazon-mq';
 
 // Strings only: the reference writes an intrinsic here as "[object Object]".
@@ -45,14 +45,8 @@ const kafkaSchema = isEventObject({
     ],
   ),
   bootstrapServers: expecting('a list of "host:port" bootstrap servers', t.cascade(t.isArray(t.isString()), [t.hasMinLength(1)])),
-  topic: t.isString(),
-  batchSize: t.isOptional(isIntegerIn(1, 10000)),
-  maximumBatchingWindow: t.isOptional(isNumberIn(0, 300)),
-  enabled: t.isOptional(t.isBoolean()),
-  startingPosition: t.isOptional(t.isEnum(STARTING_POSITIONS)),
-  startingPositionTimestamp: t.isOptional(t.isNumber()),
-  consumerGroupId: t.isOptional(t.cascade(t.isString(), [t.hasMaxLength(200)])),
-  filterPatterns: t.isOptional(isFilterPatterns()),
+  ...kafkaTopicFields,
+  ...kafkaConsumerFields,
 });
 
 export type KafkaEventConfig = t.InferType<typeof kafkaSchema>;

@@ -4,23 +4,17 @@ import * as naming from '../../synth/naming';
 import { ConfigError } from '../../errors';
 import type { IamStatement } from '../model';
 import type { FunctionConstruct } from '../function';
-import { expecting, isEventObject, isFilterPatterns, isImportValue, isIntegerIn, isIntrinsic, isNumberIn, isRef, validateEvent } from './event-schema';
-import { brokerEventSourceMapping, kafkaTopicProperties, type RawEvent, registerBrokerPolicy, requireTimestamp, STARTING_POSITIONS, vpcNetworkStatement } from './event-source-mapping';
+import { expecting, isEventObject, isImportValue, isIntrinsic, isRef, validateEvent } from './event-schema';
+import { brokerEventSourceMapping, kafkaConsumerFields, kafkaTopicFields, kafkaTopicProperties, type RawEvent, registerBrokerPolicy, requireTimestamp, vpcNetworkStatement } from './event-source-mapping';
 
 const mskSchema = isEventObject({
   arn: expecting(
     'an MSK cluster ARN ("arn:aws:kafka:…:cluster/<name>/<id>"), { Ref } or { "Fn::ImportValue" }',
     t.isOneOf([t.cascade(t.isString(), [t.matchesRegExp(/^arn:[^/]+\/[^/]+/)]), isRef(), isImportValue()]),
   ),
-  topic: t.isString(),
-  batchSize: t.isOptional(isIntegerIn(1, 10000)),
-  maximumBatchingWindow: t.isOptional(isNumberIn(0, 300)),
-  enabled: t.isOptional(t.isBoolean()),
-  startingPosition: t.isOptional(t.isEnum(STARTING_POSITIONS)),
-  startingPositionTimestamp: t.isOptional(t.isNumber()),
+  ...kafkaTopicFields,
   saslScram512: t.isOptional(expecting('a Secrets Manager secret ARN', t.isOneOf([t.isString(), isIntrinsic()]))),
-  consumerGroupId: t.isOptional(t.cascade(t.isString(), [t.hasMaxLength(200)])),
-  filterPatterns: t.isOptional(isFilterPatterns()),
+  ...kafkaConsumerFields,
 });
 
 export type MskEventConfig = t.InferType<typeof mskSchema>;
