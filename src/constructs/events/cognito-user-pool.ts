@@ -1,13 +1,12 @@
 import { Construct } from 'constructs';
 import * as t from '../../config/typanion';
-import { describe, intrinsicSchema } from '../../config/json-schema';
 import * as naming from '../../synth/naming';
 import { ConfigError } from '../../errors';
 import type { Json } from '../model';
 import { Resource, getAtt } from '../resource';
 import type { FunctionConstruct } from '../function';
 import type { Service } from '../service';
-import { isStringLike, validateEvent } from './event-schema';
+import { isEither, isIntrinsic, validateEvent } from './event-schema';
 import { lambdaPermission } from './lambda-permission';
 import { ExistingCognitoUserPools } from './cognito-user-pool-existing';
 
@@ -28,13 +27,10 @@ export const TRIGGERS = [
 const CUSTOM_SENDERS: readonly string[] = ['CustomSMSSender', 'CustomEmailSender'];
 
 const isKmsKey = () =>
-  describe(t.makeValidator<unknown, string | Record<string, unknown>>({
-    test: (value, state): value is string | Record<string, unknown> => {
-      if (typeof value === 'string' ? /^arn:aws[a-z-]*:kms:/.test(value) : isStringLike()(value)) return true;
-      state?.errors?.push(`${state.p ?? '.'}: Expected a KMS key ARN ("arn:aws:kms:…") or a CloudFormation intrinsic (got ${JSON.stringify(value)})`);
-      return false;
-    },
-  }), { anyOf: [{ type: 'string', pattern: '^arn:aws[a-z-]*:kms:' }, intrinsicSchema()] });
+  isEither<string | Record<string, unknown>>('a KMS key ARN ("arn:aws:kms:…") or a CloudFormation intrinsic', [
+    t.cascade(t.isString(), [t.matchesRegExp(/^arn:aws[a-z-]*:kms:/)]),
+    isIntrinsic(),
+  ]);
 
 const schema = t.isObject({
   pool: t.cascade(t.isString(), [t.hasMinLength(1), t.hasMaxLength(128)]),

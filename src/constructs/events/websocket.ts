@@ -1,6 +1,5 @@
 import { Construct } from 'constructs';
 import * as t from '../../config/typanion';
-import { describe } from '../../config/json-schema';
 import { ConfigError } from '../../errors';
 import type { FunctionConstruct } from '../function';
 import { WebsocketsApi, type WebsocketsAuthorizer } from '../websockets-api';
@@ -27,13 +26,7 @@ const schema = isEither<string | t.InferType<typeof isRouteObject>>('a route lik
 ]);
 
 function isIdentitySource() {
-  return describe(t.makeValidator<unknown, string | string[]>({
-    test: (value, state): value is string | string[] => {
-      if (typeof value === 'string' || (Array.isArray(value) && value.every(item => typeof item === 'string'))) return true;
-      state?.errors?.push(`${state.p ?? '.'}: Expected an identity source or a list of them (got ${JSON.stringify(value)})`);
-      return false;
-    },
-  }), { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] });
+  return isEither<string | string[]>('an identity source or a list of them', [t.isString(), t.isArray(t.isString())]);
 }
 
 export type WebsocketConfig = t.InferType<typeof schema>;
