@@ -59,7 +59,7 @@ export const isImportValue = () => t.isObject({ 'Fn::ImportValue': t.isUnknown()
 
 /** A string, or an intrinsic (of the `allowed` functions, if given) that resolves to one at deploy time. */
 export const isStringLike = (allowed?: readonly string[]) =>
-  isEither<string | Intrinsic>(`a string or ${allowed ? intrinsicDescription(allowed) : 'a CloudFormation intrinsic ({ Ref } or { Fn::… })'}`, [
+  isEither<string | Intrinsic>(`a string or ${intrinsicDescription(allowed)}`, [
     t.isString(),
     isIntrinsic(allowed),
   ]);
