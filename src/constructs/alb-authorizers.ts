@@ -1,14 +1,14 @@
 import * as t from '../config/typanion';
 import { ConfigError, invalid } from '../errors';
 import type { Json } from './model';
-import { expecting, isEventObject, isIntrinsic, validateEvent } from './events/event-schema-b';
+import { expecting, isEventObject, isIntrinsic, validateEvent } from './events/event-schema';
 
 /**
  * `provider.alb`: the target group name prefix and the Cognito / OIDC authorizers that
  * `alb` events name, turned into listener rule `authenticate-*` actions.
  */
 
-const stringLike = expecting('a string or a CloudFormation intrinsic', t.isOneOf([t.isString(), isIntrinsic]));
+const stringLike = expecting('a string or a CloudFormation intrinsic', t.isOneOf([t.isString(), isIntrinsic()]));
 
 const commonFields = {
   onUnauthenticatedRequest: t.isOptional(t.isEnum(['allow', 'authenticate', 'deny'])),

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import * as naming from '../synth/naming-events-c';
+import * as naming from '../synth/naming';
 import { lambdaQualifiedArnOutput } from '../synth/naming';
 import { ConfigError } from '../errors';
 import type { Json } from './model';

@@ -30,7 +30,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { Construct } from 'constructs';
-import * as naming from '../synth/naming-events-a';
+import * as naming from '../synth/naming';
 import { writeZip, zipEntry, type ZipEntry } from '../package/zip';
 import type { Artifact } from '../package/artifacts';
 import type { IamStatement, Json } from './model';

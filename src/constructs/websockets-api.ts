@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Construct } from 'constructs';
-import * as naming from '../synth/naming-events-c';
+import * as naming from '../synth/naming';
 import { lambdaFunction as lambdaFunctionLogicalId } from '../synth/naming';
 import { ConfigError } from '../errors';
 import type { Json } from './model';

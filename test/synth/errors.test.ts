@@ -74,7 +74,7 @@ const cases: Array<[string, string | undefined, string]> = [
   [
     'a wrong value type in an event',
     base('  consumer:\n    handler: handler.hello\n    events:\n      - httpApi: GET /\n      - sqs:\n          arn: arn:aws:sqs:us-east-1:123456789012:q\n          batchSize: ten'),
-    `Error: Invalid configuration in 'functions.consumer.events[1].sqs.batchSize': expected a number, got "ten"\n`,
+    `Error: Invalid configuration in 'functions.consumer.events[1].sqs.batchSize': expected an integer from 1 to 10000, got "ten"\n`,
   ],
 ];
 

@@ -1,12 +1,12 @@
 import { Construct } from 'constructs';
 import * as t from '../../config/typanion';
-import * as naming from '../../synth/naming-events-b';
+import * as naming from '../../synth/naming';
 import { ConfigError, invalid } from '../../errors';
 import type { Json } from '../model';
 import { CfnResource, ref } from '../resource';
 import type { FunctionConstruct } from '../function';
 import { AlbListeners, AlbPermissions, AlbTargetGroup } from '../alb-target-group';
-import { asList, expecting, isEventObject, isIntegerIn, isOneOrMany, isRef, isScalarOrObject, validateEvent } from './event-schema-b';
+import { asList, expecting, isEventObject, isIntegerIn, isOneOrMany, isRef, inDepth, isEither, validateEvent } from './event-schema';
 
 /** `arn:aws:elasticloadbalancing:…:listener/app/<name>/<load balancer id>/<listener id>` */
 const LISTENER_ARN = /^arn:aws[\w-]*:elasticloadbalancing:.+:listener\/app\/[\w-]+\/([\w-]+)\/([\w-]+)$/;
@@ -35,12 +35,12 @@ const healthCheckSchema = t.isObject({
 const albSchema = isEventObject({
   listenerArn: expecting(
     'an ALB listener ARN ("arn:aws:elasticloadbalancing:…:listener/app/<name>/<id>/<id>") or { Ref }',
-    t.isOneOf([t.cascade(t.isString(), [t.matchesRegExp(LISTENER_ARN)]), isRef]),
+    t.isOneOf([t.cascade(t.isString(), [t.matchesRegExp(LISTENER_ARN)]), isRef()]),
   ),
   priority: isIntegerIn(1, 50000),
   conditions: conditionsSchema,
   authorizer: t.isOptional(strings('an authorizer name')),
-  healthCheck: t.isOptional(isScalarOrObject('true, false or health check settings', t.isBoolean(), healthCheckSchema)),
+  healthCheck: t.isOptional(isEither<boolean | t.InferType<typeof healthCheckSchema>>('true, false or health check settings', [t.isBoolean(), inDepth('object', healthCheckSchema)])),
   multiValueHeaders: t.isOptional(t.isBoolean()),
   targetGroupName: t.isOptional(
     expecting('a name of 1 to 32 letters, digits and hyphens', t.cascade(t.isString(), [t.matchesRegExp(/^[a-zA-Z0-9-]{1,32}$/)])),

@@ -1,10 +1,10 @@
 import { Construct } from 'constructs';
 import * as t from '../../config/typanion';
-import * as naming from '../../synth/naming-events-b';
+import * as naming from '../../synth/naming';
 import type { Json } from '../model';
 import { CfnResource } from '../resource';
 import type { FunctionConstruct } from '../function';
-import { expecting, isEventObject, validateEvent } from './event-schema-b';
+import { expecting, isEventObject, validateEvent } from './event-schema';
 
 /** An Alexa skill id (`amzn1.ask.skill.…`), as the reference's schema accepts it. */
 export const isAlexaAppId = expecting(

@@ -1,5 +1,5 @@
 import { Construct } from 'constructs';
-import * as naming from '../../synth/naming-events-b';
+import * as naming from '../../synth/naming';
 import type { FunctionConstruct } from '../function';
 import { alexaEventSchema, alexaPermission, parseAlexaEvent } from './alexa-skill';
 

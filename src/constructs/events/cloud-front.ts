@@ -5,7 +5,7 @@ import { ConfigError } from '../../errors';
 import type { Json } from '../model';
 import type { FunctionConstruct } from '../function';
 import { CloudFrontDistribution } from '../cloudfront-distribution';
-import { isJsonObject, isStringLike, validate } from './group-c-schema';
+import { isEither, isJsonObject, isStringLike, validateEvent } from './event-schema';
 
 const EVENT_TYPES = ['viewer-request', 'origin-request', 'origin-response', 'viewer-response'] as const;
 /** CloudFront passes the request body only to request events. */
@@ -14,13 +14,14 @@ const ORIGIN_URL = /^(s3|https?):\/\/([^/]+)(\/.*)?$/;
 
 const schema = t.isObject({
   eventType: t.isEnum(EVENT_TYPES),
-  origin: describe(t.makeValidator<unknown, string | Record<string, unknown>>({
-    test: (value, state): value is string | Record<string, unknown> => {
-      if (typeof value === 'string' ? ORIGIN_URL.test(value) : isJsonObject()(value)) return true;
-      state?.errors?.push(`${state.p ?? '.'}: Expected an origin URL ("s3://bucket.s3.amazonaws.com/path", "https://example.com") or a CloudFront origin object (got ${JSON.stringify(value)})`);
-      return false;
-    },
-  }), { anyOf: [{ type: 'string', pattern: ORIGIN_URL.source }, { type: 'object' }] }),
+  origin: describe(
+    isEither<string | Record<string, Json>>('an origin URL ("s3://bucket.s3.amazonaws.com/path", "https://example.com") or a CloudFront origin object', [
+      t.cascade(t.isString(), [t.matchesRegExp(ORIGIN_URL)]),
+      isJsonObject(),
+    ]),
+    // As `fw schema` has always shown it: the origin object's properties are CloudFront's, not checked here.
+    { anyOf: [{ type: 'string', pattern: ORIGIN_URL.source }, { type: 'object' }] },
+  ),
   pathPattern: t.isOptional(t.cascade(t.isString(), [t.hasMinLength(1)])),
   isDefaultOrigin: t.isOptional(t.isBoolean()),
   includeBody: t.isOptional(t.isBoolean()),
@@ -51,7 +52,7 @@ export class CloudFrontEvent extends Construct {
     if (raw !== null && typeof raw === 'object' && !Array.isArray(raw) && (raw as Record<string, unknown>).origin === undefined) {
       throw new ConfigError(`Invalid configuration in '${path}.origin': expected an origin URL ("s3://bucket.s3.amazonaws.com/path", "https://example.com") or a CloudFront origin object, got nothing`);
     }
-    const config = validate(schema, raw, path);
+    const config = validateEvent(schema, raw, path);
     if (config.includeBody !== undefined && !BODY_EVENT_TYPES.includes(config.eventType)) {
       throw new ConfigError(`Invalid configuration in '${path}.includeBody': CloudFront passes the body to viewer-request and origin-request functions only, got eventType ${JSON.stringify(config.eventType)}`);
     }

@@ -1,17 +1,18 @@
 import { Construct } from 'constructs';
 import * as t from '../../config/typanion';
-import * as naming from '../../synth/naming-events-a';
+import * as naming from '../../synth/naming';
 import type { Json } from '../model';
 import { CfnResource, getAtt } from '../resource';
 import type { FunctionConstruct } from '../function';
-import { check, isEither, isJsonObject, isOptions, lambdaPermission } from './group-a-support';
+import { isEither, isEventObject, isJsonObject, validateEvent } from './event-schema';
+import { lambdaPermission } from './lambda-permission';
 import { inputTransformer } from './schedule';
 
-const schema = isOptions({
+const schema = isEventObject({
   event: isJsonObject(),
   input: t.isOptional(isEither<string | Record<string, Json>>('a string or an object', [t.isString(), isJsonObject()])),
   inputPath: t.isOptional(t.isString()),
-  inputTransformer: t.isOptional(isOptions({ inputTemplate: t.isString(), inputPathsMap: t.isOptional(isJsonObject()) })),
+  inputTransformer: t.isOptional(isEventObject({ inputTemplate: t.isString(), inputPathsMap: t.isOptional(isJsonObject()) })),
   enabled: t.isOptional(t.isBoolean()),
   name: t.isOptional(t.isString()),
   description: t.isOptional(t.isString()),
@@ -31,7 +32,7 @@ export class CloudWatchEventEvent extends Construct {
 
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {
     super(fn, id);
-    const options = check(schema, config, path);
+    const options = validateEvent(schema, config, path);
     const index = (counters.get(fn) ?? 0) + 1;
     counters.set(fn, index);
     const rule = naming.cloudWatchEventRule(fn.key, index);

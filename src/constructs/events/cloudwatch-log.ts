@@ -1,14 +1,15 @@
 import { Construct } from 'constructs';
 import * as t from '../../config/typanion';
-import * as naming from '../../synth/naming-events-a';
+import * as naming from '../../synth/naming';
 import type { Json } from '../model';
 import { CfnResource, accountId, join, partition, region } from '../resource';
 import type { FunctionConstruct } from '../function';
-import { checkEvent, isEither, isOptions, lambdaPermission } from './group-a-support';
+import { checkEvent, isEither, isEventObject } from './event-schema';
+import { lambdaPermission } from './lambda-permission';
 
 const isLogGroupName = () => t.cascade(t.isString(), t.hasMinLength(1)) as t.StrictValidator<unknown, string>;
 
-const isLogOptions = isOptions({
+const isLogOptions = isEventObject({
   logGroup: isLogGroupName(),
   filter: t.isOptional(t.isString()),
 });

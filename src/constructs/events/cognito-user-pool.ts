@@ -1,13 +1,13 @@
 import { Construct } from 'constructs';
 import * as t from '../../config/typanion';
-import { describe, intrinsicSchema } from '../../config/json-schema';
-import * as naming from '../../synth/naming-events-c';
+import * as naming from '../../synth/naming';
 import { ConfigError } from '../../errors';
 import type { Json } from '../model';
-import { CfnResource, Resource, getAtt } from '../resource';
+import { Resource, getAtt } from '../resource';
 import type { FunctionConstruct } from '../function';
 import type { Service } from '../service';
-import { isStringLike, validate } from './group-c-schema';
+import { isEither, isIntrinsic, validateEvent } from './event-schema';
+import { lambdaPermission } from './lambda-permission';
 import { ExistingCognitoUserPools } from './cognito-user-pool-existing';
 
 export const TRIGGERS = [
@@ -27,13 +27,10 @@ export const TRIGGERS = [
 const CUSTOM_SENDERS: readonly string[] = ['CustomSMSSender', 'CustomEmailSender'];
 
 const isKmsKey = () =>
-  describe(t.makeValidator<unknown, string | Record<string, unknown>>({
-    test: (value, state): value is string | Record<string, unknown> => {
-      if (typeof value === 'string' ? /^arn:aws[a-z-]*:kms:/.test(value) : isStringLike()(value)) return true;
-      state?.errors?.push(`${state.p ?? '.'}: Expected a KMS key ARN ("arn:aws:kms:…") or a CloudFormation intrinsic (got ${JSON.stringify(value)})`);
-      return false;
-    },
-  }), { anyOf: [{ type: 'string', pattern: '^arn:aws[a-z-]*:kms:' }, intrinsicSchema()] });
+  isEither<string | Record<string, unknown>>('a KMS key ARN ("arn:aws:kms:…") or a CloudFormation intrinsic', [
+    t.cascade(t.isString(), [t.matchesRegExp(/^arn:aws[a-z-]*:kms:/)]),
+    isIntrinsic(),
+  ]);
 
 const schema = t.isObject({
   pool: t.cascade(t.isString(), [t.hasMinLength(1), t.hasMaxLength(128)]),
@@ -57,7 +54,7 @@ export class CognitoUserPoolEvent extends Construct {
 
   constructor(fn: FunctionConstruct, id: string, raw: unknown, path: string) {
     super(fn, id);
-    const config = validate(schema, raw, path);
+    const config = validateEvent(schema, raw, path);
     if (config.existing) {
       ExistingCognitoUserPools.forFunction(fn, config.pool, path).add(config, path);
       return;
@@ -70,15 +67,10 @@ export class CognitoUserPoolEvent extends Construct {
     const permissionId = naming.cognitoUserPoolPermission(fn.key, config.pool, config.trigger);
     // The same function on the same trigger twice needs one permission.
     if (fn.node.tryFindChild(permissionId)) return;
-    new CfnResource(fn, permissionId, {
+    lambdaPermission(fn, permissionId, fn, {
       logicalId: permissionId,
-      type: 'AWS::Lambda::Permission',
-      properties: () => ({
-        FunctionName: fn.arn,
-        Action: 'lambda:InvokeFunction',
-        Principal: 'cognito-idp.amazonaws.com',
-        SourceArn: getAtt(pool.logicalId, 'Arn'),
-      }),
+      principal: 'cognito-idp.amazonaws.com',
+      sourceArn: () => getAtt(pool.logicalId, 'Arn'),
     });
   }
 }

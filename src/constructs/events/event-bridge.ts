@@ -1,13 +1,13 @@
 import { Construct } from 'constructs';
 import * as t from '../../config/typanion';
-import * as naming from '../../synth/naming-events-c';
+import * as naming from '../../synth/naming';
 import { ConfigError } from '../../errors';
 import type { Json } from '../model';
 import { CfnResource, accountId, join, partition, region } from '../resource';
 import type { FunctionConstruct } from '../function';
 import type { Service } from '../service';
 import { CustomResource, customResourceFunction } from '../custom-resources';
-import { eventPosition, isIntegerIn, isJsonObject, isStringLike, validate } from './group-c-schema';
+import { eventPosition, isIntegerIn, isJsonObject, isStringLike, validateEvent } from './event-schema';
 
 const schema = t.isObject(
   {
@@ -48,7 +48,7 @@ export class EventBridgeEvent extends Construct {
 
   constructor(fn: FunctionConstruct, id: string, raw: unknown, path: string) {
     super(fn, id);
-    const config = validate(schema, raw, path);
+    const config = validateEvent(schema, raw, path);
     if (config.schedule === undefined && config.pattern === undefined) {
       throw new ConfigError(`Invalid configuration in '${path}': expected a "schedule" or a "pattern"`);
     }

@@ -1,6 +1,6 @@
 import { Construct } from 'constructs';
 import * as t from '../../config/typanion';
-import { isIntrinsic, isJsonObject } from './group-a-support';
+import { isIntrinsic, isJsonObject } from './event-schema';
 import * as naming from '../../synth/naming';
 import { ConfigError, invalid } from '../../errors';
 import type { Json } from '../model';

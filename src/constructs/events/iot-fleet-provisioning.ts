@@ -1,15 +1,16 @@
 import { Construct } from 'constructs';
 import * as t from '../../config/typanion';
-import * as naming from '../../synth/naming-events-b';
+import * as naming from '../../synth/naming';
 import { ConfigError } from '../../errors';
 import type { Json } from '../model';
 import { CfnResource } from '../resource';
 import type { FunctionConstruct } from '../function';
-import { expecting, isEventObject, isIntrinsic, validateEvent } from './event-schema-b';
+import { expecting, isArnOrIntrinsic, isEventObject, validateEvent } from './event-schema';
+import { lambdaPermission } from './lambda-permission';
 
 const iotFleetProvisioningSchema = isEventObject({
   templateBody: expecting('the provisioning template as an object', t.isRecord(t.isUnknown())),
-  provisioningRoleArn: expecting('an IAM role ARN or a CloudFormation intrinsic', t.isOneOf([t.cascade(t.isString(), [t.matchesRegExp(/^arn:/)]), isIntrinsic])),
+  provisioningRoleArn: isArnOrIntrinsic('an IAM role ARN or a CloudFormation intrinsic'),
   templateName: t.isOptional(t.isString()),
   enabled: t.isOptional(t.isBoolean()),
 });
@@ -49,10 +50,6 @@ export class IotFleetProvisioningEvent extends Construct {
       properties: () => properties,
       dependsOn: () => [permissionId],
     });
-    new CfnResource(this, 'Permission', {
-      logicalId: permissionId,
-      type: 'AWS::Lambda::Permission',
-      properties: () => ({ FunctionName: fn.arn, Action: 'lambda:InvokeFunction', Principal: 'iot.amazonaws.com' }),
-    });
+    lambdaPermission(this, 'Permission', fn, { logicalId: permissionId, principal: 'iot.amazonaws.com' });
   }
 }

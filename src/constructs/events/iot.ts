@@ -1,10 +1,11 @@
 import { Construct } from 'constructs';
 import * as t from '../../config/typanion';
-import * as naming from '../../synth/naming-events-b';
+import * as naming from '../../synth/naming';
 import type { Json } from '../model';
 import { CfnResource, accountId, join, partition, ref, region } from '../resource';
 import type { FunctionConstruct } from '../function';
-import { isEventObject, validateEvent } from './event-schema-b';
+import { isEventObject, validateEvent } from './event-schema';
+import { lambdaPermission } from './lambda-permission';
 
 const iotSchema = isEventObject({
   sql: t.isString(),
@@ -40,15 +41,10 @@ export class IotEvent extends Construct {
     if (event.name !== undefined) properties.RuleName = event.name;
     new CfnResource(this, 'TopicRule', { logicalId: ruleId, type: 'AWS::IoT::TopicRule', properties: () => properties });
 
-    new CfnResource(this, 'Permission', {
+    lambdaPermission(this, 'Permission', fn, {
       logicalId: naming.iotTopicRulePermission(fn.key, index),
-      type: 'AWS::Lambda::Permission',
-      properties: () => ({
-        FunctionName: fn.arn,
-        Action: 'lambda:InvokeFunction',
-        Principal: 'iot.amazonaws.com',
-        SourceArn: join(['arn:', partition, ':iot:', region, ':', accountId, ':rule/', ref(ruleId)]),
-      }),
+      principal: 'iot.amazonaws.com',
+      sourceArn: () => join(['arn:', partition, ':iot:', region, ':', accountId, ':rule/', ref(ruleId)]),
     });
   }
 }

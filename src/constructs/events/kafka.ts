@@ -1,32 +1,12 @@
 import { Construct } from 'constructs';
 import * as t from '../../config/typanion';
-import * as naming from '../../synth/naming-events-b';
+import * as naming from '../../synth/naming';
 import { ConfigError } from '../../errors';
 import type { IamStatement, Json } from '../model';
-import { CfnResource } from '../resource';
 import type { FunctionConstruct } from '../function';
-import {
-  asList,
-  expecting,
-  isEventObject,
-  isFilterPatterns,
-  isIntegerIn,
-  isNumberIn,
-  isOneOrMany,
-  validateEvent,
-} from './event-schema-b';
-import {
-  claimLogicalId,
-  ensureBrokerPolicies,
-  filterCriteria,
-  registerBrokerPolicy,
-  roleDependsOn,
-  secretsStatement,
-  vpcNetworkStatement,
-  type RawEvent,
-} from './event-source-mapping-b';
-import { STARTING_POSITIONS, requireTimestamp } from './msk';
-import { SECRET_ARN } from './amazon-mq-b';
+import { asList, expecting, isEventObject, isOneOrMany, validateEvent } from './event-schema';
+import { brokerEventSourceMapping, kafkaConsumerFields, kafkaTopicFields, kafkaTopicProperties, type RawEvent, registerBrokerPolicy, requireTimestamp, secretsStatement, vpcNetworkStatement } from './event-source-mapping';
+import { SECRET_ARN } from './amazon-mq';
 
 // Strings only: the reference writes an intrinsic here as "[object Object]".
 const secret = expecting('a Secrets Manager secret ARN', t.cascade(t.isString(), [t.matchesRegExp(SECRET_ARN)]));
@@ -65,14 +45,8 @@ const kafkaSchema = isEventObject({
     ],
   ),
   bootstrapServers: expecting('a list of "host:port" bootstrap servers', t.cascade(t.isArray(t.isString()), [t.hasMinLength(1)])),
-  topic: t.isString(),
-  batchSize: t.isOptional(isIntegerIn(1, 10000)),
-  maximumBatchingWindow: t.isOptional(isNumberIn(0, 300)),
-  enabled: t.isOptional(t.isBoolean()),
-  startingPosition: t.isOptional(t.isEnum(STARTING_POSITIONS)),
-  startingPositionTimestamp: t.isOptional(t.isNumber()),
-  consumerGroupId: t.isOptional(t.cascade(t.isString(), [t.hasMaxLength(200)])),
-  filterPatterns: t.isOptional(isFilterPatterns),
+  ...kafkaTopicFields,
+  ...kafkaConsumerFields,
 });
 
 export type KafkaEventConfig = t.InferType<typeof kafkaSchema>;
@@ -111,30 +85,22 @@ export class KafkaEvent extends Construct {
   constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {
     super(fn, id);
     const event = parseKafka(config, path);
-    ensureBrokerPolicies(fn.service);
-    const logicalId = naming.kafkaEventSourceMapping(fn.key, event.topic);
-    claimLogicalId(fn, logicalId, path, 'use one kafka event per topic');
-
-    const properties: Record<string, Json> = {
-      FunctionName: fn.arn,
-      StartingPosition: event.startingPosition ?? 'TRIM_HORIZON',
-      SelfManagedEventSource: { Endpoints: { KafkaBootstrapServers: event.bootstrapServers } },
-      Topics: [event.topic],
-      SourceAccessConfigurations: sourceAccessConfigurations(event.accessConfigurations),
-    };
-    if (event.startingPositionTimestamp !== undefined) properties.StartingPositionTimestamp = event.startingPositionTimestamp;
-    if (event.batchSize !== undefined) properties.BatchSize = event.batchSize;
-    if (event.maximumBatchingWindow !== undefined) properties.MaximumBatchingWindowInSeconds = event.maximumBatchingWindow;
-    if (event.consumerGroupId !== undefined) properties.SelfManagedKafkaEventSourceConfig = { ConsumerGroupId: event.consumerGroupId };
-    if (event.enabled !== undefined) properties.Enabled = event.enabled;
-    if (event.filterPatterns !== undefined) properties.FilterCriteria = filterCriteria(event.filterPatterns);
-
-    const dependsOn = roleDependsOn(fn);
-    new CfnResource(this, 'EventSourceMapping', {
-      logicalId,
-      type: 'AWS::Lambda::EventSourceMapping',
-      properties: () => properties,
-      dependsOn: () => dependsOn,
+    brokerEventSourceMapping(this, fn, {
+      logicalId: naming.kafkaEventSourceMapping(fn.key, event.topic),
+      path,
+      hint: 'use one kafka event per topic',
+      properties: () =>
+        kafkaTopicProperties(
+          {
+            FunctionName: fn.arn,
+            StartingPosition: event.startingPosition ?? 'TRIM_HORIZON',
+            SelfManagedEventSource: { Endpoints: { KafkaBootstrapServers: event.bootstrapServers } },
+            Topics: [event.topic],
+            SourceAccessConfigurations: sourceAccessConfigurations(event.accessConfigurations),
+          },
+          event,
+          { consumerGroupConfig: 'SelfManagedKafkaEventSourceConfig' },
+        ),
     });
   }
 }

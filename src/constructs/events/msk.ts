@@ -1,47 +1,20 @@
 import { Construct } from 'constructs';
 import * as t from '../../config/typanion';
-import * as naming from '../../synth/naming-events-b';
+import * as naming from '../../synth/naming';
 import { ConfigError } from '../../errors';
-import type { IamStatement, Json } from '../model';
-import { CfnResource } from '../resource';
+import type { IamStatement } from '../model';
 import type { FunctionConstruct } from '../function';
-import {
-  expecting,
-  isEventObject,
-  isFilterPatterns,
-  isImportValue,
-  isIntegerIn,
-  isIntrinsic,
-  isNumberIn,
-  isRef,
-  validateEvent,
-} from './event-schema-b';
-import {
-  claimLogicalId,
-  ensureBrokerPolicies,
-  filterCriteria,
-  registerBrokerPolicy,
-  roleDependsOn,
-  vpcNetworkStatement,
-  type RawEvent,
-} from './event-source-mapping-b';
-
-export const STARTING_POSITIONS = ['LATEST', 'TRIM_HORIZON', 'AT_TIMESTAMP'] as const;
+import { expecting, isEventObject, isImportValue, isIntrinsic, isRef, validateEvent } from './event-schema';
+import { brokerEventSourceMapping, kafkaConsumerFields, kafkaTopicFields, kafkaTopicProperties, type RawEvent, registerBrokerPolicy, requireTimestamp, vpcNetworkStatement } from './event-source-mapping';
 
 const mskSchema = isEventObject({
   arn: expecting(
     'an MSK cluster ARN ("arn:aws:kafka:…:cluster/<name>/<id>"), { Ref } or { "Fn::ImportValue" }',
-    t.isOneOf([t.cascade(t.isString(), [t.matchesRegExp(/^arn:[^/]+\/[^/]+/)]), isRef, isImportValue]),
+    t.isOneOf([t.cascade(t.isString(), [t.matchesRegExp(/^arn:[^/]+\/[^/]+/)]), isRef(), isImportValue()]),
   ),
-  topic: t.isString(),
-  batchSize: t.isOptional(isIntegerIn(1, 10000)),
-  maximumBatchingWindow: t.isOptional(isNumberIn(0, 300)),
-  enabled: t.isOptional(t.isBoolean()),
-  startingPosition: t.isOptional(t.isEnum(STARTING_POSITIONS)),
-  startingPositionTimestamp: t.isOptional(t.isNumber()),
-  saslScram512: t.isOptional(expecting('a Secrets Manager secret ARN', t.isOneOf([t.isString(), isIntrinsic]))),
-  consumerGroupId: t.isOptional(t.cascade(t.isString(), [t.hasMaxLength(200)])),
-  filterPatterns: t.isOptional(isFilterPatterns),
+  ...kafkaTopicFields,
+  saslScram512: t.isOptional(expecting('a Secrets Manager secret ARN', t.isOneOf([t.isString(), isIntrinsic()]))),
+  ...kafkaConsumerFields,
 });
 
 export type MskEventConfig = t.InferType<typeof mskSchema>;
@@ -51,15 +24,6 @@ export function parseMsk(config: unknown, path: string): MskEventConfig {
   const event = validateEvent(mskSchema, config, path);
   requireTimestamp(event, path);
   return event;
-}
-
-/** `startingPosition: AT_TIMESTAMP` needs the time to start from. */
-export function requireTimestamp(event: { startingPosition?: string; startingPositionTimestamp?: number }, path: string): void {
-  if (event.startingPosition === 'AT_TIMESTAMP' && event.startingPositionTimestamp === undefined) {
-    throw new ConfigError(
-      `Invalid configuration in '${path}.startingPositionTimestamp': expected a Unix time in seconds (required when startingPosition is AT_TIMESTAMP), got nothing`,
-    );
-  }
 }
 
 /** The part of the logical id that names the cluster: from the ARN, the export, or the referenced resource. */
@@ -85,30 +49,19 @@ export class MskEvent extends Construct {
     const event = parseMsk(config, path);
     const name = clusterName(event.arn);
     if (name === '') throw new ConfigError(`Invalid configuration in '${path}.arn': expected { "Fn::ImportValue": "<export name>" } with a plain export name, got an intrinsic`);
-    ensureBrokerPolicies(fn.service);
-    const logicalId = naming.mskEventSourceMapping(fn.key, name, event.topic);
-    claimLogicalId(fn, logicalId, path, 'use one msk event per cluster and topic');
-
-    const properties: Record<string, Json> = {
-      EventSourceArn: event.arn,
-      FunctionName: fn.arn,
-      StartingPosition: event.startingPosition ?? 'TRIM_HORIZON',
-      Topics: [event.topic],
-    };
-    if (event.startingPositionTimestamp !== undefined) properties.StartingPositionTimestamp = event.startingPositionTimestamp;
-    if (event.batchSize !== undefined) properties.BatchSize = event.batchSize;
-    if (event.maximumBatchingWindow !== undefined) properties.MaximumBatchingWindowInSeconds = event.maximumBatchingWindow;
-    if (event.consumerGroupId !== undefined) properties.AmazonManagedKafkaEventSourceConfig = { ConsumerGroupId: event.consumerGroupId };
-    if (event.enabled !== undefined) properties.Enabled = event.enabled;
-    if (event.saslScram512 !== undefined) properties.SourceAccessConfigurations = [{ Type: 'SASL_SCRAM_512_AUTH', URI: event.saslScram512 }];
-    if (event.filterPatterns !== undefined) properties.FilterCriteria = filterCriteria(event.filterPatterns);
-
-    const dependsOn = roleDependsOn(fn);
-    new CfnResource(this, 'EventSourceMapping', {
-      logicalId,
-      type: 'AWS::Lambda::EventSourceMapping',
-      properties: () => properties,
-      dependsOn: () => dependsOn,
+    brokerEventSourceMapping(this, fn, {
+      logicalId: naming.mskEventSourceMapping(fn.key, name, event.topic),
+      path,
+      hint: 'use one msk event per cluster and topic',
+      properties: () =>
+        kafkaTopicProperties(
+          { EventSourceArn: event.arn, FunctionName: fn.arn, StartingPosition: event.startingPosition ?? 'TRIM_HORIZON', Topics: [event.topic] },
+          event,
+          {
+            consumerGroupConfig: 'AmazonManagedKafkaEventSourceConfig',
+            sourceAccess: event.saslScram512 === undefined ? undefined : [{ Type: 'SASL_SCRAM_512_AUTH', URI: event.saslScram512 }],
+          },
+        ),
     });
   }
 }

@@ -1,31 +1,17 @@
-import { Construct } from 'constructs';
 import * as t from '../../config/typanion';
-import * as naming from '../../synth/naming-events-b';
-import type { FunctionConstruct } from '../function';
-import { isEventObject, validateEvent } from './event-schema-b';
-import { registerBrokerPolicy } from './event-source-mapping-b';
-import { amazonMqEventSourceMapping, amazonMqFields, amazonMqStatements } from './amazon-mq-b';
-
-const rabbitMqSchema = isEventObject({ ...amazonMqFields, virtualHost: t.isOptional(t.isString()) });
-export type RabbitMqEventConfig = t.InferType<typeof rabbitMqSchema>;
-
-export const parseRabbitMq = (config: unknown, path: string): RabbitMqEventConfig => validateEvent(rabbitMqSchema, config, path);
+import * as naming from '../../synth/naming';
+import { amazonMqEventType, amazonMqFields } from './amazon-mq';
+import { isEventObject } from './event-schema';
 
 /**
  * `rabbitmq` event: an event source mapping from a queue of an Amazon MQ for RabbitMQ
  * broker (`{Fn}EventSourceMappingRabbitMQ{Queue}`), authenticated with a Secrets Manager
  * secret, optionally on a virtual host.
  */
-export class RabbitMqEvent extends Construct {
-  static readonly type = 'rabbitmq';
-  static readonly description = 'Messages from an Amazon MQ for RabbitMQ queue';
-  static readonly schema = rabbitMqSchema;
-
-  constructor(fn: FunctionConstruct, id: string, config: unknown, path: string) {
-    super(fn, id);
-    const event = parseRabbitMq(config, path);
-    amazonMqEventSourceMapping(this, fn, event, naming.rabbitMqEventSourceMapping(fn.key, event.queue), path);
-  }
-}
-
-registerBrokerPolicy({ order: 3, type: RabbitMqEvent.type, statements: amazonMqStatements(parseRabbitMq) });
+export const RabbitMqEvent = amazonMqEventType({
+  type: 'rabbitmq',
+  description: 'Messages from an Amazon MQ for RabbitMQ queue',
+  schema: isEventObject({ ...amazonMqFields, virtualHost: t.isOptional(t.isString()) }),
+  order: 3,
+  logicalId: naming.rabbitMqEventSourceMapping,
+});

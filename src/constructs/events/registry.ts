@@ -15,7 +15,7 @@ export interface EventType {
 
 /**
  * The broker event types add their role statements together, type by type in the reference's
- * order (event-source-mapping-b.ts; each registers its part when its module loads): one of them
+ * order (event-source-mapping.ts; each registers its part when its module loads): one of them
  * in a service loads all four.
  */
 const brokers = () => ({

@@ -1,13 +1,14 @@
 import { Construct } from 'constructs';
 import * as t from '../../config/typanion';
-import * as naming from '../../synth/naming-events-a';
+import * as naming from '../../synth/naming';
 import { ConfigError } from '../../errors';
 import type { Json } from '../model';
 import { CfnResource, accountId, join, partition } from '../resource';
 import type { Service } from '../service';
 import type { FunctionConstruct } from '../function';
 import { CustomResource, customResourceFunction } from '../custom-resources';
-import { checkEvent, isEither, isIntrinsic, isOptions, lambdaPermission, type Intrinsic } from './group-a-support';
+import { checkEvent, type Intrinsic, isEither, isEventObject, isIntrinsic } from './event-schema';
+import { lambdaPermission } from './lambda-permission';
 
 /** S3's bucket naming rules: lower-case labels of letters, digits and dashes, not an IP address. */
 const BUCKET_NAME = /^(?!(\d{1,3}\.){3}\d{1,3}$)(([a-z0-9]|[a-z0-9][a-z0-9-]*[a-z0-9])\.)*([a-z0-9]|[a-z0-9][a-z0-9-]*[a-z0-9])$/;
@@ -18,7 +19,7 @@ const isRule = () =>
     t.isObject({ suffix: t.isString() }),
   ]);
 
-const isS3Options = isOptions({
+const isS3Options = isEventObject({
   bucket: isEither<string | Intrinsic>('a bucket name (or, for an existing bucket, a CloudFormation intrinsic)', [isBucket(), isIntrinsic()]),
   event: t.isOptional(t.cascade(t.isString(), t.matchesRegExp(/^s3:/)) as t.StrictValidator<unknown, string>),
   rules: t.isOptional(t.isArray(isRule())),

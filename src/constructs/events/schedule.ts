@@ -1,22 +1,24 @@
 import { Construct } from 'constructs';
 import * as t from '../../config/typanion';
-import * as naming from '../../synth/naming-events-a';
+import * as naming from '../../synth/naming';
 import { ConfigError } from '../../errors';
 import type { Json } from '../model';
 import { CfnResource, getAtt } from '../resource';
 import type { FunctionConstruct } from '../function';
-import { EventRolePolicy, checkEvent, functionRoleArn, isEither, isJsonObject, isOptions, lambdaPermission } from './group-a-support';
+import { EventRolePolicy, functionRoleArn } from './event-role-policy';
+import { checkEvent, isEither, isEventObject, isJsonObject } from './event-schema';
+import { lambdaPermission } from './lambda-permission';
 
 const isExpression = () =>
   t.cascade(t.isString(), t.matchesRegExp(/^(rate|cron|at)\(.+\)$/s)) as t.StrictValidator<unknown, string>;
 const EXPRESSION = 'a schedule expression like "rate(2 hours)" or "cron(0 12 * * ? *)"';
 
-const isScheduleOptions = isOptions({
+const isScheduleOptions = isEventObject({
   rate: isEither<string | string[]>(`${EXPRESSION}, or a list of them`, [isExpression(), t.isArray(isExpression())]),
   enabled: t.isOptional(t.isBoolean()),
   input: t.isOptional(isEither<string | Record<string, Json>>('a string or an object', [t.isString(), isJsonObject()])),
   inputPath: t.isOptional(t.isString()),
-  inputTransformer: t.isOptional(isOptions({ inputTemplate: t.isString(), inputPathsMap: t.isOptional(isJsonObject()) })),
+  inputTransformer: t.isOptional(isEventObject({ inputTemplate: t.isString(), inputPathsMap: t.isOptional(isJsonObject()) })),
   name: t.isOptional(t.isString()),
   description: t.isOptional(t.isString()),
   method: t.isOptional(t.isEnum(['eventBus', 'scheduler'] as const)),

@@ -1,29 +1,28 @@
 import { Construct } from 'constructs';
 import * as t from '../../config/typanion';
-import * as naming from '../../synth/naming-events-a';
+import * as naming from '../../synth/naming';
 import { invalid } from '../../errors';
 import type { Json } from '../model';
 import { CfnResource, accountId, getAtt, join, partition, ref, region } from '../resource';
 import type { Service } from '../service';
 import type { FunctionConstruct } from '../function';
-import { checkEvent, claimLogicalId, isEither, isIntrinsic, isJsonObject, isOptions, lambdaPermission, type Intrinsic } from './group-a-support';
+import { checkEvent, isArnOrIntrinsic, isEither, isEventObject, isJsonObject } from './event-schema';
+import { claimLogicalId } from './logical-id-claims';
+import { lambdaPermission } from './lambda-permission';
 
 const isTopicName = () => t.cascade(t.isString(), t.hasMinLength(1)) as t.StrictValidator<unknown, string>;
 
-const isSnsOptions = isOptions({
-  arn: t.isOptional(isEither<string | Intrinsic>('a topic ARN ("arn:aws:sns:…") or a CloudFormation intrinsic', [
-    t.cascade(t.isString(), t.matchesRegExp(/^arn:/)) as t.StrictValidator<unknown, string>,
-    isIntrinsic(),
-  ])),
+const isSnsOptions = isEventObject({
+  arn: t.isOptional(isArnOrIntrinsic('a topic ARN ("arn:aws:sns:…") or a CloudFormation intrinsic')),
   topicName: t.isOptional(isTopicName()),
   displayName: t.isOptional(t.isString()),
   filterPolicy: t.isOptional(isJsonObject()),
   filterPolicyScope: t.isOptional(t.isEnum(['MessageAttributes', 'MessageBody'] as const)),
   redrivePolicy: t.isOptional(
-    isOptions({
+    isEventObject({
       deadLetterTargetArn: t.isOptional(t.isString()),
       deadLetterTargetRef: t.isOptional(t.isString()),
-      deadLetterTargetImport: t.isOptional(isOptions({ arn: t.isString(), url: t.isString() })),
+      deadLetterTargetImport: t.isOptional(isEventObject({ arn: t.isString(), url: t.isString() })),
     }),
   ),
 });
@@ -104,7 +103,7 @@ export class SnsEvent extends Construct {
       sourceArn = arn;
       const topicRegion = typeof arn === 'string' ? arn.split(':')[3] : undefined;
       const subscription = naming.snsSubscription(fn.key, topicName);
-      claimLogicalId(fn.service, subscription, path);
+      claimLogicalId(fn.service, subscription, path, 'a function can use each source only once');
       new CfnResource(this, 'Subscription', {
         logicalId: subscription,
         type: 'AWS::SNS::Subscription',
@@ -123,7 +122,7 @@ export class SnsEvent extends Construct {
         topic.endpoints.push(fn.arn);
       } else {
         const subscription = naming.snsSubscription(fn.key, topicName);
-        claimLogicalId(fn.service, subscription, path);
+        claimLogicalId(fn.service, subscription, path, 'a function can use each source only once');
         new CfnResource(this, 'Subscription', {
           logicalId: subscription,
           type: 'AWS::SNS::Subscription',

@@ -1,33 +1,25 @@
 import { Construct } from 'constructs';
 import * as t from '../../config/typanion';
-import * as naming from '../../synth/naming-events-a';
+import * as naming from '../../synth/naming';
 import { ConfigError } from '../../errors';
 import type { Json } from '../model';
 import { CfnResource } from '../resource';
 import type { FunctionConstruct } from '../function';
-import {
-  EventRolePolicy,
-  checkEvent,
-  claimLogicalId,
-  intrinsicName,
-  isEither,
-  isIntrinsic,
-  isJsonObject,
-  isOptions,
-  roleDependency,
-  type Intrinsic,
-} from './group-a-support';
+import { EventRolePolicy } from './event-role-policy';
+import { checkEvent, type Intrinsic, intrinsicName, isArnOrIntrinsic, isEither, isEventObject, isIntegerIn, isJsonObject } from './event-schema';
+import { claimLogicalId } from './logical-id-claims';
+import { filterCriteria, sharedRoleDependsOn } from './event-source-mapping';
 
 const ARN = 'a queue ARN ("arn:aws:sqs:…") or { "Fn::GetAtt" | "Fn::ImportValue" | "Fn::Join" }';
-const isQueueArn = () => isEither<string | Intrinsic>(ARN, [t.cascade(t.isString(), t.matchesRegExp(/^arn:/)) as t.StrictValidator<unknown, string>, isIntrinsic()]);
+const isQueueArn = () => isArnOrIntrinsic(ARN);
 
-const isSqsOptions = isOptions({
+const isSqsOptions = isEventObject({
   arn: isQueueArn(),
-  batchSize: t.isOptional(t.cascade(t.isNumber(), t.isInteger(), t.isInInclusiveRange(1, 10000))),
-  maximumBatchingWindow: t.isOptional(t.cascade(t.isNumber(), t.isInteger(), t.isInInclusiveRange(0, 300))),
+  batchSize: t.isOptional(isIntegerIn(1, 10000)),
+  maximumBatchingWindow: t.isOptional(isIntegerIn(0, 300)),
   functionResponseType: t.isOptional(t.isEnum(['ReportBatchItemFailures'] as const)),
   filterPatterns: t.isOptional(t.isArray(isJsonObject())),
-  maximumConcurrency: t.isOptional(t.cascade(t.isNumber(), t.isInteger(), t.isInInclusiveRange(2, 1000))),
+  maximumConcurrency: t.isOptional(isIntegerIn(2, 1000)),
   enabled: t.isOptional(t.isBoolean()),
 });
 
@@ -49,11 +41,11 @@ export class SqsEvent extends Construct {
     if (fn.usesSharedRole) EventRolePolicy.of(fn.service).addQueue(options.arn);
 
     const logicalId = naming.sqsEventSourceMapping(fn.key, queueName);
-    claimLogicalId(fn.service, logicalId, path);
+    claimLogicalId(fn.service, logicalId, path, 'a function can use each source only once');
     new CfnResource(this, 'EventSourceMapping', {
       logicalId,
       type: 'AWS::Lambda::EventSourceMapping',
-      dependsOn: () => roleDependency(fn),
+      dependsOn: () => sharedRoleDependsOn(fn),
       properties: () => {
         const properties: Record<string, Json> = { BatchSize: options.batchSize ?? 10 };
         if (options.maximumBatchingWindow !== undefined) properties.MaximumBatchingWindowInSeconds = options.maximumBatchingWindow;
@@ -61,9 +53,7 @@ export class SqsEvent extends Construct {
         properties.FunctionName = fn.arn;
         properties.Enabled = options.enabled ?? true;
         if (options.functionResponseType !== undefined) properties.FunctionResponseTypes = [options.functionResponseType];
-        if (options.filterPatterns !== undefined) {
-          properties.FilterCriteria = { Filters: options.filterPatterns.map(pattern => ({ Pattern: JSON.stringify(pattern) })) };
-        }
+        if (options.filterPatterns !== undefined) properties.FilterCriteria = filterCriteria(options.filterPatterns);
         if (options.maximumConcurrency !== undefined) properties.ScalingConfig = { MaximumConcurrency: options.maximumConcurrency };
         return properties;
       },

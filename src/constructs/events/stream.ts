@@ -1,52 +1,42 @@
 import { Construct } from 'constructs';
 import * as t from '../../config/typanion';
-import * as naming from '../../synth/naming-events-a';
+import * as naming from '../../synth/naming';
 import { ConfigError, invalid } from '../../errors';
 import type { Json } from '../model';
 import { CfnResource, ref } from '../resource';
 import type { FunctionConstruct } from '../function';
-import {
-  EventRolePolicy,
-  checkEvent,
-  claimLogicalId,
-  intrinsicName,
-  isEither,
-  isIntrinsic,
-  isJsonObject,
-  isOptions,
-  roleDependency,
-  type Intrinsic,
-} from './group-a-support';
+import { EventRolePolicy } from './event-role-policy';
+import { checkEvent, type Intrinsic, intrinsicName, isArn, isArnOrIntrinsic, isEither, isEventObject, isIntegerIn, isIntrinsic, isJsonObject } from './event-schema';
+import { claimLogicalId } from './logical-id-claims';
+import { filterCriteria, sharedRoleDependsOn } from './event-source-mapping';
 
 const ARN = 'a DynamoDB or Kinesis stream ARN, or a CloudFormation intrinsic';
-const isArn = () => t.cascade(t.isString(), t.matchesRegExp(/^arn:/)) as t.StrictValidator<unknown, string>;
-const isStreamArn = () => isEither<string | Intrinsic>(ARN, [isArn(), isIntrinsic()]);
-const isCount = (min: number, max: number) => t.cascade(t.isNumber(), t.isInteger(), t.isInInclusiveRange(min, max));
+const isStreamArn = () => isArnOrIntrinsic(ARN);
 
-const isStreamOptions = isOptions({
+const isStreamOptions = isEventObject({
   arn: isStreamArn(),
   type: t.isOptional(t.isEnum(['dynamodb', 'kinesis'] as const)),
-  batchSize: t.isOptional(isCount(1, 10000)),
-  batchWindow: t.isOptional(isCount(0, 300)),
+  batchSize: t.isOptional(isIntegerIn(1, 10000)),
+  batchWindow: t.isOptional(isIntegerIn(0, 300)),
   startingPosition: t.isOptional(t.isEnum(['LATEST', 'TRIM_HORIZON', 'AT_TIMESTAMP'] as const)),
   startingPositionTimestamp: t.isOptional(t.isNumber()),
-  maximumRetryAttempts: t.isOptional(isCount(-1, 10000)),
-  maximumRecordAgeInSeconds: t.isOptional(isCount(-1, 604800)),
-  parallelizationFactor: t.isOptional(isCount(1, 10)),
+  maximumRetryAttempts: t.isOptional(isIntegerIn(-1, 10000)),
+  maximumRecordAgeInSeconds: t.isOptional(isIntegerIn(-1, 604800)),
+  parallelizationFactor: t.isOptional(isIntegerIn(1, 10)),
   bisectBatchOnFunctionError: t.isOptional(t.isBoolean()),
   enabled: t.isOptional(t.isBoolean()),
   destinations: t.isOptional(
-    isOptions({
+    isEventObject({
       onFailure: isEither<string | Intrinsic | { arn: string | Intrinsic; type?: 'sns' | 'sqs' }>('an SNS topic or SQS queue ARN, or { arn, type: "sns" | "sqs" }', [
         isArn(),
         isIntrinsic(),
-        isOptions({ arn: isEither<string | Intrinsic>('an ARN or a CloudFormation intrinsic', [isArn(), isIntrinsic()]), type: t.isOptional(t.isEnum(['sns', 'sqs'] as const)) }),
+        isEventObject({ arn: isArnOrIntrinsic('an ARN or a CloudFormation intrinsic'), type: t.isOptional(t.isEnum(['sns', 'sqs'] as const)) }),
       ]),
     }),
   ),
   filterPatterns: t.isOptional(t.isArray(isJsonObject())),
   functionResponseType: t.isOptional(t.isEnum(['ReportBatchItemFailures'] as const)),
-  tumblingWindowInSeconds: t.isOptional(isCount(0, 900)),
+  tumblingWindowInSeconds: t.isOptional(isIntegerIn(0, 900)),
   consumer: t.isOptional(isEither<boolean | string | Intrinsic>('true, or an existing consumer ARN', [t.isBoolean(), isArn(), isIntrinsic()])),
 });
 
@@ -88,9 +78,9 @@ export class StreamEvent extends Construct {
     }
 
     const logicalId = naming.streamEventSourceMapping(fn.key, type, streamName);
-    claimLogicalId(fn.service, logicalId, path);
+    claimLogicalId(fn.service, logicalId, path, 'a function can use each source only once');
     let eventSourceArn: Json = options.arn;
-    const dependsOn = roleDependency(fn);
+    const dependsOn = sharedRoleDependsOn(fn);
     if (consumer === true) {
       const serviceSpecific = (fn.service.provider as { kinesis?: { consumerNamingMode?: string } }).kinesis?.consumerNamingMode === 'serviceSpecific';
       const consumerName = naming.streamConsumerName(fn.key, streamName, serviceSpecific ? { service: fn.service.name, stage: fn.service.stage } : undefined);
@@ -142,9 +132,7 @@ export class StreamEvent extends Construct {
         if (destination) properties.DestinationConfig = { OnFailure: { Destination: destination.arn } };
         if (options.functionResponseType !== undefined) properties.FunctionResponseTypes = [options.functionResponseType];
         if (options.tumblingWindowInSeconds !== undefined) properties.TumblingWindowInSeconds = options.tumblingWindowInSeconds;
-        if (options.filterPatterns !== undefined) {
-          properties.FilterCriteria = { Filters: options.filterPatterns.map(pattern => ({ Pattern: JSON.stringify(pattern) })) };
-        }
+        if (options.filterPatterns !== undefined) properties.FilterCriteria = filterCriteria(options.filterPatterns);
         return properties;
       },
     });

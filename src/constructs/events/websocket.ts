@@ -1,37 +1,32 @@
 import { Construct } from 'constructs';
 import * as t from '../../config/typanion';
-import { describe } from '../../config/json-schema';
 import { ConfigError } from '../../errors';
 import type { FunctionConstruct } from '../function';
 import { WebsocketsApi, type WebsocketsAuthorizer } from '../websockets-api';
-import { isStringLike, isStringOrObject, validate } from './group-c-schema';
+import { inDepth, isEither, isStringLike, validateEvent } from './event-schema';
 
-const isAuthorizer = isStringOrObject('a function name, an ARN, or { name | arn, identitySource }', {
-  string: t.isString(),
-  object: t.isObject({
-    name: t.isOptional(t.isString()),
-    arn: t.isOptional(isStringLike()),
-    identitySource: t.isOptional(isIdentitySource()),
-  }),
+const isAuthorizerObject = t.isObject({
+  name: t.isOptional(t.isString()),
+  arn: t.isOptional(isStringLike()),
+  identitySource: t.isOptional(isIdentitySource()),
 });
+const isAuthorizer = isEither<string | t.InferType<typeof isAuthorizerObject>>('a function name, an ARN, or { name | arn, identitySource }', [
+  inDepth('string', t.isString()),
+  inDepth('object', isAuthorizerObject),
+]);
 
-const schema = isStringOrObject('a route like "$connect" or { route, routeResponseSelectionExpression, authorizer }', {
-  string: t.isString(),
-  object: t.isObject({
-    route: t.isString(),
-    routeResponseSelectionExpression: t.isOptional(t.isString()),
-    authorizer: t.isOptional(isAuthorizer),
-  }),
+const isRouteObject = t.isObject({
+  route: t.isString(),
+  routeResponseSelectionExpression: t.isOptional(t.isString()),
+  authorizer: t.isOptional(isAuthorizer),
 });
+const schema = isEither<string | t.InferType<typeof isRouteObject>>('a route like "$connect" or { route, routeResponseSelectionExpression, authorizer }', [
+  inDepth('string', t.isString()),
+  inDepth('object', isRouteObject),
+]);
 
 function isIdentitySource() {
-  return describe(t.makeValidator<unknown, string | string[]>({
-    test: (value, state): value is string | string[] => {
-      if (typeof value === 'string' || (Array.isArray(value) && value.every(item => typeof item === 'string'))) return true;
-      state?.errors?.push(`${state.p ?? '.'}: Expected an identity source or a list of them (got ${JSON.stringify(value)})`);
-      return false;
-    },
-  }), { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] });
+  return isEither<string | string[]>('an identity source or a list of them', [t.isString(), t.isArray(t.isString())]);
 }
 
 export type WebsocketConfig = t.InferType<typeof schema>;
@@ -51,7 +46,7 @@ export class WebsocketEvent extends Construct {
 
   constructor(fn: FunctionConstruct, id: string, raw: unknown, path: string) {
     super(fn, id);
-    const config = validate(schema, raw, path);
+    const config = validateEvent(schema, raw, path);
     const event = typeof config === 'string' ? { route: config } : config;
     const routePath = typeof config === 'string' ? path : `${path}.route`;
     if (!ROUTE_KEY.test(event.route)) {

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { synth } from '../../helpers/synth';
-import { errorOf, functionArn, properties } from './group-b-helpers';
+import { configErrorOf, arnOf, properties } from './helpers';
 
 const LISTENER = 'arn:aws:elasticloadbalancing:us-east-1:123456789012:listener/app/my-load-balancer/50dc6c495c0c9188/f2f7dc8efc522ab2';
 const alb = suite('alb event');
@@ -12,7 +12,7 @@ alb('routes matching requests through a listener rule to the function’s target
     Type: 'AWS::ElasticLoadBalancingV2::TargetGroup',
     Properties: {
       TargetType: 'lambda',
-      Targets: [{ Id: functionArn('Hello') }],
+      Targets: [{ Id: arnOf('Hello') }],
       Name: '7578da4242196af3956eb328eb89455c',
       Tags: [{ Key: 'Name', Value: 'app-hello-50dc6c495c0c9188-dev' }],
       TargetGroupAttributes: [{ Key: 'lambda.multi_value_headers.enabled', Value: false }],
@@ -32,7 +32,7 @@ alb('routes matching requests through a listener rule to the function’s target
   assert.equal(t.Resources.HelloLambdaPermissionAlb, {
     Type: 'AWS::Lambda::Permission',
     Properties: {
-      FunctionName: functionArn('Hello'),
+      FunctionName: arnOf('Hello'),
       Action: 'lambda:InvokeFunction',
       Principal: 'elasticloadbalancing.amazonaws.com',
       SourceArn: { Ref: 'HelloAlbTargetGroup50dc6c495c0c9188' },
@@ -40,7 +40,7 @@ alb('routes matching requests through a listener rule to the function’s target
   });
   assert.equal(t.Resources.HelloLambdaPermissionRegisterTarget, {
     Type: 'AWS::Lambda::Permission',
-    Properties: { FunctionName: functionArn('Hello'), Action: 'lambda:InvokeFunction', Principal: 'elasticloadbalancing.amazonaws.com' },
+    Properties: { FunctionName: arnOf('Hello'), Action: 'lambda:InvokeFunction', Principal: 'elasticloadbalancing.amazonaws.com' },
   });
 });
 
@@ -97,7 +97,7 @@ alb('gives multi-value headers, health checks and explicit names to the target g
     checked,
     {
       TargetType: 'lambda',
-      Targets: [{ Id: functionArn('Checked') }],
+      Targets: [{ Id: arnOf('Checked') }],
       Name: 'named',
       Tags: [{ Key: 'Name', Value: 'app-checked-50dc6c495c0c9188-dev' }],
       TargetGroupAttributes: [{ Key: 'lambda.multi_value_headers.enabled', Value: false }],
@@ -168,7 +168,7 @@ alb('names a referenced listener’s target group after the reference', () => {
 });
 
 alb('refuses targetGroupName together with provider.alb.targetGroupPrefix', () => {
-  const message = errorOf(() =>
+  const message = configErrorOf(() =>
     synth({
       provider: { name: 'aws', alb: { targetGroupPrefix: 'p' } },
       functions: { hello: { handler: 'h.main', events: [{ alb: { listenerArn: LISTENER, priority: 1, targetGroupName: 'n', conditions: { path: '/' } } }] } },
@@ -178,7 +178,7 @@ alb('refuses targetGroupName together with provider.alb.targetGroupPrefix', () =
 });
 
 alb('refuses a priority already used on the listener or by the same function', () => {
-  const onListener = errorOf(() =>
+  const onListener = configErrorOf(() =>
     synth({
       functions: {
         one: { handler: 'h.main', events: [{ alb: { listenerArn: LISTENER, priority: 1, conditions: { path: '/a' } } }] },
@@ -187,7 +187,7 @@ alb('refuses a priority already used on the listener or by the same function', (
     }),
   );
   assert.is(onListener, `Invalid configuration in 'functions.two.events[0].alb.priority': priority 1 is already used on this listener by 'functions.one.events[0].alb'`);
-  const inFunction = errorOf(() =>
+  const inFunction = configErrorOf(() =>
     synth({
       functions: {
         one: {
@@ -204,7 +204,7 @@ alb('refuses a priority already used on the listener or by the same function', (
 });
 
 alb('refuses events sharing a target group with different settings (the reference keeps the last silently)', () => {
-  const message = errorOf(() =>
+  const message = configErrorOf(() =>
     synth({
       functions: {
         one: {
@@ -224,22 +224,22 @@ alb('refuses events sharing a target group with different settings (the referenc
 });
 
 alb('refuses an unknown authorizer and a malformed priority', () => {
-  const authorizer = errorOf(() =>
+  const authorizer = configErrorOf(() =>
     synth({ functions: { one: { handler: 'h.main', events: [{ alb: { listenerArn: LISTENER, priority: 1, conditions: { path: '/' }, authorizer: 'nope' } }] } } }),
   );
   assert.is(authorizer, `Invalid configuration in 'functions.one.events[0].alb.authorizer': no authorizer named "nope" under provider.alb.authorizers`);
-  const priority = errorOf(() =>
+  const priority = configErrorOf(() =>
     synth({ functions: { one: { handler: 'h.main', events: [{ alb: { listenerArn: LISTENER, priority: 'first', conditions: { path: '/' } } }] } } }),
   );
   assert.is(priority, `Invalid configuration in 'functions.one.events[0].alb.priority': expected an integer from 1 to 50000, got "first"`);
-  const health = errorOf(() =>
+  const health = configErrorOf(() =>
     synth({ functions: { one: { handler: 'h.main', events: [{ alb: { listenerArn: LISTENER, priority: 1, conditions: { path: '/' }, healthCheck: { intervalSeconds: 1 } } }] } } }),
   );
   assert.is(health, `Invalid configuration in 'functions.one.events[0].alb.healthCheck.intervalSeconds': expected an integer from 5 to 300, got 1`);
 });
 
 alb('refuses a rule without conditions, as the reference does', () => {
-  const message = errorOf(() => synth({ functions: { one: { handler: 'h.main', events: [{ alb: { listenerArn: LISTENER, priority: 1, conditions: {} } }] } } }));
+  const message = configErrorOf(() => synth({ functions: { one: { handler: 'h.main', events: [{ alb: { listenerArn: LISTENER, priority: 1, conditions: {} } }] } } }));
   assert.is(message, `Invalid configuration in 'functions.one.events[0].alb.conditions': expected at least one of path, host, method, header, query, ip, got {}`);
 });
 

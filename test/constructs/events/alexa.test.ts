@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { synth } from '../../helpers/synth';
-import { errorOf, functionArn } from './group-b-helpers';
+import { configErrorOf, arnOf } from './helpers';
 
 const alexaSkill = suite('alexaSkill event');
 
@@ -11,12 +11,12 @@ alexaSkill('lets each skill invoke the function, numbering the function’s skil
   });
   assert.equal(t.Resources.MySkillLambdaPermissionAlexaSkill1, {
     Type: 'AWS::Lambda::Permission',
-    Properties: { FunctionName: functionArn('MySkill'), Action: 'lambda:InvokeFunction', Principal: 'alexa-appkit.amazon.com', EventSourceToken: 'amzn1.ask.skill.xx' },
+    Properties: { FunctionName: arnOf('MySkill'), Action: 'lambda:InvokeFunction', Principal: 'alexa-appkit.amazon.com', EventSourceToken: 'amzn1.ask.skill.xx' },
   });
   assert.equal(t.Resources.MySkillLambdaPermissionAlexaSkill2, {
     Type: 'AWS::Lambda::Permission',
     Properties: {
-      FunctionName: functionArn('MySkill'),
+      FunctionName: arnOf('MySkill'),
       Action: 'lambda:DisableInvokeFunction',
       Principal: 'alexa-appkit.amazon.com',
       EventSourceToken: 'amzn1.ask.skill.yy',
@@ -31,9 +31,9 @@ alexaSkill('counts only alexaSkill events', () => {
 });
 
 alexaSkill('refuses an event without an app id (it would let any skill invoke the function)', () => {
-  const message = errorOf(() => synth({ functions: { s: { handler: 'h.main', events: [{ alexaSkill: { enabled: true } }] } } }));
+  const message = configErrorOf(() => synth({ functions: { s: { handler: 'h.main', events: [{ alexaSkill: { enabled: true } }] } } }));
   assert.is(message, `Invalid configuration in 'functions.s.events[0].alexaSkill.appId': expected an Alexa skill id like "amzn1.ask.skill.…", got nothing`);
-  const wrong = errorOf(() => synth({ functions: { s: { handler: 'h.main', events: [{ alexaSkill: 'not a skill id' }] } } }));
+  const wrong = configErrorOf(() => synth({ functions: { s: { handler: 'h.main', events: [{ alexaSkill: 'not a skill id' }] } } }));
   assert.is(wrong, `Invalid configuration in 'functions.s.events[0].alexaSkill': expected an Alexa skill id like "amzn1.ask.skill.…", got "not a skill id"`);
 });
 
@@ -48,7 +48,7 @@ alexaSmartHome('lets each smart home skill invoke the function', () => {
   assert.equal(t.Resources.HomeLambdaPermissionAlexaSmartHome1, {
     Type: 'AWS::Lambda::Permission',
     Properties: {
-      FunctionName: functionArn('Home'),
+      FunctionName: arnOf('Home'),
       Action: 'lambda:InvokeFunction',
       Principal: 'alexa-connectedhome.amazon.com',
       EventSourceToken: 'amzn1.ask.skill.xx',
@@ -58,7 +58,7 @@ alexaSmartHome('lets each smart home skill invoke the function', () => {
 });
 
 alexaSmartHome('refuses an enabled flag that is not a boolean', () => {
-  const message = errorOf(() => synth({ functions: { s: { handler: 'h.main', events: [{ alexaSmartHome: { appId: 'amzn1.a', enabled: 'no' } }] } } }));
+  const message = configErrorOf(() => synth({ functions: { s: { handler: 'h.main', events: [{ alexaSmartHome: { appId: 'amzn1.a', enabled: 'no' } }] } } }));
   assert.is(message, `Invalid configuration in 'functions.s.events[0].alexaSmartHome.enabled': expected a boolean, got "no"`);
 });
 

@@ -9,7 +9,7 @@ import { Service } from '../../../src/constructs/service';
 import { makeHandler, statementId } from '../../../src/custom-resources/s3/handler';
 import { ARTIFACT_DIR, synth } from '../../helpers/synth';
 import { names } from '../../package/helpers';
-import { withEvents } from './group-a-helpers';
+import { withEvents } from './helpers';
 import { responseUrl } from '../../helpers/response-url';
 
 const customResources = suite('custom resources');

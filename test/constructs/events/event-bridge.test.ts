@@ -141,7 +141,7 @@ eventBridge('useCloudFormation: false provisions each rule through the event-bri
 eventBridge('wrong value types are reported with the config path', () => {
   assert.is(
     errorOf(withEvents([{ eventBridge: { schedule: 'rate(1 hour)', retryPolicy: { maximumRetryAttempts: 'three' } } }])),
-    `Invalid configuration in 'functions.hello.events[0].eventBridge.retryPolicy.maximumRetryAttempts': expected a number, got "three"`,
+    `Invalid configuration in 'functions.hello.events[0].eventBridge.retryPolicy.maximumRetryAttempts': expected an integer from 0 to 185, got "three"`,
   );
   assert.is(
     errorOf(withEvents([{ eventBridge: { schedule: 'every hour' } }])),

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { synth } from '../../helpers/synth';
-import { errorOf, functionArn } from './group-b-helpers';
+import { configErrorOf, arnOf } from './helpers';
 
 const iot = suite('iot event');
 
@@ -10,13 +10,13 @@ iot('creates a topic rule that invokes the function, and the permission for it',
   assert.equal(t.Resources.MyIoTIotTopicRule1, {
     Type: 'AWS::IoT::TopicRule',
     Properties: {
-      TopicRulePayload: { RuleDisabled: false, Sql: "SELECT * FROM 'a'", Actions: [{ Lambda: { FunctionArn: functionArn('MyIoT') } }] },
+      TopicRulePayload: { RuleDisabled: false, Sql: "SELECT * FROM 'a'", Actions: [{ Lambda: { FunctionArn: arnOf('MyIoT') } }] },
     },
   });
   assert.equal(t.Resources.MyIoTLambdaPermissionIotTopicRule1, {
     Type: 'AWS::Lambda::Permission',
     Properties: {
-      FunctionName: functionArn('MyIoT'),
+      FunctionName: arnOf('MyIoT'),
       Action: 'lambda:InvokeFunction',
       Principal: 'iot.amazonaws.com',
       SourceArn: {
@@ -46,7 +46,7 @@ iot('names, describes, versions and disables rules as configured, numbering them
     TopicRulePayload: {
       RuleDisabled: false,
       Sql: 'SELECT 2',
-      Actions: [{ Lambda: { FunctionArn: functionArn('MyIoT') } }],
+      Actions: [{ Lambda: { FunctionArn: arnOf('MyIoT') } }],
       Description: 'd',
       AwsIotSqlVersion: 'beta',
     },
@@ -55,9 +55,9 @@ iot('names, describes, versions and disables rules as configured, numbering them
 });
 
 iot('refuses a rule without SQL and an unknown SQL version', () => {
-  const sql = errorOf(() => synth({ functions: { f: { handler: 'h.main', events: [{ iot: { name: 'x' } }] } } }));
+  const sql = configErrorOf(() => synth({ functions: { f: { handler: 'h.main', events: [{ iot: { name: 'x' } }] } } }));
   assert.is(sql, `Invalid configuration in 'functions.f.events[0].iot.sql': expected a string, got nothing`);
-  const version = errorOf(() => synth({ functions: { f: { handler: 'h.main', events: [{ iot: { sql: 'SELECT 1', sqlVersion: '2020' } }] } } }));
+  const version = configErrorOf(() => synth({ functions: { f: { handler: 'h.main', events: [{ iot: { sql: 'SELECT 1', sqlVersion: '2020' } }] } } }));
   assert.match(version, `'functions.f.events[0].iot.sqlVersion': expected one of "2015-10-08", "2016-03-23", or "beta", got "2020"`);
 });
 
@@ -87,7 +87,7 @@ fleet('creates a provisioning template whose pre-provisioning hook is the functi
     Type: 'AWS::IoT::ProvisioningTemplate',
     Properties: {
       Enabled: false,
-      PreProvisioningHook: { TargetArn: functionArn('Validate') },
+      PreProvisioningHook: { TargetArn: arnOf('Validate') },
       ProvisioningRoleArn: 'arn:aws:iam::1:role/provisioning',
       TemplateBody: '{"Parameters":{"SerialNumber":{"Type":"String"}}}',
       TemplateName: 'Bulb',
@@ -96,7 +96,7 @@ fleet('creates a provisioning template whose pre-provisioning hook is the functi
   });
   assert.equal(t.Resources.ValidateLambdaPermissionIotProvisioningTemplate, {
     Type: 'AWS::Lambda::Permission',
-    Properties: { FunctionName: functionArn('Validate'), Action: 'lambda:InvokeFunction', Principal: 'iot.amazonaws.com' },
+    Properties: { FunctionName: arnOf('Validate'), Action: 'lambda:InvokeFunction', Principal: 'iot.amazonaws.com' },
   });
 });
 
@@ -106,7 +106,7 @@ fleet('is enabled unless disabled, and accepts a role from an intrinsic', () => 
   });
   assert.equal(t.Resources.VIotProvisioningTemplate.Properties, {
     Enabled: true,
-    PreProvisioningHook: { TargetArn: functionArn('V') },
+    PreProvisioningHook: { TargetArn: arnOf('V') },
     ProvisioningRoleArn: { 'Fn::GetAtt': ['Role', 'Arn'] },
     TemplateBody: '{}',
   });
@@ -114,12 +114,12 @@ fleet('is enabled unless disabled, and accepts a role from an intrinsic', () => 
 
 fleet('refuses a second template on one function (the reference keeps only the last)', () => {
   const event = { iotFleetProvisioning: { templateBody: {}, provisioningRoleArn: 'arn:aws:iam::1:role/r' } };
-  const message = errorOf(() => synth({ functions: { v: { handler: 'h.main', events: [event, event] } } }));
+  const message = configErrorOf(() => synth({ functions: { v: { handler: 'h.main', events: [event, event] } } }));
   assert.is(message, `Invalid configuration in 'functions.v.events[1].iotFleetProvisioning': a function can have only one iotFleetProvisioning event (another is at 'functions.v.events[0].iotFleetProvisioning')`);
 });
 
 fleet('refuses a template body that is not an object', () => {
-  const message = errorOf(() =>
+  const message = configErrorOf(() =>
     synth({ functions: { v: { handler: 'h.main', events: [{ iotFleetProvisioning: { templateBody: '{}', provisioningRoleArn: 'arn:aws:iam::1:role/r' } }] } } }),
   );
   assert.is(message, `Invalid configuration in 'functions.v.events[0].iotFleetProvisioning.templateBody': expected the provisioning template as an object, got "{}"`);

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { synth } from '../../helpers/synth';
-import { errorOf, eventStatements, functionArn, properties, vpcStatement } from './group-b-helpers';
+import { configErrorOf, roleStatements, arnOf, properties, vpcStatement } from './helpers';
 
 const SECRET = 'arn:aws:secretsmanager:us-east-1:01234567890:secret:MyBrokerSecretName';
 const kafka = suite('kafka event');
@@ -18,7 +18,7 @@ kafka('maps a topic of a self-managed cluster through its bootstrap servers', ()
   assert.equal(t.Resources.ComputeEventSourceMappingKafkaMytopic, {
     Type: 'AWS::Lambda::EventSourceMapping',
     Properties: {
-      FunctionName: functionArn('Compute'),
+      FunctionName: arnOf('Compute'),
       StartingPosition: 'TRIM_HORIZON',
       SelfManagedEventSource: { Endpoints: { KafkaBootstrapServers: ['a:9092', 'b:9092'] } },
       Topics: ['my-topic'],
@@ -26,7 +26,7 @@ kafka('maps a topic of a self-managed cluster through its bootstrap servers', ()
     },
     DependsOn: ['IamRoleLambdaExecution'],
   });
-  assert.equal(eventStatements(t), [{ Effect: 'Allow', Action: ['secretsmanager:GetSecretValue'], Resource: [SECRET] }]);
+  assert.equal(roleStatements(t), [{ Effect: 'Allow', Action: ['secretsmanager:GetSecretValue'], Resource: [SECRET] }]);
 });
 
 kafka('turns each access configuration into source access entries, in the order written', () => {
@@ -59,7 +59,7 @@ kafka('turns each access configuration into source access entries, in the order 
     },
   });
   assert.equal(properties(t, 'ComputeEventSourceMappingKafkaT'), {
-    FunctionName: functionArn('Compute'),
+    FunctionName: arnOf('Compute'),
     StartingPosition: 'TRIM_HORIZON',
     SelfManagedEventSource: { Endpoints: { KafkaBootstrapServers: ['a:9092'] } },
     Topics: ['t'],
@@ -92,7 +92,7 @@ kafka('gathers one function’s secrets in one statement, then the VPC statement
       },
     },
   });
-  assert.equal(eventStatements(t), [{ Effect: 'Allow', Action: ['secretsmanager:GetSecretValue'], Resource: [SECRET] }, vpcStatement]);
+  assert.equal(roleStatements(t), [{ Effect: 'Allow', Action: ['secretsmanager:GetSecretValue'], Resource: [SECRET] }, vpcStatement]);
 });
 
 kafka('adds statements type by type as the reference does: kafka before msk, whatever the event order', () => {
@@ -102,7 +102,7 @@ kafka('adds statements type by type as the reference does: kafka before msk, wha
       second: { handler: 'h.main', events: [{ kafka: { accessConfigurations: { saslScram512Auth: SECRET }, topic: 't', bootstrapServers: ['a:9092'] } }] },
     },
   });
-  assert.equal(eventStatements(t), [
+  assert.equal(roleStatements(t), [
     { Effect: 'Allow', Action: ['secretsmanager:GetSecretValue'], Resource: [SECRET] },
     { Effect: 'Allow', Action: ['kafka:DescribeCluster', 'kafka:GetBootstrapBrokers'], Resource: ['arn:aws:kafka:us-east-1:1:cluster/C/x'] },
     vpcStatement,
@@ -110,20 +110,20 @@ kafka('adds statements type by type as the reference does: kafka before msk, wha
 });
 
 kafka('refuses an unknown access configuration and a missing one, naming the path', () => {
-  const typo = errorOf(() =>
+  const typo = configErrorOf(() =>
     synth({
       functions: { compute: { handler: 'h.main', events: [{ kafka: { accessConfigurations: { saslScram512: SECRET }, topic: 't', bootstrapServers: ['a:9092'] } }] } },
     }),
   );
   assert.is(typo, `Invalid configuration in 'functions.compute.events[0].kafka.accessConfigurations.saslScram512': unknown property (got "${SECRET}")`);
-  const missing = errorOf(() =>
+  const missing = configErrorOf(() =>
     synth({ functions: { compute: { handler: 'h.main', events: [{ kafka: { topic: 't', bootstrapServers: ['a:9092'] } }] } } }),
   );
   assert.is(missing, `Invalid configuration in 'functions.compute.events[0].kafka.accessConfigurations': expected an object, got nothing`);
 });
 
 kafka('refuses a secret given as an intrinsic (the reference writes it as "[object Object]")', () => {
-  const message = errorOf(() =>
+  const message = configErrorOf(() =>
     synth({
       functions: { compute: { handler: 'h.main', events: [{ kafka: { accessConfigurations: { saslScram512Auth: [{ Ref: 'Secret' }] }, topic: 't', bootstrapServers: ['a:9092'] } }] } },
     }),
@@ -135,14 +135,14 @@ kafka('refuses a secret given as an intrinsic (the reference writes it as "[obje
 });
 
 kafka('refuses bootstrap servers that are not a list', () => {
-  const message = errorOf(() =>
+  const message = configErrorOf(() =>
     synth({ functions: { compute: { handler: 'h.main', events: [{ kafka: { accessConfigurations: { saslScram512Auth: SECRET }, topic: 't', bootstrapServers: 'a:9092' } }] } } }),
   );
   assert.is(message, `Invalid configuration in 'functions.compute.events[0].kafka.bootstrapServers': expected a list of "host:port" bootstrap servers, got "a:9092"`);
 });
 
 kafka('refuses subnets without security groups, as the reference does', () => {
-  const message = errorOf(() =>
+  const message = configErrorOf(() =>
     synth({ functions: { compute: { handler: 'h.main', events: [{ kafka: { accessConfigurations: { vpcSubnet: 'subnet-1' }, topic: 't', bootstrapServers: ['a:9092'] } }] } } }),
   );
   assert.is(

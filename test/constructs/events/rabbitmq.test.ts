@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { synth } from '../../helpers/synth';
-import { errorOf, eventStatements, functionArn, vpcStatement } from './group-b-helpers';
+import { configErrorOf, roleStatements, arnOf, vpcStatement } from './helpers';
 
 const BROKER = 'arn:aws:mq:us-east-1:0000:broker:ExampleMQBroker:b-xxx-xxx';
 const SECRET = 'arn:aws:secretsmanager:us-east-1:01234567890:secret:MySecret';
@@ -14,7 +14,7 @@ rabbitmq('maps a queue of the broker on its virtual host', () => {
   assert.equal(t.Resources.ComputeEventSourceMappingRabbitMQOtherqueue, {
     Type: 'AWS::Lambda::EventSourceMapping',
     Properties: {
-      FunctionName: functionArn('Compute'),
+      FunctionName: arnOf('Compute'),
       EventSourceArn: BROKER,
       Queues: ['other-queue'],
       SourceAccessConfigurations: [
@@ -34,7 +34,7 @@ rabbitmq('adds its statements after activemq ones, function by function', () => 
       active: { handler: 'h.main', events: [{ activemq: { arn: { 'Fn::ImportValue': 'Broker' }, queue: 'q', basicAuthArn: SECRET } }] },
     },
   });
-  assert.equal(eventStatements(t), [
+  assert.equal(roleStatements(t), [
     { Effect: 'Allow', Action: ['secretsmanager:GetSecretValue'], Resource: [SECRET] },
     { Effect: 'Allow', Action: ['mq:DescribeBroker'], Resource: [{ 'Fn::ImportValue': 'Broker' }] },
     vpcStatement,
@@ -45,7 +45,7 @@ rabbitmq('adds its statements after activemq ones, function by function', () => 
 });
 
 rabbitmq('refuses a virtual host that is not a string', () => {
-  const message = errorOf(() =>
+  const message = configErrorOf(() =>
     synth({ functions: { compute: { handler: 'h.main', events: [{ rabbitmq: { arn: BROKER, queue: 'q', basicAuthArn: SECRET, virtualHost: 5 } }] } } }),
   );
   assert.is(message, `Invalid configuration in 'functions.compute.events[0].rabbitmq.virtualHost': expected a string, got 5`);

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { synth } from '../../helpers/synth';
-import { arnOf, configErrorOf, withEvents } from './group-a-helpers';
+import { arnOf, configErrorOf, withEvents } from './helpers';
 
 const s3 = suite('s3 event');
 

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { synth } from '../../helpers/synth';
-import { arnOf, configErrorOf, roleStatements, withEvents } from './group-a-helpers';
+import { arnOf, configErrorOf, roleStatements, withEvents } from './helpers';
 
 const schedule = suite('schedule event');
 

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { synth } from '../../helpers/synth';
-import { arnOf, configErrorOf, roleStatements, withEvents } from './group-a-helpers';
+import { arnOf, configErrorOf, roleStatements, withEvents } from './helpers';
 
 const sqs = suite('sqs event');
 const QUEUE = 'arn:aws:sqs:us-east-1:123456789012:MyFirstQueue';
@@ -85,7 +85,7 @@ sqs('a function with its own role neither adds statements nor waits for the shar
 sqs('refuses a batch size that is not a number, naming the field', () => {
   assert.is(
     configErrorOf(() => synth(withEvents('consumer', [{ sqs: QUEUE }, { sqs: { arn: QUEUE, batchSize: 'ten' } }]))),
-    `Invalid configuration in 'functions.consumer.events[1].sqs.batchSize': expected a number, got "ten"`,
+    `Invalid configuration in 'functions.consumer.events[1].sqs.batchSize': expected an integer from 1 to 10000, got "ten"`,
   );
 });
 

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { synth } from '../../helpers/synth';
-import { arnOf, configErrorOf, roleStatements, withEvents } from './group-a-helpers';
+import { arnOf, configErrorOf, roleStatements, withEvents } from './helpers';
 
 const stream = suite('stream event');
 const TABLE = 'arn:aws:dynamodb:us-east-1:123456789012:table/foo/stream/1970-01-01T00:00:00.000';
@@ -121,7 +121,7 @@ stream('refuses AT_TIMESTAMP without a consumer, which the reference turns into 
 stream('refuses a wrongly typed option, naming it', () => {
   assert.is(
     configErrorOf(() => synth(withEvents('f', [{ stream: { arn: KINESIS, batchSize: 'ten' } }]))),
-    `Invalid configuration in 'functions.f.events[0].stream.batchSize': expected a number, got "ten"`,
+    `Invalid configuration in 'functions.f.events[0].stream.batchSize': expected an integer from 1 to 10000, got "ten"`,
   );
 });
 

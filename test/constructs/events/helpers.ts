@@ -24,3 +24,19 @@ export const arnOf = (fn: string) => ({ 'Fn::GetAtt': [`${fn}LambdaFunction`, 'A
 
 /** A function `key` with these events, handler `h.main`. */
 export const withEvents = (key: string, events: unknown[]): SynthConfig => ({ functions: { [key]: { handler: 'h.main', events } } }) as SynthConfig;
+
+export const properties = (t: Template, logicalId: string) => t.Resources[logicalId]?.Properties as Record<string, unknown>;
+
+/** The statement a broker event adds so Lambda can reach the broker inside its VPC. */
+export const vpcStatement = {
+  Effect: 'Allow',
+  Action: [
+    'ec2:CreateNetworkInterface',
+    'ec2:DescribeNetworkInterfaces',
+    'ec2:DescribeVpcs',
+    'ec2:DeleteNetworkInterface',
+    'ec2:DescribeSubnets',
+    'ec2:DescribeSecurityGroups',
+  ],
+  Resource: '*',
+};
