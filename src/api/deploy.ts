@@ -21,6 +21,8 @@ export interface DeployRequest extends CloudRequest {
   hotswap?: boolean;
   /** Allow `hotswap` on a stage named like production (prod, production, prd, live); refused otherwise. */
   hotswapProduction?: boolean;
+  /** @internal A connection the caller opened and keeps (fw dev): used, and left open by `close()`. */
+  connection?: Connection;
 }
 
 /** The deployed service, and what was deployed. */
@@ -78,7 +80,7 @@ export async function openDeployment(request: DeployRequest): Promise<Deployment
   } else {
     packaged = await packageService({ cwd, options });
   }
-  const connection = await connectFor(packaged, request);
+  const connection = request.connection ?? (await connectFor(packaged, request));
   if (request.packageDir === undefined && packaged.state.placement) {
     // A split service packaged without the last deployment's placement (a fresh checkout, CI) could
     // move resources between stacks; the deployed placement from the bucket keeps them where they are.
@@ -101,7 +103,7 @@ export async function openDeployment(request: DeployRequest): Promise<Deployment
     connection,
     plugins: manager,
     deploy: options => runDeploy(ready, connection, manager, { ...options, reporter: options?.reporter ?? reporterOf(request) }),
-    close: () => connection.close(),
+    close: async () => (request.connection ? undefined : connection.close()),
   };
 }
 

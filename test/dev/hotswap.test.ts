@@ -5,18 +5,10 @@ import * as assert from 'uvu/assert';
 import { DescribeStackEventsCommand, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { hotswapBlockers } from '../../src/deploy/hotswap';
 import type { Template } from '../../src/synth/template';
+import { usersService } from './users-service';
 import { startTestService, type TestService } from '../helpers/local-cloud';
 
-const SERVICE = `service: swap
-provider:
-  name: aws
-  runtime: nodejs20.x
-functions:
-  users:
-    handler: handler.users
-    events:
-      - httpApi: 'GET /users/{id}'
-`;
+const SERVICE = usersService('swap');
 
 const WITH_ROUTE = `${SERVICE}      - httpApi: 'GET /people/{id}'
 `;
