@@ -61,6 +61,17 @@ export async function deployFunction(packaged: PackagedService, key: string, cli
   return updateFunctionInPlace(packaged, key, lambdaClient(clients.target), { bucket, codeKey }, reporter);
 }
 
+/**
+ * After the stack update that follows a hotswap: sets the hotswapped functions still in the package to
+ * what the package says, through the Lambda API, since CloudFormation changes only what differs between
+ * its templates (a hotswap reverted in the files leaves the template as it was, and the function drifted).
+ */
+export async function reconcileHotswapped(packaged: PackagedService, keys: string[], clients: AwsClients, code: CodeSource, reporter: Reporter): Promise<void> {
+  const lambda = lambdaClient(clients.target);
+  const present = keys.filter(key => packaged.config.functions?.[key] && packaged.template.Resources[naming.lambdaFunction(key)]);
+  await Promise.all(present.map(key => updateFunctionInPlace(packaged, key, lambda, code, reporter)));
+}
+
 /** Where a function's new code is read from: the bucket, and the key of an artifact (uploaded when asked for). */
 export interface CodeSource {
   bucket: string;

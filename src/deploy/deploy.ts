@@ -146,6 +146,10 @@ export async function deployService(packaged: PackagedService, clients: AwsClien
     reporter.info('No changes to the stack: CloudFormation found nothing to update');
   }
 
+  if (previousState?.drift) {
+    const { reconcileHotswapped } = require('./deploy-function') as typeof import('./deploy-function');
+    await reconcileHotswapped(packaged, previousState.drift.functions, clients, { bucket, codeKey: async artifact => artifactKeys[artifact.name]! }, reporter);
+  }
   // The state goes last: a later deploy compares against it only once this one succeeded.
   const state = JSON.stringify({ ...packaged.state, artifactKeys }, null, 2);
   await uploadAll(clients, bucket, [{ key: `${folder}/${STATE_FILE}`, body: state, sha256: packaged.state.deploymentHash }]);

@@ -72,6 +72,23 @@ hotswap('the next full deploy of the same package updates the stack through Clou
   assert.match(swapAgain.stdout, 'No changes to deploy: the template and code are those of the last deployment (use --force to deploy anyway)\n');
 });
 
+hotswap('a hotswap undone in the files is undone on the function by the next full deploy', async context => {
+  const withLevel = (level: string) => SERVICE.replace('  runtime: nodejs20.x\n', `  runtime: nodejs20.x\n  environment:\n    LEVEL: ${level}\n`);
+  writeFileSync(join(context.service, 'fw.yml'), withLevel('trace'));
+  const swapped = await context.fw('deploy', '--hotswap');
+  assert.match(swapped.stdout, '✔ Hotswapped users');
+  assert.equal(await answer(`${context.url}/users/5`), { greeting: 'bonjour', id: '5', level: 'trace' });
+
+  writeFileSync(join(context.service, 'fw.yml'), withLevel('debug'));
+  const result = await context.fw('deploy');
+  assert.is(result.code, 0, result.stderr);
+  assert.match(
+    result.stdout,
+    'No changes to the stack: CloudFormation found nothing to update\nUpdated the configuration of swap-dev-users: Environment\n',
+  );
+  assert.equal(await answer(`${context.url}/users/6`), { greeting: 'bonjour', id: '6', level: 'debug' });
+});
+
 hotswap('a new route cannot be hotswapped: it says why and deploys through CloudFormation', async context => {
   const events = await eventCount(context);
   writeFileSync(join(context.service, 'fw.yml'), WITH_ROUTE);
