@@ -25,10 +25,11 @@ export type HotswapResult = { hotswapped: string[] } | { unchanged: true } | { n
 /** Function settings the Lambda API sets in place (the code aside), as `deploy function` applies them. */
 const SWAPPABLE_SETTINGS = ['Handler', 'Runtime', 'MemorySize', 'Timeout', 'Description', 'Environment'];
 
-export function refuseProductionHotswap(stage: string, allowed: boolean): void {
+/** Refuses a hotswap on a stage named like production unless allowed; `instead` says what else to run. */
+export function refuseProductionHotswap(stage: string, allowed: boolean, instead = 'Deploy without --hotswap'): void {
   if (PRODUCTION_STAGE.test(stage) && !allowed) {
     throw new ConfigError(
-      `Refusing to hotswap stage "${stage}": it is named like production and a hotswap leaves its stack drifted from its template. Deploy without --hotswap, or add --hotswap-production`,
+      `Refusing to hotswap stage "${stage}": it is named like production and a hotswap leaves its stack drifted from its template. ${instead}, or add --hotswap-production`,
     );
   }
 }

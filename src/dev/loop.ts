@@ -38,6 +38,9 @@ export async function runDevLoop(request: DevRequest, output: DevOutput, signal:
 
   await atEndpoint(request, async resolved => {
     const loaded = await loadServiceConfig(cwd, optionsOf(resolved));
+    // Every round hotswaps: on a production stage without the flag each would be refused, so the loop is.
+    const { refuseProductionHotswap } = require('../deploy/hotswap') as typeof import('../deploy/hotswap');
+    refuseProductionHotswap(loaded.stage, request.hotswapProduction ?? false, 'Use fw deploy');
     // One connection for the whole loop: a local cloud started for it serves the endpoints meanwhile.
     const connection = await connectFor(loaded, resolved);
     let functions: Array<{ key: string; name: string }> = [];

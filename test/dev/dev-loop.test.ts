@@ -130,6 +130,18 @@ dev.run();
 
 const parts = suite('fw dev: what it watches and checks');
 
+parts('does not start on a stage named like production without --hotswap-production', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fw-dev-prod-'));
+  writeFileSync(join(dir, 'fw.yml'), SERVICE);
+  const output = { write: () => undefined, error: () => undefined, reporter: { info: () => undefined, progress: () => undefined, event: () => undefined }, summary: () => '' };
+  const refused = await runDevLoop({ cwd: dir, stage: 'live', endpoint: 'http://127.0.0.1:9' }, output, new AbortController().signal).then(() => 'started', error => (error as Error).message);
+  assert.is(
+    refused,
+    'Refusing to hotswap stage "live": it is named like production and a hotswap leaves its stack drifted from its template. Use fw deploy, or add --hotswap-production',
+  );
+  rmSync(dir, { recursive: true, force: true });
+});
+
 parts('ignores node_modules, .git, .serverless and packaging staging folders, nothing else', () => {
   const paths = ['handler.js', 'src/a.ts', 'node_modules/x/index.js', '.git/HEAD', '.serverless/state.json', '.serverless.tmp-12/a.zip', 'fw.yml', 'lib/node_modules_notes.md'];
   assert.equal(
