@@ -133,7 +133,7 @@ async function runDeploy(packaged: PackagedService, connection: Connection, mana
       hotswapped = swap.hotswapped;
       return 'hotswapped';
     }
-    if ('unchanged' in swap && !force) {
+    if ('unchanged' in swap) {
       reporter.info('No changes to deploy: the template and code are those of the last deployment (use --force to deploy anyway)');
       return 'unchanged';
     }

@@ -4,7 +4,7 @@ import { STATE_FILE } from '../package/service';
 import * as naming from '../synth/naming';
 import type { Template } from '../synth/template';
 import { lambdaClient, type AwsClients } from './aws';
-import { listDeployments, readJson, uploadAll } from './bucket';
+import { listDeployments, readJson, uploadAll, type Upload } from './bucket';
 import type { Reporter } from './deploy';
 import { pruneDeployments } from './deploy';
 import { updateFunctionInPlace } from './deploy-function';
@@ -121,12 +121,12 @@ export async function hotswapService(packaged: PackagedService, clients: AwsClie
     const before = previousState.artifacts.find(a => a.name === artifact.name);
     if (before?.sha256 !== artifact.sha256 && !functionArtifacts.has(artifact.name)) blockers.push(`artifact ${artifact.name} changed`);
   }
-  if (blockers.length > 0) return { notPossible: `${blockers.join(', ')}` };
+  if (blockers.length > 0) return { notPossible: blockers.join(', ') };
 
   // Changed artifacts go into this package's folder; unchanged ones stay where the last deployment stored them.
   const folder = packaged.state.artifactDirectory;
   const artifactKeys: Record<string, string> = {};
-  const uploads = [];
+  const uploads: Upload[] = [];
   for (const artifact of packaged.state.artifacts) {
     const unchanged = previousState.artifacts.some(a => a.name === artifact.name && a.sha256 === artifact.sha256);
     const kept = unchanged ? (previousState.artifactKeys?.[artifact.name] ?? `${previous.folder}/${artifact.name}`) : undefined;
@@ -139,12 +139,18 @@ export async function hotswapService(packaged: PackagedService, clients: AwsClie
   const lambda = lambdaClient(clients.target);
   const codeKey = async (artifact: { name: string }) => artifactKeys[artifact.name]!;
   const keys = Object.keys(packaged.config.functions ?? {}).filter(key => packaged.template.Resources[naming.lambdaFunction(key)]);
-  const updated = await Promise.all(keys.map(async key => ((await updateFunctionInPlace(packaged, key, lambda, { bucket, codeKey }, reporter)).length > 0 ? key : undefined)));
-  const hotswapped = updated.filter((key): key is string => key !== undefined);
-
-  const drift: Drift = { hotswappedAt: new Date().toISOString(), functions: [...new Set([...(previousState.drift?.functions ?? []), ...hotswapped])].sort() };
-  const state = JSON.stringify({ ...packaged.state, artifactKeys, drift }, null, 2);
-  await uploadAll(clients, bucket, [{ key: `${folder}/${STATE_FILE}`, body: state, sha256: packaged.state.deploymentHash }]);
+  const settled = await Promise.allSettled(keys.map(key => updateFunctionInPlace(packaged, key, lambda, { bucket, codeKey }, reporter)));
+  const hotswapped = keys.filter((_key, i) => settled[i]!.status === 'fulfilled' && (settled[i] as PromiseFulfilledResult<unknown[]>).value.length > 0);
+  const failed = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  // Any function may have changed by now, so the drift is recorded even when one update failed: then with the
+  // last deployment's package hash, so that the next hotswap of this package tries again.
+  const drift = (functions: string[]): Drift => ({
+    hotswappedAt: new Date().toISOString(),
+    functions: [...new Set([...(previousState.drift?.functions ?? []), ...functions])].sort(),
+  });
+  const recorded = failed ? { ...previousState, artifactDirectory: folder, drift: drift(keys) } : { ...packaged.state, artifactKeys, drift: drift(hotswapped) };
+  await uploadAll(clients, bucket, [{ key: `${folder}/${STATE_FILE}`, body: JSON.stringify(recorded, null, 2), sha256: recorded.deploymentHash }]);
+  if (failed) throw failed.reason;
   // The stack's template still names the code it was deployed with: those keys stay too.
   const deployedKeys = JSON.stringify(deployed).match(new RegExp(`${servicePrefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/[^"]+`, 'g')) ?? [];
   await pruneDeployments(clients, bucket, servicePrefix, [...Object.values(artifactKeys), ...deployedKeys]);
