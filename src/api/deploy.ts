@@ -13,12 +13,24 @@ export interface DeployRequest extends CloudRequest {
   packageDir?: string;
   /** Go ahead when the deploy removes or replaces a resource holding data (otherwise a CloudError names them). */
   allowDataLoss?: boolean;
+  /**
+   * When only functions' code and plain settings (environment, memory, timeout, handler, runtime,
+   * description) changed, update those functions through the Lambda API instead of a stack update; the
+   * next full deploy then goes through CloudFormation. Anything else deploys as usual (the reason is reported).
+   */
+  hotswap?: boolean;
+  /** Allow `hotswap` on a stage named like production (prod, production, prd, live); refused otherwise. */
+  hotswapProduction?: boolean;
+  /** @internal A connection the caller opened and keeps (fw dev): used, and left open by `close()`. */
+  connection?: Connection;
 }
 
 /** The deployed service, and what was deployed. */
 export interface DeployResult extends ServiceInfo {
   /** `deployed`, or `unchanged` when nothing changed since the last deploy (nothing was sent). */
   outcome: DeployOutcome;
+  /** With `hotswap`: the function keys updated in place (outcome `hotswapped`). */
+  hotswapped?: string[];
   /** The package that was deployed (template, artifacts). */
   package: PackageResult;
   /** The local cloud this call started and stopped again, if it did (its state is kept). */
@@ -31,7 +43,7 @@ export interface Deployment {
   connection: Connection;
   plugins?: PluginManager;
   /** Runs the deploy (plugins' `deploy:deploy` and `deploy:finalize` hooks around it) and reads the stack back. */
-  deploy(options?: { force?: boolean; allowDataLoss?: boolean; reporter?: Reporter }): Promise<DeployResult>;
+  deploy(options?: RunOptions): Promise<DeployResult>;
   close(): Promise<void>;
 }
 
@@ -45,7 +57,7 @@ export async function deploy(request: DeployRequest = {}): Promise<DeployResult>
   return atEndpoint(request, async resolved => {
     const deployment = await openDeployment(resolved);
     try {
-      return await deployment.deploy({ force: request.force, allowDataLoss: request.allowDataLoss, reporter: reporterOf(request) });
+      return await deployment.deploy({ ...request, reporter: reporterOf(request) });
     } finally {
       await deployment.close();
     }
@@ -68,7 +80,7 @@ export async function openDeployment(request: DeployRequest): Promise<Deployment
   } else {
     packaged = await packageService({ cwd, options });
   }
-  const connection = await connectFor(packaged, request);
+  const connection = request.connection ?? (await connectFor(packaged, request));
   if (request.packageDir === undefined && packaged.state.placement) {
     // A split service packaged without the last deployment's placement (a fresh checkout, CI) could
     // move resources between stacks; the deployed placement from the bucket keeps them where they are.
@@ -90,28 +102,50 @@ export async function openDeployment(request: DeployRequest): Promise<Deployment
     packaged: ready,
     connection,
     plugins: manager,
-    deploy: options => runDeploy(ready, connection, manager, { force: options?.force ?? false, allowDataLoss: options?.allowDataLoss ?? false, reporter: options?.reporter ?? reporterOf(request) }),
-    close: () => connection.close(),
+    deploy: options => runDeploy(ready, connection, manager, { ...options, reporter: options?.reporter ?? reporterOf(request) }),
+    close: async () => (request.connection ? undefined : connection.close()),
   };
 }
 
-async function runDeploy(
-  packaged: PackagedService,
-  connection: Connection,
-  manager: PluginManager | undefined,
-  { force, allowDataLoss, reporter }: { force: boolean; allowDataLoss: boolean; reporter: Reporter },
-): Promise<DeployResult> {
+/** How one deploy of an opened deployment runs. */
+export interface RunOptions {
+  force?: boolean;
+  allowDataLoss?: boolean;
+  hotswap?: boolean;
+  hotswapProduction?: boolean;
+  reporter?: Reporter;
+}
+
+async function runDeploy(packaged: PackagedService, connection: Connection, manager: PluginManager | undefined, options: RunOptions & { reporter: Reporter }): Promise<DeployResult> {
+  const { force = false, allowDataLoss = false, reporter } = options;
   const { deployService } = require('../deploy/deploy') as typeof import('../deploy/deploy');
+  const { hotswapService, refuseProductionHotswap } = require('../deploy/hotswap') as typeof import('../deploy/hotswap');
+  if (options.hotswap) refuseProductionHotswap(packaged.stage, options.hotswapProduction ?? false);
   const { describeStack } = require('../deploy/stack') as typeof import('../deploy/stack');
   const { describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
   const where = connection.startedLocalCloud ? `the local cloud (${connection.startedLocalCloud})` : connection.clients.target.endpoint ?? `AWS ${packaged.region}`;
   reporter.info(`Deploying ${packaged.serviceName} to stage ${packaged.stage} in ${where}`);
+  let hotswapped: string[] | undefined;
+  const fullDeploy = () => deployService(packaged, connection.clients, { force, allowDataLoss, reporter });
+  const hotswapOrDeploy = async (): Promise<DeployOutcome> => {
+    const swap = await hotswapService(packaged, connection.clients, reporter);
+    if ('hotswapped' in swap) {
+      hotswapped = swap.hotswapped;
+      return 'hotswapped';
+    }
+    if ('unchanged' in swap) {
+      reporter.info('No changes to deploy: the template and code are those of the last deployment (use --force to deploy anyway)');
+      return 'unchanged';
+    }
+    if ('notPossible' in swap) reporter.info(`Hotswap not possible: ${swap.notPossible}; deploying through CloudFormation`);
+    return fullDeploy();
+  };
   const deploy = () =>
-    deployService(packaged, connection.clients, { force, allowDataLoss, reporter }).catch(error => {
-      throw describeAwsError(error, `deploying ${packaged.stackName}`, connection.clients.target);
+    (options.hotswap && !force ? hotswapOrDeploy() : fullDeploy()).catch(error => {
+      throw describeAwsError(error, `${hotswapped ? 'hotswapping' : 'deploying'} ${packaged.stackName}`, connection.clients.target);
     });
   const outcome = manager ? (await manager.run('deploy:deploy', deploy))! : await deploy();
   await manager?.run('deploy:finalize');
   const stack = await describeStack(connection.clients, packaged.stackName);
-  return { ...serviceInfo(packaged, stack), outcome, package: packageResult(packaged), startedLocalCloud: connection.startedLocalCloud };
+  return { ...serviceInfo(packaged, stack), outcome, ...(hotswapped ? { hotswapped } : {}), package: packageResult(packaged), startedLocalCloud: connection.startedLocalCloud };
 }

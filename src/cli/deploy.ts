@@ -17,6 +17,12 @@ export class DeployCommand extends CloudCommand {
       \`DeletionPolicy: Retain\` (\`UpdateReplacePolicy: Retain\` for a replacement) is kept, so it passes.
       Ctrl-C exits with 130: while packaging the staging folder is removed; on AWS CloudFormation
       goes on with a running stack operation; a local cloud running inside the command rolls it back.
+
+      \`--hotswap\` updates functions in place through the Lambda API when only their code or plain
+      settings (environment, memory, timeout, handler, runtime, description) changed: seconds instead of a
+      stack update. Anything else says why and deploys through CloudFormation. The stack is then marked
+      as drifted, so the next \`fw deploy\` updates it through CloudFormation. Refused on stages named like
+      production (prod, production, prd, live) unless \`--hotswap-production\`.
     `,
     examples: [
       ['Deploy into the local cloud', '$0 deploy --local'],
@@ -25,6 +31,7 @@ export class DeployCommand extends CloudCommand {
       ['Deploy a folder packaged earlier with fw package', '$0 deploy --package .serverless'],
       ['Show what a deploy would change without changing anything (exit 2 when something would)', '$0 deploy --dry-run'],
       ['Deploy to another AWS-compatible endpoint', '$0 deploy --endpoint-url http://localhost:4566'],
+      ['Update changed function code in seconds, skipping CloudFormation when it can', '$0 deploy --hotswap'],
       ['Deploy although a table or bucket is removed or replaced with its data', '$0 deploy --allow-data-loss'],
     ],
   });
@@ -32,6 +39,8 @@ export class DeployCommand extends CloudCommand {
   force = Option.Boolean('--force', false, { description: 'Deploy even when nothing changed' });
   packageDir = Option.String('--package', { description: 'Deploy a folder packaged earlier instead of packaging now' });
   allowDataLoss = Option.Boolean('--allow-data-loss', false, { description: 'Go ahead when the deploy removes or replaces a resource holding data' });
+  hotswap = Option.Boolean('--hotswap', false, { description: 'Update only changed function code and settings in place, when nothing else changed' });
+  hotswapProduction = Option.Boolean('--hotswap-production', false, { description: 'Allow --hotswap on a stage named like production' });
   dryRun = Option.Boolean('--dry-run', false, { description: 'Only print what the deploy would change (exit 0: nothing, 2: changes), like fw diff' });
 
   async run(): Promise<number> {
@@ -64,9 +73,16 @@ export class DeployCommand extends CloudCommand {
     // The interruption handler says what happened and exits; a failure it caused is not news.
     const unlessInterrupted = <T>(error: unknown): Promise<T> => (interrupting ? new Promise<T>(() => undefined) : Promise.reject(error));
     try {
-      const result = await deployment.deploy({ force: this.force, allowDataLoss: this.allowDataLoss, reporter }).catch(unlessInterrupted<never>);
+      const result = await deployment
+        .deploy({ force: this.force, allowDataLoss: this.allowDataLoss, hotswap: this.hotswap, hotswapProduction: this.hotswapProduction, reporter })
+        .catch(unlessInterrupted<never>);
       if (interrupting) return new Promise<number>(() => undefined);
       reporter.done();
+      if (result.outcome === 'hotswapped') {
+        const seconds = ((Date.now() - started) / 1000).toFixed(1);
+        const what = result.hotswapped?.length ? `Hotswapped ${result.hotswapped.join(', ')}` : 'Hotswap: every function already runs this code and these settings';
+        this.context.stdout.write(`${this.out.green('✔')} ${what} in stack ${packaged.stackName} (${seconds} s); the next fw deploy updates the stack through CloudFormation\n\n`);
+      }
       if (result.outcome === 'deployed') this.context.stdout.write(`${this.out.green('✔')} Service deployed to stack ${packaged.stackName} (${((Date.now() - started) / 1000).toFixed(1)} s)\n\n`);
       this.context.stdout.write(formatSummary(result.summary, this.verbose));
       const { localDeployReport } = require('../deploy/local-report') as typeof import('../deploy/local-report');

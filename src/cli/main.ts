@@ -2,6 +2,7 @@ import { Builtins, Cli } from 'clipanion';
 import { FwCli } from './fw-cli';
 import { PackageCommand } from './package';
 import { DeployCommand, DeployFunctionCommand } from './deploy';
+import { DevCommand } from './dev';
 import { DiffCommand } from './diff';
 import { RemoveCommand } from './remove';
 import { InfoCommand } from './info';
@@ -20,7 +21,7 @@ import { servicePluginsMentioned } from '../plugins/discover';
 import { shareFwModule } from '../plugins/share';
 
 const COMMANDS = [
-  CreateCommand, PackageCommand, DeployCommand, DeployFunctionCommand, DiffCommand, RemoveCommand, InfoCommand,
+  CreateCommand, PackageCommand, DeployCommand, DeployFunctionCommand, DevCommand, DiffCommand, RemoveCommand, InfoCommand,
   InvokeCommand, InvokeLocalCommand, LogsCommand, PrintCommand, LocalStartCommand, LocalResetCommand, LocalTokenCommand, SchemaCommand,
 ];
 

@@ -2,7 +2,9 @@ import {
   GetFunctionCommand,
   UpdateFunctionCodeCommand,
   UpdateFunctionConfigurationCommand,
+  waitUntilFunctionUpdatedV2,
   type FunctionConfiguration,
+  type LambdaClient,
 } from '@aws-sdk/client-lambda';
 import { CloudError } from '../errors';
 import { functionOf } from '../package/load';
@@ -25,8 +27,9 @@ function desiredConfiguration(packaged: PackagedService, key: string): Record<st
   }
   const variables = (properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables;
   // Values that CloudFormation resolves (Ref, Fn::GetAtt) cannot be set directly: those need a full deploy.
-  if (variables && Object.values(variables).every(value => typeof value !== 'object')) {
-    desired.Environment = { Variables: Object.fromEntries(Object.entries(variables).map(([k, v]) => [k, String(v)])) };
+  // No environment in the template means none on the function: variables removed from the service file go.
+  if (Object.values(variables ?? {}).every(value => typeof value !== 'object')) {
+    desired.Environment = { Variables: Object.fromEntries(Object.entries(variables ?? {}).map(([k, v]) => [k, String(v)])) };
   }
   return desired;
 }
@@ -45,10 +48,42 @@ function changedFields(current: FunctionConfiguration, desired: Record<string, u
  * directly through the Lambda API, without a stack update. What changed is returned.
  */
 export async function deployFunction(packaged: PackagedService, key: string, clients: AwsClients, reporter: Reporter): Promise<FunctionUpdate[]> {
-  const { physicalName } = functionOf(packaged, key);
+  functionOf(packaged, key);
   const stack = await describeStack(clients, packaged.stackName);
   if (!stack) throw new CloudError(`Stack ${packaged.stackName} does not exist in ${packaged.region}: run "fw deploy" first`);
+  const bucket = deploymentBucketOf(stack, packaged.state.deploymentBucket);
+  if (!bucket) throw new CloudError(`Stack ${packaged.stackName} has no ServerlessDeploymentBucketName output: cannot find where to upload`);
+  const codeKey = async (artifact: { name: string; path: string; sha256: string }) => {
+    const keyInBucket = `${packaged.state.artifactDirectory}/${artifact.name}`;
+    await uploadAll(clients, bucket, [{ key: keyInBucket, file: artifact.path, sha256: artifact.sha256 }]);
+    return keyInBucket;
+  };
+  return updateFunctionInPlace(packaged, key, lambdaClient(clients.target), { bucket, codeKey }, reporter);
+}
+
+/**
+ * After the stack update that follows a hotswap: sets the hotswapped functions still in the package to
+ * what the package says, through the Lambda API, since CloudFormation changes only what differs between
+ * its templates (a hotswap reverted in the files leaves the template as it was, and the function drifted).
+ */
+export async function reconcileHotswapped(packaged: PackagedService, keys: string[], clients: AwsClients, code: CodeSource, reporter: Reporter): Promise<void> {
   const lambda = lambdaClient(clients.target);
+  const present = keys.filter(key => packaged.config.functions?.[key] && packaged.template.Resources[naming.lambdaFunction(key)]);
+  await Promise.all(present.map(key => updateFunctionInPlace(packaged, key, lambda, code, reporter)));
+}
+
+/** Where a function's new code is read from: the bucket, and the key of an artifact (uploaded when asked for). */
+export interface CodeSource {
+  bucket: string;
+  codeKey(artifact: { name: string; path: string; sha256: string }): Promise<string>;
+}
+
+/**
+ * Sets a deployed function's code (when its hash differs from the package's) and its changed settings
+ * through the Lambda API, each time waiting until Lambda reports the update finished.
+ */
+export async function updateFunctionInPlace(packaged: PackagedService, key: string, lambda: LambdaClient, code: CodeSource, reporter: Reporter): Promise<FunctionUpdate[]> {
+  const { physicalName } = functionOf(packaged, key);
   let current: FunctionConfiguration;
   try {
     current = (await lambda.send(new GetFunctionCommand({ FunctionName: physicalName }))).Configuration ?? {};
@@ -62,11 +97,9 @@ export async function deployFunction(packaged: PackagedService, key: string, cli
   const updates: FunctionUpdate[] = [];
   const artifact = packaged.artifacts.functions[key];
   if (artifact && artifact.codeSha256 !== current.CodeSha256) {
-    const bucket = deploymentBucketOf(stack, packaged.state.deploymentBucket);
-    if (!bucket) throw new CloudError(`Stack ${packaged.stackName} has no ServerlessDeploymentBucketName output: cannot find where to upload`);
-    const keyInBucket = `${packaged.state.artifactDirectory}/${artifact.name}`;
-    await uploadAll(clients, bucket, [{ key: keyInBucket, file: artifact.path, sha256: artifact.sha256 }]);
-    await lambda.send(new UpdateFunctionCodeCommand({ FunctionName: physicalName, S3Bucket: bucket, S3Key: keyInBucket }));
+    const keyInBucket = await code.codeKey(artifact);
+    await lambda.send(new UpdateFunctionCodeCommand({ FunctionName: physicalName, S3Bucket: code.bucket, S3Key: keyInBucket }));
+    await updateFinished(lambda, physicalName);
     updates.push('code');
     reporter.info(`Updated the code of ${physicalName}`);
   }
@@ -74,8 +107,18 @@ export async function deployFunction(packaged: PackagedService, key: string, cli
   const changed = changedFields(current, desired);
   if (changed.length > 0) {
     await lambda.send(new UpdateFunctionConfigurationCommand({ FunctionName: physicalName, ...Object.fromEntries(changed.map(name => [name, desired[name]])) }));
+    await updateFinished(lambda, physicalName);
     updates.push('configuration');
     reporter.info(`Updated the configuration of ${physicalName}: ${changed.join(', ')}`);
   }
   return updates;
+}
+
+/** Waits (up to 5 minutes) until the function's last update is no longer in progress; a failed one is an error. */
+async function updateFinished(lambda: LambdaClient, physicalName: string): Promise<void> {
+  const result = await waitUntilFunctionUpdatedV2({ client: lambda, maxWaitTime: 300, minDelay: 1, maxDelay: 5 }, { FunctionName: physicalName }).catch(error => {
+    const reason = (error as { result?: { reason?: { LastUpdateStatusReason?: string } } }).result?.reason?.LastUpdateStatusReason;
+    throw new CloudError(`Updating function ${physicalName} failed: ${reason ?? (error as Error).message}`);
+  });
+  if (result.state !== 'SUCCESS') throw new CloudError(`Updating function ${physicalName} did not finish: ${result.state}`);
 }

@@ -45,7 +45,7 @@ export interface DeployOptions {
   signal?: AbortSignal;
 }
 
-export type DeployOutcome = 'deployed' | 'unchanged' | 'no-changes';
+export type DeployOutcome = 'deployed' | 'unchanged' | 'no-changes' | 'hotswapped';
 
 const stackTags = (packaged: PackagedService) =>
   Object.entries({ ...(packaged.config.provider.stackTags ?? {}) }).map(([Key, Value]) => ({ Key, Value: String(Value) }));
@@ -92,7 +92,10 @@ export async function deployService(packaged: PackagedService, clients: AwsClien
   const previous = previousFolders.at(-1);
   const previousState = previous ? await readJson<PackageState>(clients, bucket, `${previous.folder}/${STATE_FILE}`) : undefined;
 
-  if (!options.force && stack && previousState?.deploymentHash === packaged.state.deploymentHash && /_COMPLETE$/.test(stack.StackStatus ?? '') && !/ROLLBACK/.test(stack.StackStatus ?? '')) {
+  if (previousState?.drift) {
+    reporter.info(`The last deploy hotswapped ${previousState.drift.functions.join(', ') || 'nothing'}: updating the stack through CloudFormation to match`);
+  }
+  if (!options.force && !previousState?.drift && stack && previousState?.deploymentHash === packaged.state.deploymentHash && /_COMPLETE$/.test(stack.StackStatus ?? '') && !/ROLLBACK/.test(stack.StackStatus ?? '')) {
     reporter.info(`No changes to deploy: the template and code are those of the last deployment (use --force to deploy anyway)`);
     return 'unchanged';
   }
@@ -143,6 +146,10 @@ export async function deployService(packaged: PackagedService, clients: AwsClien
     reporter.info('No changes to the stack: CloudFormation found nothing to update');
   }
 
+  if (previousState?.drift) {
+    const { reconcileHotswapped } = require('./deploy-function') as typeof import('./deploy-function');
+    await reconcileHotswapped(packaged, previousState.drift.functions, clients, { bucket, codeKey: async artifact => artifactKeys[artifact.name]! }, reporter);
+  }
   // The state goes last: a later deploy compares against it only once this one succeeded.
   const state = JSON.stringify({ ...packaged.state, artifactKeys }, null, 2);
   await uploadAll(clients, bucket, [{ key: `${folder}/${STATE_FILE}`, body: state, sha256: packaged.state.deploymentHash }]);
@@ -329,7 +336,7 @@ async function whenConcurrent(clients: AwsClients, stackName: string, error: unk
 }
 
 /** Keeps the last deployments, and any older folder still holding an artifact the stack uses. */
-async function pruneDeployments(clients: AwsClients, bucket: string, servicePrefix: string, inUse: string[]): Promise<void> {
+export async function pruneDeployments(clients: AwsClients, bucket: string, servicePrefix: string, inUse: string[]): Promise<void> {
   const folders = await listDeployments(clients, bucket, servicePrefix);
   for (const old of folders.slice(0, Math.max(0, folders.length - KEEP_DEPLOYMENTS))) {
     if (inUse.some(key => key.startsWith(`${old.folder}/`))) continue;

@@ -56,6 +56,8 @@ export interface PackageState {
   nestedStacks?: Array<{ logicalId: string; file: string }>;
   /** Stack splitting: the stack every resource lives in (`root` or a nested stack's logical id), reused so a later package moves nothing. */
   placement?: { mode: string; resources: Record<string, string> };
+  /** Set by `fw deploy --hotswap` in the bucket's copy: functions updated in place, not yet through CloudFormation. */
+  drift?: import('../deploy/hotswap').Drift;
 }
 
 export interface PackagedService extends LoadedService {
