@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { isUserFacing } from '../errors';
+import { ConfigError, isUserFacing } from '../errors';
 import { secretValues } from '../variables/secrets';
 import type { Writable } from 'node:stream';
 import { colorsEnabled, style, type Style } from './output';
@@ -72,6 +72,10 @@ export abstract class ServiceCommand extends Command {
       // A folder with a compose file and no service file: the command runs for each of its services.
       const { findComposeFile } = require('../compose/compose-file') as typeof import('../compose/compose-file');
       const composeFile = findComposeFile(process.cwd(), this.config);
+      if (!composeFile && (this.composeService !== undefined || this.maxConcurrency !== undefined)) {
+        const flag = this.composeService !== undefined ? `--service ${this.composeService}` : `--max-concurrency ${this.maxConcurrency}`;
+        throw new ConfigError(`${flag} needs a compose file (fw-compose.yml or serverless-compose.yml), and ${process.cwd()} runs one service`);
+      }
       const code = composeFile
         ? await (require('./compose') as typeof import('./compose')).runComposeCommand(this, composeFile, this.applicationRequest(), { service: this.composeService, maxConcurrency: this.maxConcurrency })
         : await this.run();

@@ -26,6 +26,7 @@ export class DeployCommand extends CloudCommand {
       ['Show what a deploy would change without changing anything (exit 2 when something would)', '$0 deploy --dry-run'],
       ['Deploy to another AWS-compatible endpoint', '$0 deploy --endpoint-url http://localhost:4566'],
       ['Deploy although a table or bucket is removed or replaced with its data', '$0 deploy --allow-data-loss'],
+      ['In a folder with fw-compose.yml or serverless-compose.yml: deploy one service of the application', '$0 deploy --service api'],
     ],
   });
 

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ListStacksCommand } from '@aws-sdk/client-cloudformation';
@@ -153,6 +153,18 @@ compose('an output the dependency does not have fails that service with a line n
   ]);
 });
 
+compose('examples/queue-and-api-compose deploys the queue, then the API that answers with its URL', async context => {
+  const dir = join(context.work, 'queue-and-api-compose');
+  cpSync(join(__dirname, '..', '..', '..', 'examples', 'queue-and-api-compose'), dir, { recursive: true });
+  const result = await runApplication('deploy', { file: join(dir, 'fw-compose.yml'), endpoint: context.test.cloud.url });
+  assert.equal(result.runs.map(run => `${run.service}:${run.status}`), ['queue:deployed', 'api:deployed']);
+  const [queue, api] = result.runs.map(run => (run.result as { outputs: Record<string, string> }).outputs);
+  const response = await fetch(`${api.HttpApiUrl}/queue`);
+  assert.equal({ status: response.status, body: await response.json() }, { status: 200, body: { queueUrl: queue.QueueUrl } });
+  const removed = await runApplication('remove', { file: join(dir, 'fw-compose.yml'), endpoint: context.test.cloud.url });
+  assert.equal(removed.runs.map(run => `${run.service}:${run.status}`), ['api:removed', 'queue:removed']);
+});
+
 compose('fw info shows every service; fw remove removes them in reverse order', async context => {
   const described = await fw(['info', '--endpoint-url', context.test.cloud.url], context.app);
   assert.equal({ code: described.code, outcomes: outcomes(described.stdout).sort() }, { code: 0, outcomes: ['api described', 'queue described', 'topic described'] });
@@ -227,6 +239,11 @@ errors('a Serverless Compose file works unchanged: fw package packages each serv
   });
   const explicit = await fw(['package', '-c', 'serverless-compose.yml', '--service', 'queue'], dir);
   assert.equal({ code: explicit.code, outcomes: outcomes(explicit.stdout) }, { code: 0, outcomes: ['queue packaged'] });
+});
+
+errors('--service outside a compose folder is one line', async ({ dir }) => {
+  const { code, stdout, stderr } = await fw(['package', '--service', 'api'], join(dir, 'api'));
+  assert.equal({ code, stdout, stderr }, { code: 1, stdout: '', stderr: `Error: --service api needs a compose file (fw-compose.yml or serverless-compose.yml), and ${join(dir, 'api')} runs one service\n` });
 });
 
 errors('a service that fails skips the services that need it, and the command exits 1 naming both', async ({ dir }) => {
