@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
-import { CloudError, ConfigError } from '../errors';
-import type { ServiceCommand } from './base';
+import { CloudError, ConfigError, isUserFacing } from '../errors';
+import { secretValues } from '../variables/secrets';
+import { reportError, type ServiceCommand } from './base';
 import type { ComposeAction, ComposeResult, ServiceRun } from '../compose/runner';
 import type { CloudRequest } from '../api/request';
 
@@ -50,6 +51,8 @@ export async function runComposeCommand(
   }
   const failed = result.runs.filter(run => run.status === 'failed');
   if (failed.length === 0) return 0;
+  // A failure that is not the user's (a bug in fw) keeps its stack, as for one service.
+  for (const run of failed) if (!isUserFacing(run.error)) reportError(command.context.stderr, run.error);
   const skipped = result.runs.filter(run => run.status === 'skipped');
   throw new CloudError(
     `${failed.length} of ${result.runs.length} services failed (${failed.map(run => run.service).join(', ')})` +
@@ -67,7 +70,7 @@ function formatApplication(result: ComposeResult, action: ComposeAction, verbose
 
 function describe(run: ServiceRun): string {
   const took = run.duration === undefined ? '' : ` (${(run.duration / 1000).toFixed(1)} s)`;
-  if (run.status === 'failed') return `failed: ${run.error instanceof Error ? run.error.message.split('\n')[0] : String(run.error)}`;
+  if (run.status === 'failed') return `failed: ${secretValues.mask(run.error instanceof Error ? run.error.message.split('\n')[0] : String(run.error))}`;
   if (run.status === 'skipped') return `skipped: it needs ${run.blockedBy}`;
   return `${run.status}${took}`;
 }

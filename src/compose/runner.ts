@@ -74,7 +74,29 @@ export async function runApplication(action: ComposeAction, request: ComposeRequ
     );
   };
 
+  const serviceNamed = (name: string) => application.services.find(service => service.name === name)!;
+  /**
+   * A dependency's outputs that neither this run nor the store has (a fresh checkout, `--service`):
+   * read from its deployed stack, its own dependencies' outputs first. Not for `package`, which
+   * reaches no cloud.
+   */
+  const fetched = new Map<string, Promise<void>>();
+  const fetchOutputs = (target: CloudRequest, name: string): Promise<void> => {
+    if (action === 'package' || outputs.has(name) || stored[name]) return Promise.resolve();
+    if (!fetched.has(name)) {
+      fetched.set(name, (async () => {
+        const dependency = serviceNamed(name);
+        for (const upstream of graph.get(name) ?? []) await fetchOutputs(target, upstream);
+        const { info } = require('../api/info') as typeof import('../api/info');
+        const described = await info({ ...target, cwd: dependency.dir, config: dependency.config, stage, params: [...resolveParams(dependency, stage, outputsOf(name)), ...(request.params ?? [])] });
+        outputs.set(name, described.outputs);
+      })());
+    }
+    return fetched.get(name)!;
+  };
+
   const runOne = async (target: CloudRequest, service: ComposeService): Promise<Pick<ServiceRun, 'status' | 'result'>> => {
+    for (const dependency of graph.get(service.name) ?? []) await fetchOutputs(target, dependency);
     const serviceRequest: CloudRequest = {
       ...target,
       cwd: service.dir,
@@ -119,7 +141,7 @@ export async function runApplication(action: ComposeAction, request: ComposeRequ
     schedule(names, waitsFor, concurrency, async name => {
       timeline.push({ service: name, event: 'start' });
       try {
-        return await runOne(target, application.services.find(service => service.name === name)!);
+        return await runOne(target, serviceNamed(name));
       } finally {
         timeline.push({ service: name, event: 'end' });
       }

@@ -153,6 +153,19 @@ compose('an output the dependency does not have fails that service with a line n
   ]);
 });
 
+compose('with local, one local cloud is started for the whole run and stopped after it', async context => {
+  const dir = join(context.work, 'own-cloud');
+  cpSync(join(__dirname, '..', '..', '..', 'examples', 'queue-and-api-compose'), dir, { recursive: true });
+  const result = await runApplication('deploy', { file: join(dir, 'fw-compose.yml'), local: { port: 0, dataDir: join(context.work, 'own-cloud-data') } });
+  assert.match(result.startedLocalCloud ?? '', /^http:\/\/127\.0\.0\.1:\d+$/);
+  const [queue, api] = result.runs.map(run => (run.result as { outputs: Record<string, string> }).outputs);
+  assert.equal(
+    { runs: result.runs.map(run => `${run.service}:${run.status}`), queueUrl: queue.QueueUrl.startsWith(`${result.startedLocalCloud}/`), apiUrl: api.HttpApiUrl.startsWith(`${result.startedLocalCloud}/`) },
+    { runs: ['queue:deployed', 'api:deployed'], queueUrl: true, apiUrl: true },
+  );
+  assert.instance(await fetch(api.HttpApiUrl).catch(error => error), TypeError);
+});
+
 compose('examples/queue-and-api-compose deploys the queue, then the API that answers with its URL', async context => {
   const dir = join(context.work, 'queue-and-api-compose');
   cpSync(join(__dirname, '..', '..', '..', 'examples', 'queue-and-api-compose'), dir, { recursive: true });
@@ -165,7 +178,8 @@ compose('examples/queue-and-api-compose deploys the queue, then the API that ans
   assert.equal(removed.runs.map(run => `${run.service}:${run.status}`), ['api:removed', 'queue:removed']);
 });
 
-compose('fw info shows every service; fw remove removes them in reverse order', async context => {
+compose('without stored outputs (a fresh checkout), fw info and fw remove read them from the deployed stacks; remove goes in reverse order', async context => {
+  rmSync(join(context.app, '.serverless', 'compose-outputs-dev.json'));
   const described = await fw(['info', '--endpoint-url', context.test.cloud.url], context.app);
   assert.equal({ code: described.code, outcomes: outcomes(described.stdout).sort() }, { code: 0, outcomes: ['api described', 'queue described', 'topic described'] });
   assert.ok(described.stdout.includes('\nservice: compose-api\nstage: dev\nregion: us-east-1\nstack: compose-api-dev (UPDATE_COMPLETE)\n'), described.stdout);
