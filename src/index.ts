@@ -54,4 +54,5 @@ export { remove, type RemoveResult } from './api/remove';
 export { info } from './api/info';
 export type { ServiceInfo } from './api/service-info';
 export type { CloudRequest, ServiceRequest } from './api/request';
+export { runApplication, type ComposeAction, type ComposeRequest, type ComposeResult, type ServiceRun } from './compose/runner';
 export { CloudError, ConfigError, StackError } from './errors';

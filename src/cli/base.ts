@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { isUserFacing } from '../errors';
+import { ConfigError, isUserFacing } from '../errors';
 import { secretValues } from '../variables/secrets';
 import type { Writable } from 'node:stream';
 import { colorsEnabled, style, type Style } from './output';
@@ -43,8 +43,15 @@ export abstract class ServiceCommand extends Command {
   region = Option.String('--region,-r', { description: 'Region (default: provider.region or "us-east-1")' });
   config = Option.String('--config,-c', { description: 'Path to the service file (default: fw.yml, fw.yaml, fw.json, then serverless.*)' });
   params = Option.Array('--param', { description: 'A parameter for ${param:…}, as "key=value"; repeatable' });
+  composeService = Option.String('--service', { description: 'With a compose file (fw-compose.yml, serverless-compose.yml): only this service' });
+  maxConcurrency = Option.String('--max-concurrency', { description: 'With a compose file: how many services run at once (default 4)' });
 
   abstract run(): Promise<number | void>;
+
+  /** The options as a request to the library API; commands that reach a cloud add where. */
+  protected applicationRequest(): import('../api/request').CloudRequest {
+    return { cwd: process.cwd(), options: this.cliOptions() };
+  }
 
   protected get out(): Style {
     return style(colorsEnabled(this.context.stdout));
@@ -62,7 +69,16 @@ export abstract class ServiceCommand extends Command {
 
   async execute(): Promise<number> {
     try {
-      const code = await this.run();
+      // A folder with a compose file and no service file: the command runs for each of its services.
+      const { findComposeFile } = require('../compose/compose-file') as typeof import('../compose/compose-file');
+      const composeFile = findComposeFile(process.cwd(), this.config);
+      if (!composeFile && (this.composeService !== undefined || this.maxConcurrency !== undefined)) {
+        const flag = this.composeService !== undefined ? `--service ${this.composeService}` : `--max-concurrency ${this.maxConcurrency}`;
+        throw new ConfigError(`${flag} needs a compose file (fw-compose.yml or serverless-compose.yml), and ${process.cwd()} runs one service`);
+      }
+      const code = composeFile
+        ? await (require('./compose') as typeof import('./compose')).runComposeCommand(this, composeFile, this.applicationRequest(), { service: this.composeService, maxConcurrency: this.maxConcurrency })
+        : await this.run();
       return typeof code === 'number' ? code : 0;
     } catch (error) {
       this.report(error);

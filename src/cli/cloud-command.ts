@@ -54,6 +54,10 @@ export abstract class CloudCommand extends ServiceCommand {
     };
   }
 
+  protected override applicationRequest(): import('../api/request').CloudRequest {
+    return this.cloudRequest();
+  }
+
   protected async loadService(): Promise<LoadedService> {
     const { loadServiceConfig } = require('../package/load') as typeof import('../package/load');
     return loadServiceConfig(process.cwd(), this.cliOptions());

@@ -33,6 +33,7 @@ export class DeployCommand extends CloudCommand {
       ['Deploy to another AWS-compatible endpoint', '$0 deploy --endpoint-url http://localhost:4566'],
       ['Update changed function code in seconds, skipping CloudFormation when it can', '$0 deploy --hotswap'],
       ['Deploy although a table or bucket is removed or replaced with its data', '$0 deploy --allow-data-loss'],
+      ['In a folder with fw-compose.yml or serverless-compose.yml: deploy one service of the application', '$0 deploy --service api'],
     ],
   });
 

@@ -12,9 +12,9 @@ create('lists the templates with their descriptions', async () => {
   const { code, stdout } = await runCreateCli(['create', '--list'], tempDir('list'));
   assert.is(code, 0);
   assert.equal(stdout.trimEnd().split('\n').map((line) => line.split(/\s{2,}/)[0]), [
-    'node-http-api', 'node-rest-api', 'node-s3-upload', 'node-scheduled', 'node-typescript', 'python-http-api',
+    'node-http-api', 'node-rest-api', 'node-s3-upload', 'node-scheduled', 'node-typescript', 'python-http-api', 'queue-and-api-compose',
   ]);
-  assert.ok(stdout.includes('node-scheduled   A JavaScript function run on a schedule'));
+  assert.ok(stdout.includes('node-scheduled         A JavaScript function run on a schedule'));
 });
 
 create('writes the service into ./<name> and says what to run next', async () => {
@@ -44,7 +44,7 @@ create('fills the current folder when --path is "." and it is empty', async () =
 });
 
 const refusals: Array<[string, string[], string]> = [
-  ['an unknown template', ['-t', 'go-http-api', '-n', 'shop'], 'Error: Unknown template "go-http-api": expected one of node-http-api, node-rest-api, node-s3-upload, node-scheduled, node-typescript, python-http-api\n'],
+  ['an unknown template', ['-t', 'go-http-api', '-n', 'shop'], 'Error: Unknown template "go-http-api": expected one of node-http-api, node-rest-api, node-s3-upload, node-scheduled, node-typescript, python-http-api, queue-and-api-compose\n'],
   ['a name that does not start with a letter', ['-t', 'node-http-api', '-n', '9lives'], 'Error: Invalid service name: "9lives" must start with a letter\n'],
   ['a name with other characters', ['-t', 'node-http-api', '-n', 'my_shop'], 'Error: Invalid service name: "my_shop" may contain only letters, digits and dashes\n'],
   ['a folder that is not empty', ['-t', 'node-http-api', '-n', 'shop', '-p', 'taken'], 'Error: Cannot create the service: the folder "taken" already exists and is not empty\n'],

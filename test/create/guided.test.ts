@@ -47,7 +47,7 @@ guided('refuses a folder that is not empty and takes another one', () => {
   const result = runInPty(fwWithCreate, {
     cwd,
     steps: [
-      { expect: '? Template', send: KEYS.up + KEYS.up + KEYS.up },
+      { expect: '? Template', send: KEYS.up + KEYS.up + KEYS.up + KEYS.up },
       { expect: '❯ node-scheduled', send: KEYS.enter },
       { expect: '? Service name', send: `cron${KEYS.enter}` },
       { expect: '? Folder (cron)', send: KEYS.enter },

@@ -44,6 +44,7 @@ files('every template is a whole service: service file, handler, a test and a RE
     'node-scheduled': ['.gitignore', 'README.md', 'fw.yml', 'handler.js', 'package.json', 'test/handler.test.js'],
     'node-typescript': ['.gitignore', 'README.md', 'fw.ts', 'package.json', 'src/handler.ts', 'test/handler.test.ts', 'tsconfig.json'],
     'python-http-api': ['.gitignore', 'README.md', 'fw.yml', 'handler.py', 'tests/__init__.py', 'tests/test_handler.py'],
+    'queue-and-api-compose': ['.gitignore', 'README.md', 'api/fw.yml', 'api/handler.js', 'api/test/handler.test.js', 'fw-compose.yml', 'queue/fw.yml'],
   };
   assert.equal(Object.fromEntries(listTemplates().map((t) => [t.name, tree(service(t.name))])), expected);
 });
@@ -186,6 +187,12 @@ for (const template of ['node-http-api', 'node-rest-api', 'node-scheduled', 'nod
     assert.match(result.output, /# fail 0/);
   });
 }
+
+ownTests('queue-and-api-compose: "node --test api/test" passes', () => {
+  const result = run(process.execPath, ['--test', 'api/test'], service('queue-and-api-compose'));
+  assert.is(result.status, 0, result.output);
+  assert.match(result.output, /# pass 1\n# fail 0/);
+});
 
 ownTests('python-http-api: "python3 -m unittest" passes', () => {
   const result = run('python3', ['-m', 'unittest'], service('python-http-api'));

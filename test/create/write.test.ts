@@ -98,7 +98,7 @@ const templates = suite('templates');
 
 templates('lists the shipped templates by name, each with a one-line description', () => {
   const list = listTemplates();
-  assert.equal(list.map((t) => t.name), ['node-http-api', 'node-rest-api', 'node-s3-upload', 'node-scheduled', 'node-typescript', 'python-http-api']);
+  assert.equal(list.map((t) => t.name), ['node-http-api', 'node-rest-api', 'node-s3-upload', 'node-scheduled', 'node-typescript', 'python-http-api', 'queue-and-api-compose']);
   for (const t of list) assert.ok(/^[A-Z][^\n]{10,100}[^.]$/.test(t.description), `${t.name}: "${t.description}"`);
 });
 
@@ -106,7 +106,7 @@ templates('refuses an unknown template and names the known ones', () => {
   assert.throws(
     () => findTemplate('go-http-api'),
     (error: Error) => error instanceof ConfigError
-      && error.message === 'Unknown template "go-http-api": expected one of node-http-api, node-rest-api, node-s3-upload, node-scheduled, node-typescript, python-http-api',
+      && error.message === 'Unknown template "go-http-api": expected one of node-http-api, node-rest-api, node-s3-upload, node-scheduled, node-typescript, python-http-api, queue-and-api-compose',
   );
 });
 
