@@ -24,7 +24,7 @@ export interface ComposeRequest extends Omit<CloudRequest, 'cwd' | 'config' | 'r
   onEvent?: (service: string, event: StackEvent) => void;
 }
 
-export type RunStatus = 'deployed' | 'unchanged' | 'no-changes' | 'removed' | 'described' | 'packaged' | 'failed' | 'skipped';
+export type RunStatus = import('../deploy/deploy').DeployOutcome | 'removed' | 'described' | 'packaged' | 'failed' | 'skipped';
 
 export interface ServiceRun {
   service: string;
