@@ -441,6 +441,10 @@ export class SqsApi {
     } finally {
       this.delivering.delete(queue.arn);
       if (this.deliverAgain.delete(queue.arn)) this.scheduleDelivery(queue, Date.now());
+      // Node's timers run on the event loop's clock, which may lag Date.now(): a timer can fire a
+      // little before the message it was set for is visible. The next visible message always has one.
+      const next = this.waiting(queue).reduce((earliest, message) => (message.visibleAt > Date.now() ? Math.min(earliest, message.visibleAt) : earliest), Infinity);
+      if (next !== Infinity) this.scheduleDelivery(queue, next);
     }
   }
 
