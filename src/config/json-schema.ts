@@ -9,10 +9,17 @@
 /** A JSON Schema (draft-07) node. */
 export type JsonSchema = { [keyword: string]: unknown };
 
-const descriptions = new WeakMap<object, JsonSchema>();
+/** A schema, or how to make it: most are only ever needed by `fw schema`, so they are made on first use. */
+type Description = JsonSchema | (() => JsonSchema);
 
-/** Records what `validator` accepts and returns the validator itself. */
-export function describe<V extends object>(validator: V, schema: JsonSchema): V {
+const descriptions = new WeakMap<object, Description>();
+
+/**
+ * Records what `validator` accepts and returns the validator itself. Pass a function where
+ * the schema takes work to build (`() => anyOf(…)`): every command builds the validators,
+ * only `fw schema` and the editor tests read their schemas.
+ */
+export function describe<V extends object>(validator: V, schema: Description): V {
   descriptions.set(validator, schema);
   return validator;
 }
@@ -23,7 +30,12 @@ export function describe<V extends object>(validator: V, schema: JsonSchema): V 
  * nothing there, and fw still does.
  */
 export function jsonSchemaOf(validator: unknown): JsonSchema {
-  return (typeof validator === 'function' && descriptions.get(validator)) || {};
+  if (typeof validator !== 'function') return {};
+  const description = descriptions.get(validator);
+  if (typeof description !== 'function') return description ?? {};
+  const schema = description();
+  descriptions.set(validator, schema);
+  return schema;
 }
 
 /** Whether `validator` was described (tests use it to find gaps). */

@@ -55,7 +55,7 @@ export function needed<T>(schema: Typed<T>): Typed<T> {
         return false;
       },
     }),
-    jsonSchemaOf(schema),
+    () => jsonSchemaOf(schema),
   ) as Typed<T>;
 }
 
@@ -87,7 +87,7 @@ const scalar = <T>(kind: 'string' | 'number' | 'boolean', expected: string): Typ
     t.makeValidator<unknown, unknown>({
       test: (value, state) => typeof value === kind || isIntrinsic(value) || fail(state, expected, value),
     }),
-    anyOf([{ type: kind }, intrinsicSchema()]),
+    () => anyOf([{ type: kind }, intrinsicSchema()]),
   ) as Typed<T | Intrinsic>;
 
 /** A string, or a CloudFormation intrinsic. */
@@ -114,7 +114,7 @@ export function oneOfValues<const V extends readonly unknown[]>(values: V): Type
 /** Attaches a description (shown by editors) to a schema's JSON Schema. */
 export function documented<S extends Schema>(text: string, schema: S): S {
   const wrapped = ((value: unknown, state?: t.ValidationState) => schema(value, state)) as unknown as S;
-  return describe(wrapped, { description: text, ...jsonSchemaOf(schema) });
+  return describe(wrapped, () => ({ description: text, ...jsonSchemaOf(schema) }));
 }
 
 /**
@@ -137,7 +137,7 @@ export function either<A extends Schema[]>(expected: string, ...alternatives: A)
       }
       return fail(state, expected, value);
     },
-  }), anyOf(alternatives.map(jsonSchemaOf))) as Typed<t.InferType<A[number]>>;
+  }), () => anyOf(alternatives.map(jsonSchemaOf))) as Typed<t.InferType<A[number]>>;
 }
 
 export function list<T>(item: Typed<T>): Typed<T[] | Intrinsic> {
@@ -150,7 +150,7 @@ export function list<T>(item: Typed<T>): Typed<T[] | Intrinsic> {
       });
       return valid;
     },
-  }), anyOf([{ type: 'array', items: jsonSchemaOf(item) }, intrinsicSchema()])) as Typed<T[] | Intrinsic>;
+  }), () => anyOf([{ type: 'array', items: jsonSchemaOf(item) }, intrinsicSchema()])) as Typed<T[] | Intrinsic>;
 }
 
 function childPath(state: t.ValidationState | undefined, key: string): string {
@@ -166,7 +166,7 @@ export function record<T>(value: Typed<T>): Typed<Record<string, T> | Intrinsic>
       for (const [key, child] of Object.entries(input)) valid = value(child, { ...state, p: childPath(state, key) }) && valid;
       return valid;
     },
-  }), anyOf([{ type: 'object', additionalProperties: jsonSchemaOf(value) }, intrinsicSchema()])) as Typed<Record<string, T> | Intrinsic>;
+  }), () => anyOf([{ type: 'object', additionalProperties: jsonSchemaOf(value) }, intrinsicSchema()])) as Typed<Record<string, T> | Intrinsic>;
 }
 
 /** The type of a `shape`: required properties, optional ones, and what `extra` lets through. */
@@ -205,7 +205,7 @@ export function shape<P extends Record<string, Schema>, R extends keyof P & stri
       }
       return valid;
     },
-  }), shapeSchema(properties, required, extra)) as Typed<ShapeType<P, R, E>>;
+  }), () => shapeSchema(properties, required, extra)) as Typed<ShapeType<P, R, E>>;
 }
 
 function shapeSchema(properties: Record<string, Schema>, required: readonly string[], extra: Schema | undefined): JsonSchema {
@@ -253,7 +253,7 @@ function neededOuter<T>(outer: Schema, inner: Typed<T>): Typed<T> {
   const check = needed(outer);
   return describe(
     t.makeValidator<unknown, unknown>({ test: (value, state) => (outer(value) ? inner(value, state) : check(value, state)) }),
-    jsonSchemaOf(inner),
+    () => jsonSchemaOf(inner),
   ) as Typed<T>;
 }
 
@@ -283,7 +283,7 @@ function functionsRecord<T>(functionSchema: Typed<T>): Typed<Record<string, T>> 
       return valid;
     },
   });
-  return describe(validator, { type: 'object', additionalProperties: jsonSchemaOf(functionSchema), propertyNames: { pattern: '^[A-Za-z0-9_-]+$' } }) as Typed<Record<string, T>>;
+  return describe(validator, () => ({ type: 'object', additionalProperties: jsonSchemaOf(functionSchema), propertyNames: { pattern: '^[A-Za-z0-9_-]+$' } })) as Typed<Record<string, T>>;
 }
 /** Environment variables and tags: text, though numbers and booleans are taken as their text. */
 const strMap = record(either('a string', str, scalar('number', 'a number'), bool));
@@ -387,7 +387,7 @@ const description = describe(
   t.makeValidator<unknown, unknown>({
     test: (value, state) => !str(value, state) ? false : typeof value !== 'string' || value.length <= 256 || fail(state, `a description of at most 256 characters (it has ${value.length})`, value),
   }),
-  jsonSchemaOf(str),
+  () => jsonSchemaOf(str),
 ) as typeof str;
 
 const FUNCTION = {
@@ -438,7 +438,7 @@ function eventSchema(eventSchemas: Record<string, Schema>): Schema {
       if (!schema) return true;
       return schema((value as Record<string, unknown>)[keys[0]], { ...state, p: childPath(state, keys[0]) });
     },
-  }), eventsJsonSchema(eventSchemas));
+  }), () => eventsJsonSchema(eventSchemas));
 }
 
 /** One alternative per event type: `{ sqs: … }`, `{ httpApi: … }`, …; any one-key object when none is known. */

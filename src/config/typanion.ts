@@ -34,17 +34,17 @@ export const isEnum = ((values: readonly unknown[] | Record<string, unknown>) =>
   describe(t.isEnum(values as readonly string[]), { enum: Array.isArray(values) ? [...values] : Object.values(values) })) as typeof t.isEnum;
 
 export const isOptional: typeof t.isOptional = (spec) => {
-  const validator = describe(t.isOptional(spec), jsonSchemaOf(spec));
+  const validator = describe(t.isOptional(spec), () => jsonSchemaOf(spec));
   optional.add(validator);
   return validator;
 };
 
-export const isArray: typeof t.isArray = (spec, options) => describe(t.isArray(spec, options), { type: 'array', items: jsonSchemaOf(spec) });
+export const isArray: typeof t.isArray = (spec, options) => describe(t.isArray(spec, options), () => ({ type: 'array', items: jsonSchemaOf(spec) }));
 
-export const isRecord: typeof t.isRecord = (spec, options) => describe(t.isRecord(spec, options), { type: 'object', additionalProperties: jsonSchemaOf(spec) });
+export const isRecord: typeof t.isRecord = (spec, options) => describe(t.isRecord(spec, options), () => ({ type: 'object', additionalProperties: jsonSchemaOf(spec) }));
 
 export const isOneOf = ((specs: t.AnyStrictValidator[], options?: { exclusive?: boolean }) =>
-  describe(t.isOneOf(specs, options), anyOf(specs.map(jsonSchemaOf)))) as typeof t.isOneOf;
+  describe(t.isOneOf(specs, options), () => anyOf(specs.map(jsonSchemaOf)))) as typeof t.isOneOf;
 
 /** `{ type: object, properties, required }`; extra properties as the `extra` validator says, none without one. */
 export function objectSchema(props: Record<string, unknown>, extra: unknown): JsonSchema {
@@ -59,14 +59,14 @@ export function objectSchema(props: Record<string, unknown>, extra: unknown): Js
 }
 
 export const isObject = ((props: Record<string, t.AnyStrictValidator>, options?: { extra?: t.AnyStrictValidator | null }) =>
-  describe(t.isObject(props, options), objectSchema(props, options?.extra))) as typeof t.isObject;
+  describe(t.isObject(props, options), () => objectSchema(props, options?.extra))) as typeof t.isObject;
 
 /**
  * Known properties checked, others let through (fw takes them as Serverless v3 does, with no
  * effect). The JSON Schema refuses them, as v3's own schema does, so an editor flags a
  * misspelled field (`batchsize`) that would otherwise be dropped silently.
  */
-export const isPartial = ((props: Record<string, t.AnyStrictValidator>) => describe(t.isPartial(props), objectSchema(props, undefined))) as typeof t.isPartial;
+export const isPartial = ((props: Record<string, t.AnyStrictValidator>) => describe(t.isPartial(props), () => objectSchema(props, undefined))) as typeof t.isPartial;
 
 // Cascading predicates: the constraints they add, merged into the spec's schema by `cascade`.
 export const isInteger: typeof t.isInteger = (options) => describe(t.isInteger(options), { type: 'integer' });
@@ -80,12 +80,14 @@ const FOR_ARRAYS: Record<string, string> = { minLength: 'minItems', maxLength: '
 
 export const cascade = ((spec: t.AnyStrictValidator, ...rest: unknown[]) => {
   const followups = (Array.isArray(rest[0]) ? rest[0] : rest) as Array<t.LooseTest<unknown>>;
-  const base = jsonSchemaOf(spec);
-  const merged: JsonSchema = { ...base };
-  for (const followup of followups) {
-    for (const [keyword, value] of Object.entries(jsonSchemaOf(followup))) {
-      merged[base.type === 'array' ? (FOR_ARRAYS[keyword] ?? keyword) : keyword] = value;
+  return describe(t.cascade(spec, followups), () => {
+    const base = jsonSchemaOf(spec);
+    const merged: JsonSchema = { ...base };
+    for (const followup of followups) {
+      for (const [keyword, value] of Object.entries(jsonSchemaOf(followup))) {
+        merged[base.type === 'array' ? (FOR_ARRAYS[keyword] ?? keyword) : keyword] = value;
+      }
     }
-  }
-  return describe(t.cascade(spec, followups), merged);
+    return merged;
+  });
 }) as typeof t.cascade;

@@ -38,9 +38,8 @@ const intrinsicDescription = (allowed?: readonly string[]) =>
 
 /** A CloudFormation intrinsic; with `allowed`, only those functions (`['Ref', 'Fn::GetAtt']`). */
 export function isIntrinsic(allowed?: readonly string[]): t.StrictValidator<unknown, Intrinsic> {
-  const schema: JsonSchema = allowed
-    ? anyOf(allowed.map(name => ({ type: 'object', properties: { [name]: {} }, required: [name], additionalProperties: false })))
-    : intrinsicSchema();
+  const schema = (): JsonSchema =>
+    allowed ? anyOf(allowed.map(name => ({ type: 'object', properties: { [name]: {} }, required: [name], additionalProperties: false }))) : intrinsicSchema();
   return describe(t.makeValidator<unknown, Intrinsic>({
     test: (value, state): value is Intrinsic => isIntrinsicValue(value, allowed) || reject(state, intrinsicDescription(allowed), value),
   }), schema);
@@ -99,7 +98,6 @@ const validatorOf = <T>(form: Form<T>) => (typeof form === 'function' ? form : f
  */
 export function isEither<T>(expected: string, forms: Array<Form<T>>): t.StrictValidator<unknown, T> {
   const ofKind = (kind: InDepth<T>['kind'], value: unknown) => (kind === 'string' ? typeof value === 'string' : isPlainObject(value));
-  const schemas = forms.map(form => jsonSchemaOf(validatorOf(form)));
   return describe(t.makeValidator<unknown, T>({
     test: (value, state): value is T => {
       for (const form of forms) {
@@ -111,7 +109,10 @@ export function isEither<T>(expected: string, forms: Array<Form<T>>): t.StrictVa
       }
       return reject(state, expected, value);
     },
-  }), schemas.length === 1 ? schemas[0] : anyOf(schemas));
+  }), () => {
+    const schemas = forms.map(form => jsonSchemaOf(validatorOf(form)));
+    return schemas.length === 1 ? schemas[0] : anyOf(schemas);
+  });
 }
 
 /** `validator`, whose failure reads `expected <description>, got <value>` (one error, not one per alternative). */
