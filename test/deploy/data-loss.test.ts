@@ -11,15 +11,12 @@ import {
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { DiffCommand } from '../../src/cli/diff';
 import { runFw } from '../helpers/cli';
-import { startTestCloud, type TestCloud } from '../helpers/local-cloud';
+import { startTestService, TEST_ENV, type TestService } from '../helpers/local-cloud';
 import { signatureShaped } from '../local/helpers';
 import { runCommands } from '../diff/run';
 
-const ENV = { AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', NO_COLOR: '1' };
 
-interface Context extends TestCloud {
-  service: string;
-}
+type Context = TestService;
 
 const TABLE = `      Type: AWS::DynamoDB::Table
       Properties:
@@ -43,19 +40,16 @@ ${resources}
 const dataLoss = suite<Context>('fw deploy and fw diff with resources that hold data');
 
 dataLoss.before(async context => {
-  Object.assign(context, await startTestCloud());
-  context.service = mkdtempSync(join(tmpdir(), 'fw-data-loss-service-'));
-  writeFileSync(join(context.service, 'handler.js'), 'exports.main = async () => ({ statusCode: 200 });\n');
+  Object.assign(context, await startTestService({ 'handler.js': 'exports.main = async () => ({ statusCode: 200 });\n' }));
 });
 
 dataLoss.after(async context => {
   await context.stop();
-  rmSync(context.service, { recursive: true, force: true });
 });
 
 const deploy = (context: Context, resources: string, ...args: string[]) => {
   writeFileSync(join(context.service, 'fw.yml'), service(resources));
-  return runFw(['deploy', '--endpoint-url', context.cloud.url, ...args], context.service, ENV);
+  return runFw(['deploy', '--endpoint-url', context.cloud.url, ...args], context.service, TEST_ENV);
 };
 
 /** The stack's resources: logical id → physical id. */
@@ -92,7 +86,7 @@ dataLoss('a first deploy creates the table', async context => {
 
 dataLoss('fw diff marks the removal of the renamed table as data loss', async context => {
   writeFileSync(join(context.service, 'fw.yml'), service(`    OrdersTable:\n${TABLE}`));
-  const result = await runCommands([DiffCommand], ['diff', '--endpoint-url', context.cloud.url], context.service, ENV);
+  const result = await runCommands([DiffCommand], ['diff', '--endpoint-url', context.cloud.url], context.service, TEST_ENV);
   assert.is(result.code, 2, result.stdout + result.stderr);
   assert.is(
     result.stdout,
@@ -192,16 +186,16 @@ dataLoss('a bucket in a nested stack (stack splitting) is judged there and named
     `functions:\n  hello:\n    handler: handler.main\n    events:\n      - s3: ${bucket}\n`;
   try {
     writeFileSync(join(dir, 'fw.yml'), nested('photos'));
-    const created = await runFw(['deploy', '--endpoint-url', context.cloud.url], dir, ENV);
+    const created = await runFw(['deploy', '--endpoint-url', context.cloud.url], dir, TEST_ENV);
     assert.is(created.code, 0, created.stdout + created.stderr);
     writeFileSync(join(dir, 'fw.yml'), nested('pictures'));
-    const refused = await runFw(['deploy', '--endpoint-url', context.cloud.url], dir, ENV);
+    const refused = await runFw(['deploy', '--endpoint-url', context.cloud.url], dir, TEST_ENV);
     assert.is(refused.code, 1, refused.stdout);
     assert.is(
       refused.stderr,
       refusal('S3BucketPhotos (AWS::S3::Bucket) in HelloNestedStack would be removed with its data', 'nest-dev'),
     );
-    const allowed = await runFw(['deploy', '--endpoint-url', context.cloud.url, '--allow-data-loss'], dir, ENV);
+    const allowed = await runFw(['deploy', '--endpoint-url', context.cloud.url, '--allow-data-loss'], dir, TEST_ENV);
     assert.is(allowed.code, 0, allowed.stdout + allowed.stderr);
     assert.ok(allowed.stdout.includes('Warning: S3BucketPhotos (AWS::S3::Bucket) in HelloNestedStack would be removed with its data (--allow-data-loss)\n'), allowed.stdout);
   } finally {
@@ -215,10 +209,10 @@ dataLoss('with deploymentMethod: direct (no change set) the removal is refused b
   const direct = (resources: string) => service(resources).replace('service: store', 'service: straight').replace('  runtime: nodejs20.x\n', '  runtime: nodejs20.x\n  deploymentMethod: direct\n');
   try {
     writeFileSync(join(dir, 'fw.yml'), direct(`    Orders:\n${TABLE}`));
-    const created = await runFw(['deploy', '--endpoint-url', context.cloud.url], dir, ENV);
+    const created = await runFw(['deploy', '--endpoint-url', context.cloud.url], dir, TEST_ENV);
     assert.is(created.code, 0, created.stdout + created.stderr);
     writeFileSync(join(dir, 'fw.yml'), direct(`    Ledger:\n${TABLE}`));
-    const refused = await runFw(['deploy', '--endpoint-url', context.cloud.url], dir, ENV);
+    const refused = await runFw(['deploy', '--endpoint-url', context.cloud.url], dir, TEST_ENV);
     assert.is(refused.code, 1, refused.stdout);
     assert.is(refused.stderr, refusal('Orders (AWS::DynamoDB::Table) would be removed with its data', 'straight-dev', ''));
     const stack = (await context.cfn.send(new DescribeStackResourcesCommand({ StackName: 'straight-dev' }))).StackResources ?? [];

@@ -1,13 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { runFw } from '../helpers/cli';
-import { startTestCloud, type TestCloud } from '../helpers/local-cloud';
+import { startTestService, TEST_ENV, type TestService } from '../helpers/local-cloud';
 
-const ENV = { AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', NO_COLOR: '1' };
 
 const USERS = `service: shelf
 provider:
@@ -43,26 +41,21 @@ const ROLLED_BACK = [
   'note: the last deploy failed and was rolled back: listed below is what was deployed before it',
 ];
 
-interface Context extends TestCloud {
-  service: string;
-}
+type Context = TestService;
 
 const info = suite<Context>('fw info after a deploy that rolled back');
 
 info.before(async context => {
-  Object.assign(context, await startTestCloud());
-  context.service = mkdtempSync(join(tmpdir(), 'fw-info-rollback-'));
-  writeFileSync(join(context.service, 'handler.js'), 'exports.main = async () => ({ statusCode: 200 });\n');
+  Object.assign(context, await startTestService({ 'handler.js': 'exports.main = async () => ({ statusCode: 200 });\n' }));
 });
 
 info.after(async context => {
   await context.stop();
-  rmSync(context.service, { recursive: true, force: true });
 });
 
 const fw = (context: Context, config: string, ...args: string[]) => {
   writeFileSync(join(context.service, 'fw.yml'), config);
-  return runFw([...args, '--endpoint-url', context.cloud.url], context.service, ENV);
+  return runFw([...args, '--endpoint-url', context.cloud.url], context.service, TEST_ENV);
 };
 
 const httpApiUrl = async (context: Context) =>
