@@ -1,7 +1,7 @@
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { S3Client } from '@aws-sdk/client-s3';
 import { CloudError } from '../errors';
-import { awsTimeouts, reportTimeouts, timeoutSettings } from './timeouts';
+import { withTimeouts } from './timeouts';
 
 /** Where and as whom fw talks to CloudFormation and S3. */
 export interface AwsTarget {
@@ -21,13 +21,12 @@ export interface AwsClients {
 }
 
 export function createClients(target: AwsTarget): AwsClients {
-  const timeouts = awsTimeouts();
-  const common = { ...sdkConfig(target), ...timeoutSettings(timeouts), maxAttempts: 6 };
+  const common = { ...sdkConfig(target), maxAttempts: 6 };
   return {
     target,
-    cloudFormation: reportTimeouts(new CloudFormationClient(common), timeouts),
+    cloudFormation: withTimeouts(settings => new CloudFormationClient({ ...common, ...settings })),
     // Path-style addressing works with every emulator and with bucket names that contain dots.
-    s3: reportTimeouts(new S3Client({ ...common, forcePathStyle: Boolean(target.endpoint) }), timeouts),
+    s3: withTimeouts(settings => new S3Client({ ...common, ...settings, forcePathStyle: Boolean(target.endpoint) })),
   };
 }
 
@@ -63,12 +62,10 @@ const sdkConfig = (target: AwsTarget) => ({
 /** Lambda and CloudWatch Logs clients, loaded only by `invoke` and `logs`. */
 export function lambdaClient(target: AwsTarget): import('@aws-sdk/client-lambda').LambdaClient {
   const { LambdaClient } = require('@aws-sdk/client-lambda') as typeof import('@aws-sdk/client-lambda');
-  const timeouts = awsTimeouts();
-  return reportTimeouts(new LambdaClient({ ...sdkConfig(target), ...timeoutSettings(timeouts) }), timeouts);
+  return withTimeouts(settings => new LambdaClient({ ...sdkConfig(target), ...settings }));
 }
 
 export function logsClient(target: AwsTarget): import('@aws-sdk/client-cloudwatch-logs').CloudWatchLogsClient {
   const { CloudWatchLogsClient } = require('@aws-sdk/client-cloudwatch-logs') as typeof import('@aws-sdk/client-cloudwatch-logs');
-  const timeouts = awsTimeouts();
-  return reportTimeouts(new CloudWatchLogsClient({ ...sdkConfig(target), ...timeoutSettings(timeouts) }), timeouts);
+  return withTimeouts(settings => new CloudWatchLogsClient({ ...sdkConfig(target), ...settings }));
 }

@@ -42,6 +42,15 @@ export function timeoutSettings(timeouts: AwsTimeouts): { requestHandler: { conn
   return { requestHandler: { connectionTimeout: timeouts.connectSeconds * 1000, socketTimeout: timeouts.requestSeconds * 1000 } };
 }
 
+/**
+ * An SDK client with fw's time-outs: `create` gets the HTTP handler settings to spread into the
+ * client's config, and the client reports its second time-out on a call in one line.
+ */
+export function withTimeouts<Client extends { middlewareStack: unknown }>(create: (settings: ReturnType<typeof timeoutSettings>) => Client): Client {
+  const timeouts = awsTimeouts();
+  return reportTimeouts(create(timeoutSettings(timeouts)), timeouts);
+}
+
 interface Middleware {
   add(
     middleware: (next: (args: unknown) => Promise<unknown>, context: { clientName?: string; commandName?: string }) => (args: unknown) => Promise<unknown>,

@@ -1,5 +1,5 @@
 import type { ResolveContext } from '../index';
-import { awsTimeouts, reportTimeouts, timeoutSettings } from '../../deploy/timeouts';
+import { timeoutSettings, withTimeouts } from '../../deploy/timeouts';
 
 interface SourceClientConfig {
   region: string;
@@ -15,8 +15,7 @@ interface SourceClientConfig {
  * override if any, and fw's time-outs (so a silent endpoint fails the variable instead of hanging).
  */
 export function awsSourceClient<Client extends { middlewareStack: unknown }>(create: (config: SourceClientConfig) => Client, context: ResolveContext, region: string): Client {
-  const timeouts = awsTimeouts();
-  return reportTimeouts(create(awsClientConfig(context, region, timeoutSettings(timeouts))), timeouts);
+  return withTimeouts(settings => create(awsClientConfig(context, region, settings)));
 }
 
 /** Client settings for the AWS-backed sources: the region, and the endpoint/credentials override if any. */
