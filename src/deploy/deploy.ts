@@ -233,13 +233,18 @@ async function readyStack(clients: AwsClients, stackName: string, reporter: Repo
       );
     case 'UPDATE_ROLLBACK_FAILED':
       throw new CloudError(
-        `Stack ${stackName} is in UPDATE_ROLLBACK_FAILED: fix the resource that blocked the rollback, continue the rollback (aws cloudformation continue-update-rollback --stack-name ${stackName}), then deploy again.`,
+        `Stack ${stackName} is in UPDATE_ROLLBACK_FAILED: fix the resource that blocked the rollback, continue the rollback (aws cloudformation continue-update-rollback --stack-name ${stackName}${endpointOption(clients)}), then deploy again.`,
       );
     case 'DELETE_FAILED':
       throw new CloudError(`Stack ${stackName} is in DELETE_FAILED: run "fw remove" again (or delete the stack) before deploying.`);
     default:
       return stack;
   }
+}
+
+/** ` --endpoint-url URL` when the stack lives behind a custom endpoint (the local cloud), so advice can be pasted as is. */
+function endpointOption(clients: AwsClients): string {
+  return clients.target.endpoint ? ` --endpoint-url ${clients.target.endpoint}` : '';
 }
 
 async function createFullStack(packaged: PackagedService, clients: AwsClients, templateUrl: string): Promise<boolean> {
