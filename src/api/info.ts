@@ -23,7 +23,14 @@ export async function info(request: CloudRequest = {}): Promise<ServiceInfo> {
       const deployed = await deployedResources(connection.clients, loaded.stackName).catch(error => {
         throw describeAwsError(error, `describing ${loaded.stackName}`, connection.clients.target);
       });
-      return serviceInfo(loaded, stack, deployed);
+      const hasApiKeys = [...deployed.values()].some(resource => resource.Type === 'AWS::ApiGateway::ApiKey');
+      const { stackApiKeys } = require('../deploy/api-keys') as typeof import('../deploy/api-keys');
+      const apiKeys = hasApiKeys
+        ? await stackApiKeys(connection.clients, loaded.stackName).catch(error => {
+            throw describeAwsError(error, `reading the API keys of ${loaded.stackName}`, connection.clients.target);
+          })
+        : [];
+      return serviceInfo(loaded, stack, deployed, apiKeys);
     } finally {
       await connection.close();
     }

@@ -13,6 +13,8 @@ export interface ServiceInfo {
   status?: string;
   /** HTTP endpoints (`httpApi`, `http` events) and function URLs. */
   endpoints: Array<{ method?: string; url: string; function?: string }>;
+  /** The stack's API keys and their values. */
+  apiKeys: Array<{ name: string; value: string }>;
   /** Each function's key in the service file and its deployed name. */
   functions: Array<{ key: string; name: string }>;
   /** The stack's outputs, by key. */
@@ -22,9 +24,14 @@ export interface ServiceInfo {
 }
 
 /** The summary of `loaded` deployed as `stack`. */
-export function serviceInfo(loaded: LoadedService, stack: Stack | undefined, deployed?: ReadonlyMap<string, TemplateResource>): ServiceInfo {
+export function serviceInfo(
+  loaded: LoadedService,
+  stack: Stack | undefined,
+  deployed?: ReadonlyMap<string, TemplateResource>,
+  apiKeys: ServiceInfo['apiKeys'] = [],
+): ServiceInfo {
   const { summarize } = require('../deploy/summary') as typeof import('../deploy/summary');
-  const summary = summarize(loaded, stack, deployed);
+  const summary = { ...summarize(loaded, stack, deployed), ...(apiKeys.length > 0 ? { apiKeys } : {}) };
   const functionKeys = new Set(summary.functions.map(fn => fn.key));
   const endpoints = summary.endpoints.map(line => {
     // `GET - https://…/items` for a route, `hello: https://…` for a function URL.
@@ -40,6 +47,7 @@ export function serviceInfo(loaded: LoadedService, stack: Stack | undefined, dep
     region: summary.region,
     stackName: summary.stack,
     status: summary.status,
+    apiKeys,
     endpoints,
     functions: summary.functions,
     outputs: Object.fromEntries(summary.outputs.map(output => [output.key, output.value])),

@@ -69,3 +69,9 @@ export function logsClient(target: AwsTarget): import('@aws-sdk/client-cloudwatc
   const { CloudWatchLogsClient } = require('@aws-sdk/client-cloudwatch-logs') as typeof import('@aws-sdk/client-cloudwatch-logs');
   return withTimeouts(settings => new CloudWatchLogsClient({ ...sdkConfig(target), ...settings }));
 }
+
+/** API Gateway's management client, loaded only when `info` lists a stack's API keys. */
+export function apiGatewayClient(target: AwsTarget): import('@aws-sdk/client-api-gateway').APIGatewayClient {
+  const { APIGatewayClient } = require('@aws-sdk/client-api-gateway') as typeof import('@aws-sdk/client-api-gateway');
+  return withTimeouts(settings => new APIGatewayClient({ ...sdkConfig(target), ...settings }));
+}

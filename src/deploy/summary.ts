@@ -11,6 +11,8 @@ export interface ServiceSummary {
   status?: string;
   /** What the status means for what is listed, when the last operation did not end well. */
   statusNote?: string;
+  /** API keys and their values (`fw info`), as `serverless info` lists them. */
+  apiKeys?: Array<{ name: string; value: string }>;
   endpoints: string[];
   functions: Array<{ key: string; name: string }>;
   outputs: Array<{ key: string; value: string }>;
@@ -93,6 +95,7 @@ export function formatSummary(summary: ServiceSummary, verbose: boolean): string
     `stack: ${summary.stack}${summary.status ? ` (${summary.status})` : ''}`,
   ];
   if (summary.statusNote) lines.push(`note: ${summary.statusNote}`);
+  if (summary.apiKeys?.length) lines.push('api keys:', ...summary.apiKeys.map(key => `  ${key.name}: ${key.value}`));
   if (summary.endpoints.length > 0) lines.push('endpoints:', ...summary.endpoints.map(e => `  ${e}`));
   if (summary.functions.length > 0) lines.push('functions:', ...summary.functions.map(f => `  ${f.key}: ${f.name}`));
   if (verbose && summary.outputs.length > 0) lines.push('outputs:', ...summary.outputs.map(o => `  ${o.key}: ${o.value}`));

@@ -9,6 +9,7 @@ import type { LocalCloud } from './cloud';
 import { header, type LocalRequest, type LocalResponse } from './http';
 import { S3Api } from './s3/api';
 import { GatewayRouter } from './gateway/router';
+import { apiGatewayApi } from './services/api-gateway';
 import { dynamoDbApi } from './services/dynamodb';
 import { eventBridgeApi } from './services/eventbridge';
 import { SqsApi } from './services/sqs';
@@ -18,14 +19,14 @@ import { snsAction } from './services/sns';
 import { ssmApi } from './services/ssm';
 import { stsAction } from './services/sts';
 
-type Service = 'cloudformation' | 'sts' | 'sns' | 'sqs' | 'lambda' | 'logs' | 'ssm' | 'dynamodb' | 'events' | 'gateway' | 's3';
+type Service = 'cloudformation' | 'sts' | 'sns' | 'sqs' | 'lambda' | 'logs' | 'ssm' | 'dynamodb' | 'events' | 'apigateway' | 'gateway' | 's3';
 
 const QUERY_VERSIONS: Record<string, Service> = { '2010-05-15': 'cloudformation', '2011-06-15': 'sts', '2010-03-31': 'sns', '2012-11-05': 'sqs' };
 
 const TARGET_PREFIXES: Record<string, Service> = { Logs_20140328: 'logs', AmazonSSM: 'ssm', DynamoDB_20120810: 'dynamodb', AmazonSQS: 'sqs', AWSEvents: 'events' };
 
 /** Credential-scope service names that are also the local service's name. */
-const SIGNED_SERVICES = new Set<string>(['cloudformation', 'sts', 'sns', 'sqs', 'logs', 'ssm', 'lambda', 'dynamodb', 'events', 's3']);
+const SIGNED_SERVICES = new Set<string>(['cloudformation', 'sts', 'sns', 'sqs', 'logs', 'ssm', 'lambda', 'dynamodb', 'events', 'apigateway', 's3']);
 
 /**
  * Which AWS service a request is for, the way the SDK and the AWS CLI address
@@ -149,7 +150,7 @@ export class LocalServer {
         return s3Error(asAwsError(error), request.method);
       }
     }
-    const jsonContentType = service === 'lambda' || service === 'gateway' ? 'application/json' : service === 'dynamodb' || service === 'sqs' ? 'application/x-amz-json-1.0' : undefined;
+    const jsonContentType = service === 'lambda' || service === 'gateway' || service === 'apigateway' ? 'application/json' : service === 'dynamodb' || service === 'sqs' ? 'application/x-amz-json-1.0' : undefined;
     try {
       const response = await this.serveJson(service, request);
       if (response) return response;
@@ -163,6 +164,7 @@ export class LocalServer {
   private async serveJson(service: Service, request: LocalRequest): Promise<LocalResponse | undefined> {
     if (service === 'gateway') return this.gateway.handle(request);
     if (service === 'lambda') return lambdaApi(this.cloud, request);
+    if (service === 'apigateway') return apiGatewayApi(() => this.cloud.resources('AWS::ApiGateway::ApiKey').map(({ record }) => record), request);
     if (service === 'logs' || service === 'ssm' || service === 'dynamodb' || service === 'events' || service === 'sqs') {
       const operation = (header(request, 'x-amz-target') ?? '').split('.')[1] ?? '';
       let input: Record<string, unknown>;

@@ -137,6 +137,14 @@ guarded('fw deploy lists the API keys and, once, what the local cloud does not e
   );
 });
 
+guarded('fw info lists the API keys with their values, read through API Gateway\'s GetApiKey', async ({ t, work, deploy }) => {
+  const generated = /^ {2}generated: ([A-Za-z0-9_-]{40})$/m.exec(deploy.stdout)?.[1];
+  const result = await runFw(['info', '--endpoint-url', t.cloud.url], join(work, 'service'), ENV);
+  assert.is(result.code, 0, result.stderr);
+  const section = result.stdout.slice(result.stdout.indexOf('api keys:'), result.stdout.indexOf('endpoints:'));
+  assert.is(section, ['api keys:', `  generated: ${generated}`, '  tester: tester-key-0123456789abcdef', ''].join('\n'));
+});
+
 guarded('httpApi jwt authorizer: refused without a token or scope, admitted with one from fw local token', async (context) => {
   const mint = async (...args: string[]) => (await runFw(['local', 'token', '--url', context.t.cloud.url, '--audience', 'my-client', ...args], context.work)).stdout.trim();
   assert.is((await fetch(`${context.http}/jwt`)).status, 401);
