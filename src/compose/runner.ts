@@ -209,11 +209,13 @@ async function schedule(
  */
 async function localCloudFor(request: ComposeRequest): Promise<{ request: CloudRequest; started?: string; stop(): Promise<void> }> {
   const none = { request: request as CloudRequest, stop: async () => undefined };
-  if (!request.local || request.endpoint !== undefined) return none;
-  const { connect, localCloudAnswers, localPort } = require('../deploy/connect') as typeof import('../deploy/connect');
+  if (!request.local) return none;
+  const { checkOneTarget, connect, runningLocalCloudPort } = require('../deploy/connect') as typeof import('../deploy/connect');
+  checkOneTarget(request.local, request.endpoint);
   const local = typeof request.local === 'object' ? request.local : {};
-  const port = local.port ?? localPort();
-  if (request.localCloudRunning ?? (port !== 0 && (await localCloudAnswers(port)))) return { ...none, request: { ...request, localCloudRunning: true } };
+  if (request.localCloudRunning) return { ...none, request: { ...request, localCloudRunning: true } };
+  const running = request.localCloudRunning === false ? undefined : await runningLocalCloudPort(local);
+  if (running !== undefined) return { ...none, request: { ...request, local: { ...local, port: running }, localCloudRunning: true } };
   const connection = await connect({ region: request.region ?? 'us-east-1', local: true, localPort: local.port, localDataDir: local.dataDir, localCloudRunning: false });
   const url = connection.startedLocalCloud!;
   return {
