@@ -49,7 +49,7 @@ export abstract class CloudCommand extends ServiceCommand {
   /** The command's options as a request to the library API (src/api), which does the work. */
   protected cloudRequest(): import('../api/request').CloudRequest {
     return {
-      cwd: process.cwd(),
+      cwd: this.serviceDir,
       options: this.cliOptions(),
       local: this.local && this.localCloudPort !== undefined ? { port: this.localCloudPort } : this.local,
       endpoint: this.endpointUrl,
@@ -65,7 +65,7 @@ export abstract class CloudCommand extends ServiceCommand {
 
   protected async loadService(): Promise<LoadedService> {
     const { loadServiceConfig } = require('../package/load') as typeof import('../package/load');
-    return loadServiceConfig(process.cwd(), this.cliOptions());
+    return loadServiceConfig(this.serviceDir, this.cliOptions());
   }
 
   protected async connect(loaded: LoadedService): Promise<Connection> {
