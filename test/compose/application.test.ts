@@ -1,11 +1,11 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeStackEventsCommand, ListStacksCommand } from '@aws-sdk/client-cloudformation';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runApplication } from '../../src/compose/runner';
-import { runFw } from '../helpers/cli';
+import { COMPOSE_FILE, fw, outcomes, TOPIC_SERVICE, writeApplication } from './application-fixture';
 import { startTestCloud, type TestCloud } from '../local/helpers';
 
 const CREDENTIALS = { AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' };
@@ -17,76 +17,10 @@ interface Context {
   env: Record<string, string | undefined>;
 }
 
-const QUEUE_SERVICE = `service: compose-queue
-provider:
-  name: aws
-  runtime: nodejs20.x
-resources:
-  Resources:
-    JobsQueue:
-      Type: AWS::SQS::Queue
-  Outputs:
-    QueueUrl:
-      Value: { Ref: JobsQueue }
-`;
-
-const API_SERVICE = `service: compose-api
-provider:
-  name: aws
-  runtime: nodejs20.x
-  environment:
-    QUEUE_URL: \${param:queueUrl}
-functions:
-  queue:
-    handler: handler.queue
-    events:
-      - httpApi: GET /queue
-`;
-
-const API_HANDLER = `exports.queue = async () => ({ statusCode: 200, body: JSON.stringify({ queueUrl: process.env.QUEUE_URL }) });\n`;
-
-const TOPIC_SERVICE = (name: string) => `service: compose-topic
-provider:
-  name: aws
-  runtime: nodejs20.x
-resources:
-  Resources:
-    Alerts:
-      Type: AWS::SNS::Topic
-      Properties:
-        TopicName: ${name}
-`;
-
-const COMPOSE_FILE = `services:
-  queue:
-    path: queue
-  api:
-    path: api
-    params:
-      queueUrl: \${queue.QueueUrl}
-  topic:
-    path: topic
-`;
-
-function writeApplication(dir: string, compose = COMPOSE_FILE): void {
-  for (const [folder, files] of Object.entries({
-    queue: { 'fw.yml': QUEUE_SERVICE },
-    api: { 'fw.yml': API_SERVICE, 'handler.js': API_HANDLER },
-    topic: { 'fw.yml': TOPIC_SERVICE('alerts') },
-  })) {
-    mkdirSync(join(dir, folder), { recursive: true });
-    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, folder, name), text);
-  }
-  writeFileSync(join(dir, 'fw-compose.yml'), compose);
-}
-
 async function liveStacks(test: TestCloud): Promise<string[]> {
   const listed = await test.cfn.send(new ListStacksCommand({}));
   return (listed.StackSummaries ?? []).filter(stack => stack.StackStatus !== 'DELETE_COMPLETE').map(stack => stack.StackName!).sort();
 }
-
-/** fw's CLI in `cwd`, in plain text (uvu sets FORCE_COLOR). */
-const fw = (args: string[], cwd: string) => runFw(args, cwd, { NO_COLOR: '1' });
 
 const compose = suite<Context>('compose application');
 
@@ -124,10 +58,6 @@ compose('deploy runs the queue before the API that reads its URL, and the indepe
   assert.equal(await response.json(), { queueUrl });
   assert.equal(await liveStacks(context.test), ['compose-api-dev', 'compose-queue-dev', 'compose-topic-dev']);
 });
-
-/** The summary lines of a run (`queue  deployed (1.2 s)`), durations left out. */
-const outcomes = (stdout: string) =>
-  stdout.split('\n').filter(line => /^\S+ {2,}\w/.test(line)).map(line => line.replace(/ \(\d+\.\d s\)/, '').replace(/ {2,}/, ' '));
 
 /** Each stack's event ids, newest first. */
 async function stackEvents(test: TestCloud, stacks: string[]): Promise<Record<string, string[]>> {
