@@ -71,6 +71,12 @@ commands('fw outputs prints every service\'s stored outputs as a table, and as J
   });
 });
 
+commands('fw outputs in a service folder reads its stack\'s outputs', async ({ test, app }) => {
+  const { queue } = storedOutputs(app);
+  const { code, stdout, stderr } = await fw(['outputs', '--json', '--endpoint-url', test.cloud.url], join(app, 'queue'));
+  assert.equal({ code, stderr, outputs: JSON.parse(stdout) }, { code: 0, stderr: '', outputs: queue });
+});
+
 commands('fw refresh-outputs reads the stacks\' outputs back into the store', async ({ test, app }) => {
   const stored = storedOutputs(app);
   writeFileSync(join(app, '.serverless', 'compose-outputs-dev.json'), '{}\n');

@@ -1,5 +1,6 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { isRunning } from '../../package/staging';
 import { writeJsonAtomic } from './files';
 
 /**
@@ -26,7 +27,7 @@ export function recordEndpoint(dataDir: string, endpoint: Omit<RunningEndpoint, 
 /** The endpoint recorded in the data folder, when the process that recorded it still runs. */
 export function recordedEndpoint(dataDir: string): RunningEndpoint | undefined {
   const record = readRecord(join(dataDir, ENDPOINT_FILE));
-  return record && isAlive(record.pid) ? record : undefined;
+  return record && isRunning(record.pid) ? record : undefined;
 }
 
 function readRecord(file: string): RunningEndpoint | undefined {
@@ -35,15 +36,5 @@ function readRecord(file: string): RunningEndpoint | undefined {
     return typeof record.url === 'string' && Number.isInteger(record.port) && Number.isInteger(record.pid) ? (record as RunningEndpoint) : undefined;
   } catch {
     return undefined;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
