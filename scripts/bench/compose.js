@@ -1,8 +1,9 @@
 // Times a 10-service application (no dependencies between the services; a few functions and an
 // HTTP API each) deployed two ways into `fw local start --provisioning-delay 0.05` (each resource
 // takes 5% of its typical AWS creation time, independent resources side by side, as CloudFormation
-// provisions them): `fw deploy` in the compose folder, against the same services deployed one
-// after another with `fw deploy` in each service's folder. Each run deploys to a new stage, so
+// provisions them): `fw deploy --max-concurrency 10` in the compose folder (and `fw deploy` with
+// its default of 4 at once), against the same services deployed one after another with `fw deploy`
+// in each service's folder. Each run deploys to a new stage, so
 // every stack is created from scratch; medians of the runs.
 'use strict';
 
@@ -77,10 +78,12 @@ async function composeBench(root, runs = 3) {
   const cloud = await startCloud(dataDir, env);
   const services = fs.readdirSync(dir).filter((name) => name.startsWith('svc')).sort();
   const compose = [];
+  const composeDefault = [];
   const oneByOne = [];
   try {
     for (let run = 0; run < runs; run++) {
       compose.push(await timed(() => fw(['deploy', '--local', '--stage', `c${run}`, '--max-concurrency', String(SERVICES)], dir, env)));
+      composeDefault.push(await timed(() => fw(['deploy', '--local', '--stage', `d${run}`], dir, env)));
       oneByOne.push(
         await timed(async () => {
           for (const name of services) await fw(['deploy', '--local', '--stage', `s${run}`], path.join(dir, name), env);
@@ -91,7 +94,7 @@ async function composeBench(root, runs = 3) {
     await cloud.stop();
   }
   const resources = Object.keys(JSON.parse(fs.readFileSync(path.join(dir, 'svc0', '.serverless', 'cloudformation-template-update-stack.json'), 'utf8')).Resources).length;
-  return { services: SERVICES, functions: FUNCTIONS, resources, delay: PROVISIONING_DELAY, runs, composeMs: median(compose), oneByOneMs: median(oneByOne) };
+  return { services: SERVICES, functions: FUNCTIONS, resources, delay: PROVISIONING_DELAY, runs, composeMs: median(compose), composeDefaultMs: median(composeDefault), oneByOneMs: median(oneByOne) };
 }
 
 module.exports = { composeBench };
