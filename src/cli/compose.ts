@@ -122,7 +122,7 @@ function printStoredOutputs(command: ServiceCommand, file: string, stage: string
   }
   const { outputsTable } = require('./outputs') as typeof import('./outputs');
   const rows = shown.flatMap(name =>
-    stored[name] ? Object.entries(stored[name]).map(([key, value], index) => [index === 0 ? name : '', key, value]) : [[name, '(not deployed for this stage: run fw deploy or fw refresh-outputs)', '']],
+    stored[name] ? Object.entries(stored[name]).map(([key, value], index) => [index === 0 ? name : '', key, value]) : [[name, '-', 'not stored for this stage (run fw deploy or fw refresh-outputs)']],
   );
   stdout.write(outputsTable(['service', 'output', 'value'], rows));
   return 0;

@@ -71,6 +71,15 @@ commands('fw outputs prints every service\'s stored outputs as a table, and as J
   });
 });
 
+commands('fw outputs for a stage with nothing stored says so for each service', async ({ app }) => {
+  const placeholder = 'not stored for this stage (run fw deploy or fw refresh-outputs)';
+  assert.equal(await fw(['outputs', '--stage', 'prod'], app), {
+    code: 0,
+    stderr: '',
+    stdout: `service  output  value\nqueue    -       ${placeholder}\napi      -       ${placeholder}\ntopic    -       ${placeholder}\n`,
+  });
+});
+
 commands('fw outputs in a service folder reads its stack\'s outputs', async ({ test, app }) => {
   const { queue } = storedOutputs(app);
   const { code, stdout, stderr } = await fw(['outputs', '--json', '--endpoint-url', test.cloud.url], join(app, 'queue'));
