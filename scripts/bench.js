@@ -13,7 +13,9 @@
 // development dependencies); "mixed": 100 functions cycling through every event
 // type (target: at most twice the HTTP-only 100); "deploy": a 60-function service
 // (about 400 resources) deployed into the local cloud (targets: first deploy under
-// 10 s, unchanged redeploy under 1 s). Each run packages the service from scratch; one
+// 10 s, unchanged redeploy under 1 s); "compose": a 10-service application deployed with fw deploy in
+// its compose folder vs the services one after another, against fw local start --provisioning-delay
+// 0.05 (target: at least 3x faster). Each run packages the service from scratch; one
 // untimed warm-up run per tool and case comes first.
 //
 // The reference is never a dependency of fw. Install it once in a cache folder
@@ -40,7 +42,7 @@ const TARGETS = { 100: 15, modules: 5 };
 const MEMORY_TARGET = 1 / 3;
 
 function parseArgs(argv) {
-  const options = { runs: 7, cases: ['1', '20', '100', '300', 'modules', 'mixed', 'deploy'], reference: true, keep: false };
+  const options = { runs: 7, cases: ['1', '20', '100', '300', 'modules', 'mixed', 'deploy', 'compose'], reference: true, keep: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--quick') options.runs = 3;
@@ -145,7 +147,7 @@ async function main() {
   try {
     for (const name of options.cases) {
       const dir = path.join(root, name);
-      if (name === 'deploy') continue; // timed below, against the local cloud
+      if (name === 'deploy' || name === 'compose') continue; // timed below, against the local cloud
       if (name === 'modules') nodeModulesService(dir);
       else if (name === 'mixed') mixedService(dir, 100);
       else if (/^\d+$/.test(name)) functionsService(dir, Number(name));
@@ -199,6 +201,18 @@ async function main() {
     process.stderr.write(' done\n');
     verdicts.push(`${deploy.firstMs < 10000 ? 'PASS' : 'FAIL'}  first deploy of ${deploy.functions} functions (${deploy.resources} resources) to the local cloud: ${fmtMs(deploy.firstMs)} (target under 10 s)`);
     verdicts.push(`${deploy.unchangedMs < 1000 ? 'PASS' : 'FAIL'}  unchanged redeploy: ${fmtMs(deploy.unchangedMs)}, median of ${deploy.runs} (target under 1 s)`);
+  }
+  if (options.cases.includes('compose')) {
+    process.stderr.write('compose application to the local cloud…');
+    const { composeBench } = require('./bench/compose');
+    const compose = await composeBench(root);
+    process.stderr.write(' done\n');
+    const speedUp = compose.oneByOneMs / compose.composeMs;
+    verdicts.push(
+      `${speedUp >= 3 ? 'PASS' : 'FAIL'}  ${compose.services} services (${compose.functions} functions, ${compose.resources} resources each), provisioning delay ${compose.delay}: ` +
+        `fw deploy --max-concurrency ${compose.services} of the application ${fmtMs(compose.composeMs)} vs one after another ${fmtMs(compose.oneByOneMs)}, ${fmtRatio(speedUp)} faster, medians of ${compose.runs} (target 3x)`,
+    );
+    verdicts.push(`INFO  the same with fw deploy's default --max-concurrency (4): ${fmtMs(compose.composeDefaultMs)}, ${fmtRatio(compose.oneByOneMs / compose.composeDefaultMs)} faster`);
   }
   console.log(`\nfw package${reference ? ` vs serverless@${reference.version} package` : ''}: medians of ${options.runs} runs (${os.cpus().length} CPUs, Node ${process.version}${GNU_TIME ? '' : ', CPU and memory of the Node process only'})\n`);
   console.log(table(rows));

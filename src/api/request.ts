@@ -79,12 +79,13 @@ export async function connectFor(loaded: LoadedService, request: CloudRequest): 
 export async function atEndpoint<R extends CloudRequest, T>(request: R, work: (request: R) => Promise<T>): Promise<T> {
   let endpoint = request.endpoint;
   let resolved = request;
-  if (endpoint === undefined && request.local) {
-    const { localCloudAnswers, DEFAULT_LOCAL_PORT } = require('../deploy/connect') as typeof import('../deploy/connect');
-    const port = (typeof request.local === 'object' ? request.local.port : undefined) ?? DEFAULT_LOCAL_PORT;
-    const running = request.localCloudRunning ?? (port !== 0 && (await localCloudAnswers(port)));
-    resolved = { ...request, localCloudRunning: running };
-    if (running) endpoint = `http://127.0.0.1:${port}`;
+  if (request.local) {
+    const { checkOneTarget, runningLocalCloudPort } = require('../deploy/connect') as typeof import('../deploy/connect');
+    checkOneTarget(request.local, endpoint);
+    const given = typeof request.local === 'object' ? request.local : {};
+    const port = request.localCloudRunning === false ? undefined : request.localCloudRunning ? given.port : await runningLocalCloudPort(given);
+    resolved = port === undefined ? { ...request, localCloudRunning: false } : { ...request, local: { ...given, port }, localCloudRunning: true };
+    if (port !== undefined) endpoint = `http://127.0.0.1:${port}`;
   }
   if (endpoint === undefined) return work(resolved);
   const previous = { AWS_ENDPOINT_URL: process.env.AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY };

@@ -46,11 +46,19 @@ export abstract class ServiceCommand extends Command {
   composeService = Option.String('--service', { description: 'With a compose file (fw-compose.yml, serverless-compose.yml): only this service' });
   maxConcurrency = Option.String('--max-concurrency', { description: 'With a compose file: how many services run at once (default 4)' });
 
+  /** Set when one service of a compose file runs this command (`fw logs --service api`): its folder, file and params. */
+  composeTarget?: import('../compose/runner').ServiceTarget;
+
   abstract run(): Promise<number | void>;
+
+  /** The service folder the command runs in. */
+  protected get serviceDir(): string {
+    return this.composeTarget?.cwd ?? process.cwd();
+  }
 
   /** The options as a request to the library API; commands that reach a cloud add where. */
   protected applicationRequest(): import('../api/request').CloudRequest {
-    return { cwd: process.cwd(), options: this.cliOptions() };
+    return { cwd: this.serviceDir, options: this.cliOptions() };
   }
 
   protected get out(): Style {
@@ -62,8 +70,10 @@ export abstract class ServiceCommand extends Command {
     const options: Record<string, unknown> = {};
     if (this.stage !== undefined) options.stage = this.stage;
     if (this.region !== undefined) options.region = this.region;
-    if (this.config !== undefined) options.config = this.config;
-    if (this.params !== undefined) options.param = this.params;
+    const config = this.composeTarget ? this.composeTarget.config : this.config;
+    const params = this.composeTarget ? [...this.composeTarget.params, ...(this.params ?? [])] : this.params;
+    if (config !== undefined) options.config = config;
+    if (params !== undefined) options.param = params;
     return options;
   }
 

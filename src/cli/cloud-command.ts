@@ -12,8 +12,8 @@ export abstract class CloudCommand extends ServiceCommand {
   local = Option.Boolean('--local', false, { description: "Use fw's embedded local cloud instead of AWS" });
   endpointUrl = Option.String('--endpoint-url', { description: 'Any AWS-compatible endpoint (default: $AWS_ENDPOINT_URL, else AWS)' });
   verbose = Option.Boolean('--verbose,-v', false, { description: 'Show every stack event' });
-  /** Whether `fw local start` answered when the command began (asked once, with --local). */
-  private localCloudRunning?: boolean;
+  /** The port of the running local cloud found when the command began (asked once, with --local). */
+  private localCloudPort?: number;
 
   /**
    * `${ssm:…}`, `${cf:…}`, `${s3:…}` read from the same place the command deploys to: the endpoint
@@ -21,13 +21,18 @@ export abstract class CloudCommand extends ServiceCommand {
    */
   override async execute(): Promise<number> {
     const previous = { endpoint: process.env.AWS_ENDPOINT_URL, key: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
+    const { checkOneTarget, runningLocalCloudPort } = require('../deploy/connect') as typeof import('../deploy/connect');
+    try {
+      checkOneTarget(this.local, this.endpointUrl);
+      if (this.local) this.localCloudPort = await runningLocalCloudPort();
+    } catch (error) {
+      this.report(error);
+      return 1;
+    }
     if (this.endpointUrl) process.env.AWS_ENDPOINT_URL = this.endpointUrl;
     else if (this.local) {
-      const { localCloudAnswers, localPort } = require('../deploy/connect') as typeof import('../deploy/connect');
-      const port = localPort();
-      this.localCloudRunning = port !== 0 && (await localCloudAnswers(port));
-      if (this.localCloudRunning) {
-        process.env.AWS_ENDPOINT_URL = `http://127.0.0.1:${port}`;
+      if (this.localCloudPort !== undefined) {
+        process.env.AWS_ENDPOINT_URL = `http://127.0.0.1:${this.localCloudPort}`;
         process.env.AWS_ACCESS_KEY_ID ??= 'local';
         process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
       }
@@ -44,12 +49,12 @@ export abstract class CloudCommand extends ServiceCommand {
   /** The command's options as a request to the library API (src/api), which does the work. */
   protected cloudRequest(): import('../api/request').CloudRequest {
     return {
-      cwd: process.cwd(),
+      cwd: this.serviceDir,
       options: this.cliOptions(),
-      local: this.local,
+      local: this.local && this.localCloudPort !== undefined ? { port: this.localCloudPort } : this.local,
       endpoint: this.endpointUrl,
       profile: this.awsProfile,
-      localCloudRunning: this.localCloudRunning,
+      localCloudRunning: this.local ? this.localCloudPort !== undefined : undefined,
       write: text => this.context.stdout.write(text),
     };
   }
@@ -60,13 +65,13 @@ export abstract class CloudCommand extends ServiceCommand {
 
   protected async loadService(): Promise<LoadedService> {
     const { loadServiceConfig } = require('../package/load') as typeof import('../package/load');
-    return loadServiceConfig(process.cwd(), this.cliOptions());
+    return loadServiceConfig(this.serviceDir, this.cliOptions());
   }
 
   protected async connect(loaded: LoadedService): Promise<Connection> {
     const { connect } = require('../deploy/connect') as typeof import('../deploy/connect');
     const profile = this.awsProfile ?? (typeof loaded.config.provider.profile === 'string' ? loaded.config.provider.profile : undefined);
-    return connect({ region: loaded.region, profile, local: this.local, endpoint: this.endpointUrl, localCloudRunning: this.localCloudRunning });
+    return connect({ region: loaded.region, profile, local: this.local, endpoint: this.endpointUrl, localPort: this.localCloudPort, localCloudRunning: this.local ? this.localCloudPort !== undefined : undefined });
   }
 
   /** Progress rewritten in place on a terminal; every event with --verbose; never credentials. */

@@ -21,6 +21,7 @@ export class DiffCommand extends CloudCommand {
       ['Preview a deploy into the local cloud', '$0 diff --local'],
       ['Preview a deploy of the prod stage', '$0 diff --stage prod'],
       ['Fail a CI step when the stack would change', '$0 diff || test $? -ne 2'],
+      ['In a folder with fw-compose.yml: every service of the application (exit 2 when any would change)', '$0 diff --stage prod'],
     ],
   });
 

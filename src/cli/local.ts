@@ -30,6 +30,7 @@ export class LocalStartCommand extends FwCommand {
       ['Start on the default port 4566', '$0 local start'],
       ['Start on another port with state in ./.local-cloud', '$0 local start --port 5000 --data .local-cloud'],
       ['Let a web app on localhost:3000 call S3 and the other APIs', '$0 local start --allow-origin http://localhost:3000'],
+      ['Take 5% of the typical AWS time to create each resource (to measure what runs in parallel)', '$0 local start --provisioning-delay 0.05'],
       ['Accept only requests signed with one key', 'FW_LOCAL_CREDENTIALS=AKIDLOCAL:my-secret $0 local start'],
     ],
   });
@@ -38,6 +39,9 @@ export class LocalStartCommand extends FwCommand {
   host = Option.String('--host', '127.0.0.1', { description: 'Address to listen on; anything but loopback exposes the local cloud to the network' });
   data = Option.String('--data', { description: 'State folder (default: $FW_LOCAL_DATA or ~/.fw/local)' });
   allowOrigin = Option.Array('--allow-origin', [], { description: 'A web origin (http://localhost:3000) allowed to call the management APIs; repeatable; * allows any page' });
+  provisioningDelay = Option.String('--provisioning-delay', {
+    description: 'Make each resource create, update and delete take this fraction of its typical AWS time (0.05: 5%), independent resources side by side as CloudFormation does (default $FW_LOCAL_PROVISIONING_DELAY, else 0)',
+  });
   requireCredentials = Option.String('--require-credentials', {
     description: 'KEY:SECRET: verify every signature against this secret (default $FW_LOCAL_CREDENTIALS; the variable keeps the secret out of the process list)',
   });
@@ -54,15 +58,21 @@ export class LocalStartCommand extends FwCommand {
     const credentialsText = this.requireCredentials ?? env[local.CREDENTIALS_ENV];
     const credentials =
       credentialsText === undefined ? undefined : local.parseLocalCredentials(credentialsText, this.requireCredentials !== undefined ? '--require-credentials' : `$${local.CREDENTIALS_ENV}`);
+    const { provisioningDelayFrom, PROVISIONING_DELAY_ENV } = require('../local/cloudformation/provisioning-clock') as typeof import('../local/cloudformation/provisioning-clock');
+    const provisioningDelay =
+      this.provisioningDelay !== undefined ? provisioningDelayFrom(this.provisioningDelay, '--provisioning-delay') : provisioningDelayFrom(env[PROVISIONING_DELAY_ENV], `$${PROVISIONING_DELAY_ENV}`);
     let cloud;
     try {
-      cloud = await local.startLocalCloud({ port, host: this.host, dataDir, allowOrigins, credentials });
+      cloud = await local.startLocalCloud({ port, host: this.host, dataDir, allowOrigins, credentials, provisioningDelay });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE') throw new ConfigError(`Port ${port} is in use; pick another with --port`);
       if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') throw new ConfigError(`Invalid --host: ${JSON.stringify(this.host)} is not an address of this machine`);
       throw error;
     }
+    // `--local` finds this cloud by the record, on whatever port it listens; removed when it stops.
+    const { recordEndpoint } = require('../local/state/running-endpoint') as typeof import('../local/state/running-endpoint');
+    const forget = recordEndpoint(dataDir, { url: cloud.url, port: cloud.port });
     const out = this.context.stdout;
     if (cloud.exposed) {
       out.write(`Local cloud listening on ${cloud.boundUrl} (state in ${dataDir})\n`);
@@ -74,6 +84,7 @@ export class LocalStartCommand extends FwCommand {
     } else {
       out.write(`Local cloud listening on ${cloud.url} (state in ${dataDir})\n`);
     }
+    if (provisioningDelay > 0) out.write(`Each resource takes ${provisioningDelay} × its typical AWS provisioning time\n`);
     if (allowOrigins.length > 0) out.write(`Web pages allowed to call its APIs: ${allowOrigins.join(', ')}\n`);
     out.write(`Use it with the AWS CLI${cloud.exposed ? ' (on this machine)' : ''}:\n`);
     out.write(
@@ -83,7 +94,8 @@ export class LocalStartCommand extends FwCommand {
     );
     out.write(`  aws --endpoint-url ${cloud.url} cloudformation describe-stacks\n`);
     out.write(`  aws --endpoint-url ${cloud.url} s3 ls\n`);
-    out.write(`Deploy to it with: fw deploy --local${credentials ? ` (with $${local.CREDENTIALS_ENV} set to the same KEY:SECRET)` : ''}\n`);
+    const dataEnv = dataDir === localDataDir(undefined, env) ? '' : `FW_LOCAL_DATA=${dataDir} `;
+    out.write(`Deploy to it with: ${dataEnv}fw deploy --local${credentials ? ` (with $${local.CREDENTIALS_ENV} set to the same KEY:SECRET)` : ''}\n`);
     out.write(`Press Ctrl+C to stop.\n`);
     // Stopped by a signal, as a shell reports it: 130 for Ctrl-C (SIGINT), 143 for SIGTERM.
     const signal = await new Promise<NodeJS.Signals>((done) => {
@@ -99,6 +111,7 @@ export class LocalStartCommand extends FwCommand {
     });
     out.write('Stopping the local cloud…\n');
     await cloud.stop();
+    forget();
     return signal === 'SIGINT' ? 130 : 143;
   }
 }

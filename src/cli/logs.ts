@@ -20,6 +20,7 @@ export class LogsCommand extends CloudCommand {
     examples: [
       ['The last 10 minutes of hello, from the local cloud', '$0 logs --local -f hello'],
       ['Follow the log of hello from 1 hour ago on', '$0 logs -f hello --startTime 1h --tail'],
+      ['In a folder with fw-compose.yml: the log of hello in the service api', '$0 logs --service api -f hello'],
     ],
   });
 

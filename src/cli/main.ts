@@ -8,6 +8,7 @@ import { RemoveCommand } from './remove';
 import { InfoCommand } from './info';
 import { InvokeCommand, InvokeLocalCommand } from './invoke';
 import { LogsCommand } from './logs';
+import { OutputsCommand, RefreshOutputsCommand } from './outputs';
 import { LocalResetCommand, LocalStartCommand } from './local';
 import { LocalTokenCommand } from './local-token';
 import { CreateCommand, DefaultCommand } from './create';
@@ -22,7 +23,7 @@ import { shareFwModule } from '../plugins/share';
 
 const COMMANDS = [
   CreateCommand, PackageCommand, DeployCommand, DeployFunctionCommand, DevCommand, DiffCommand, RemoveCommand, InfoCommand,
-  InvokeCommand, InvokeLocalCommand, LogsCommand, PrintCommand, LocalStartCommand, LocalResetCommand, LocalTokenCommand, SchemaCommand,
+  InvokeCommand, InvokeLocalCommand, LogsCommand, OutputsCommand, RefreshOutputsCommand, PrintCommand, LocalStartCommand, LocalResetCommand, LocalTokenCommand, SchemaCommand,
 ];
 
 /**
@@ -76,6 +77,8 @@ export async function main(argv: string[]): Promise<void> {
   // Whatever prints a value read from ssm:/s3:/cf: (a plugin's log, a CloudFormation reason), it is masked.
   secretValues.guard(process.stdout);
   secretValues.guard(process.stderr);
+  // `fw api:deploy` (Serverless Compose's form) in a compose folder is `fw deploy --service api`.
+  if (argv[0]?.includes(':')) argv = (require('./compose') as typeof import('./compose')).expandServiceCommand(argv, process.cwd());
   const { cli, argv: args, error } = await buildCliFor(argv, process.cwd());
   if (error && !BUILT_IN.has(argv[0] ?? '') && !HELP.has(argv[0] ?? '')) {
     process.stderr.write(`${isUserFacing(error) ? `Error: ${error.message}` : `Internal error (a bug in fw, please report it):\n${(error as Error).stack}`}\n`);

@@ -6,7 +6,7 @@ import { loadComposeFile, type Application, type ComposeService } from './compos
 import { dependencyGraph, resolveParams, reversed } from './dependency-graph';
 import { outputStorePath, readStoredOutputs, storeOutputs } from './output-store';
 
-export type ComposeAction = 'deploy' | 'remove' | 'info' | 'package';
+export type ComposeAction = 'deploy' | 'remove' | 'info' | 'package' | 'diff' | 'refresh-outputs';
 
 /** A command run across the services of a compose file. */
 export interface ComposeRequest extends Omit<CloudRequest, 'cwd' | 'config' | 'reporter' | 'write'> {
@@ -24,7 +24,18 @@ export interface ComposeRequest extends Omit<CloudRequest, 'cwd' | 'config' | 'r
   onEvent?: (service: string, event: StackEvent) => void;
 }
 
-export type RunStatus = import('../deploy/deploy').DeployOutcome | 'removed' | 'described' | 'packaged' | 'failed' | 'skipped';
+export type RunStatus =
+  | import('../deploy/deploy').DeployOutcome
+  | 'removed'
+  | 'described'
+  | 'packaged'
+  | 'failed'
+  | 'skipped'
+  /** `diff`: the deploy would change the stack, or would not. */
+  | 'changes'
+  | 'no-diff'
+  /** `refresh-outputs`: the stack's outputs were read and stored. */
+  | 'refreshed';
 
 export interface ServiceRun {
   service: string;
@@ -69,9 +80,7 @@ export async function runApplication(action: ComposeAction, request: ComposeRequ
   const outputsOf = (dependent: string) => (name: string): Record<string, string> => {
     const known = outputs.get(name) ?? stored[name];
     if (known) return known;
-    throw new ConfigError(
-      `Service ${dependent} needs the outputs of ${name}, which are not stored for stage ${stage} (${relative(application.dir, outputStorePath(application.dir, stage))}): deploy ${name} first`,
-    );
+    throw outputsNotStored(application, stage, dependent, name);
   };
 
   const serviceNamed = (name: string) => application.services.find(service => service.name === name)!;
@@ -123,11 +132,30 @@ export async function runApplication(action: ComposeAction, request: ComposeRequ
         storeOutputs(application.dir, stage, { [service.name]: undefined });
         return { status: 'removed', result: removed };
       }
-      case 'info': {
+      case 'info':
+      case 'refresh-outputs': {
         const { info } = require('../api/info') as typeof import('../api/info');
         const described = await info(serviceRequest);
         outputs.set(service.name, described.outputs);
-        return { status: 'described', result: described };
+        if (action === 'info') return { status: 'described', result: described };
+        storeOutputs(application.dir, stage, { [service.name]: described.outputs });
+        return { status: 'refreshed', result: described };
+      }
+      case 'diff': {
+        const { openDeployment } = require('../api/deploy') as typeof import('../api/deploy');
+        const { previewDeployment, formatPreview } = require('../deploy/preview') as typeof import('../deploy/preview');
+        const { describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
+        const deployment = await openDeployment(serviceRequest);
+        try {
+          const { packaged, connection } = deployment;
+          const preview = await previewDeployment(packaged, connection.clients).catch(error => {
+            throw describeAwsError(error, `previewing ${packaged.stackName}`, connection.clients.target);
+          });
+          serviceRequest.write!(formatPreview(preview));
+          return { status: preview.changes.length > 0 ? 'changes' : 'no-diff', result: preview };
+        } finally {
+          await deployment.close();
+        }
       }
       case 'package': {
         const { packageService } = require('../api/package') as typeof import('../api/package');
@@ -156,7 +184,35 @@ export async function runApplication(action: ComposeAction, request: ComposeRequ
   }
 }
 
-function selected(application: Application, service: string | undefined): string[] {
+function outputsNotStored(application: Application, stage: string, dependent: string, name: string): ConfigError {
+  return new ConfigError(
+    `Service ${dependent} needs the outputs of ${name}, which are not stored for stage ${stage} (${relative(application.dir, outputStorePath(application.dir, stage))}): deploy ${name} first`,
+  );
+}
+
+/** What a command for one service runs on (`fw logs --service api`): its folder, service file and params. */
+export interface ServiceTarget {
+  cwd: string;
+  config?: string;
+  /** Its params as `key=value`, its dependencies' outputs read from the store of the last deploy. */
+  params: string[];
+}
+
+/** The service of the compose file named `name`, as a one-service command runs it. */
+export function serviceTarget(file: string, name: string, stage: string): ServiceTarget {
+  const application = loadComposeFile(file);
+  dependencyGraph(application);
+  const service = application.services.find(entry => entry.name === selected(application, name)[0])!;
+  const stored = readStoredOutputs(application.dir, stage);
+  const params = resolveParams(service, stage, dependency => {
+    if (stored[dependency]) return stored[dependency];
+    throw outputsNotStored(application, stage, name, dependency);
+  });
+  return { cwd: service.dir, config: service.config, params };
+}
+
+/** The services a run covers: all, or the one `--service` names (an unknown name is one line listing them). */
+export function selected(application: Application, service: string | undefined): string[] {
   const names = application.services.map(entry => entry.name);
   if (service === undefined) return names;
   if (!names.includes(service)) throw new ConfigError(`Unknown service "${service}" (--service): the compose file lists ${names.join(', ')}`);
@@ -209,11 +265,13 @@ async function schedule(
  */
 async function localCloudFor(request: ComposeRequest): Promise<{ request: CloudRequest; started?: string; stop(): Promise<void> }> {
   const none = { request: request as CloudRequest, stop: async () => undefined };
-  if (!request.local || request.endpoint !== undefined) return none;
-  const { connect, localCloudAnswers, localPort } = require('../deploy/connect') as typeof import('../deploy/connect');
+  if (!request.local) return none;
+  const { checkOneTarget, connect, runningLocalCloudPort } = require('../deploy/connect') as typeof import('../deploy/connect');
+  checkOneTarget(request.local, request.endpoint);
   const local = typeof request.local === 'object' ? request.local : {};
-  const port = local.port ?? localPort();
-  if (request.localCloudRunning ?? (port !== 0 && (await localCloudAnswers(port)))) return { ...none, request: { ...request, localCloudRunning: true } };
+  if (request.localCloudRunning) return { ...none, request: { ...request, localCloudRunning: true } };
+  const running = request.localCloudRunning === false ? undefined : await runningLocalCloudPort(local);
+  if (running !== undefined) return { ...none, request: { ...request, local: { ...local, port: running }, localCloudRunning: true } };
   const connection = await connect({ region: request.region ?? 'us-east-1', local: true, localPort: local.port, localDataDir: local.dataDir, localCloudRunning: false });
   const url = connection.startedLocalCloud!;
   return {

@@ -48,7 +48,9 @@ export function describeAwsError(error: unknown, action: string, target: AwsTarg
   if (err?.name === 'TimeoutError' || /ECONNREFUSED|ENOTFOUND|EAI_AGAIN/.test(err?.message ?? '') || (err as { code?: string })?.code === 'ECONNREFUSED') {
     return new CloudError(`Cannot reach ${target.endpoint ?? `AWS in ${target.region}`} for ${action}: ${err.message}`);
   }
-  if (err?.$metadata !== undefined) return new CloudError(`${action} failed: ${err.name ?? err.Code}: ${err.message}`);
+  // The step of the deploy that failed, when it named itself (`create change set`, `upload`, …).
+  const step = (error as { step?: unknown })?.step;
+  if (err?.$metadata !== undefined) return new CloudError(`${action} failed${typeof step === 'string' ? ` (${step})` : ''}: ${err.name ?? err.Code}: ${err.message}`);
   return error instanceof Error ? error : new Error(String(error));
 }
 

@@ -51,6 +51,29 @@ export function localCloudAnswers(port: number): Promise<boolean> {
 }
 
 /**
+ * The port of the local cloud `--local` uses when one runs, in this order: the port given (the
+ * request's, else $FW_LOCAL_PORT) when fw answers there; else the one `fw local start` recorded in
+ * the data folder (its process alive and answering); else 4566 when fw answers there. Undefined
+ * when none runs (the command then starts its own).
+ */
+export async function runningLocalCloudPort(given: { port?: number; dataDir?: string } = {}, env: NodeJS.ProcessEnv = process.env): Promise<number | undefined> {
+  const answering = async (port: number) => (port !== 0 && (await localCloudAnswers(port)) ? port : undefined);
+  const explicit = given.port ?? (env.FW_LOCAL_PORT ? localPort(env) : undefined);
+  if (explicit !== undefined) return answering(explicit);
+  const { recordedEndpoint } = require('../local/state/running-endpoint') as typeof import('../local/state/running-endpoint');
+  const { localDataDir } = require('../cli/local') as typeof import('../cli/local');
+  const recorded = recordedEndpoint(given.dataDir ?? localDataDir(undefined, env));
+  return (recorded && (await answering(recorded.port))) ?? answering(DEFAULT_LOCAL_PORT);
+}
+
+/** `--local` and `--endpoint-url` name two different places: one line rather than one silently winning. */
+export function checkOneTarget(local: unknown, endpoint: string | undefined): void {
+  if (local && endpoint !== undefined) {
+    throw new ConfigError(`--local and --endpoint-url ${endpoint} name two different clouds: give one (--local finds fw's local cloud by itself)`);
+  }
+}
+
+/**
  * The clients for a command: AWS itself, an endpoint the user named, or the local
  * cloud — the running `fw local start` server when one answers, else one started
  * in this process for the duration of the command (state on disk either way).
@@ -63,9 +86,11 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
       close: async () => undefined,
     };
   }
-  const port = options.localPort ?? localPort();
+  checkOneTarget(options.local, options.endpoint);
   const credentials = localCredentials();
-  if (options.localCloudRunning ?? (port !== 0 && (await localCloudAnswers(port)))) {
+  const running = options.localCloudRunning ? options.localPort ?? localPort() : options.localCloudRunning === false ? undefined : await runningLocalCloudPort({ port: options.localPort, dataDir: options.localDataDir });
+  const port = running ?? options.localPort ?? localPort();
+  if (running !== undefined) {
     return {
       clients: createClients({ region: options.region, endpoint: `http://127.0.0.1:${port}`, credentials: credentials.signWith }),
       close: async () => undefined,
@@ -75,9 +100,12 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   const { localDataDir } = require('../cli/local') as typeof import('../cli/local');
   const dataDir = options.localDataDir ?? localDataDir(undefined);
   // On the port `fw local start` uses by default, so the endpoints printed now are the ones it serves later.
-  const cloud = await startLocalCloud({ port, dataDir, quiet: true, credentials: credentials.required }).catch(error => {
+  const { provisioningDelayFrom, PROVISIONING_DELAY_ENV } = require('../local/cloudformation/provisioning-clock') as typeof import('../local/cloudformation/provisioning-clock');
+  const provisioningDelay = provisioningDelayFrom(process.env[PROVISIONING_DELAY_ENV], `$${PROVISIONING_DELAY_ENV}`);
+  const start = (on: number) => startLocalCloud({ port: on, dataDir, quiet: true, credentials: credentials.required, provisioningDelay });
+  const cloud = await start(port).catch(error => {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-    return startLocalCloud({ port: 0, dataDir, quiet: true, credentials: credentials.required });
+    return start(0);
   });
   return {
     clients: createClients({ region: options.region, endpoint: cloud.url, credentials: credentials.signWith }),

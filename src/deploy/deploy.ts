@@ -20,7 +20,7 @@ import { describeMove } from '../synth/split/config';
 import type { Move } from '../synth/split/split';
 import type { Template } from '../synth/template';
 import { dataLosses, describeDataLoss, refuseDataLoss } from './data-loss';
-import { compareTemplates, readChangeSet, withNestedStackChanges, type ResourceChange } from './preview';
+import { compareTemplates, readChangeSet, TEMPLATE_BODY_LIMIT, withNestedStackChanges, type ResourceChange } from './preview';
 import { currentTemplate } from './deployed';
 
 export const CAPABILITIES = ['CAPABILITY_IAM', 'CAPABILITY_NAMED_IAM', 'CAPABILITY_AUTO_EXPAND'] as const;
@@ -47,13 +47,37 @@ export interface DeployOptions {
 
 export type DeployOutcome = 'deployed' | 'unchanged' | 'no-changes' | 'hotswapped';
 
+/** The template of a stack operation: its text when CloudFormation takes it inline, else its URL in the deployment bucket. */
+type TemplateSource = { TemplateBody: string } | { TemplateURL: string };
+
+/**
+ * One call of the deploy, named on its failure (`create change set`, `upload`, …) so the error says
+ * which step failed; `describeAwsError` prints the name.
+ */
+async function step<T>(name: string, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error !== null && typeof error === 'object' && !('step' in error)) Object.assign(error, { step: name });
+    throw error;
+  }
+}
+
 const stackTags = (packaged: PackagedService) =>
   Object.entries({ ...(packaged.config.provider.stackTags ?? {}) }).map(([Key, Value]) => ({ Key, Value: String(Value) }));
 
-/** Where CloudFormation reads an object from: the endpoint's path-style URL, or S3's regional one. */
+/**
+ * Where CloudFormation reads an object from: the endpoint's path-style URL, or S3's regional one.
+ * A loopback endpoint is named `localhost`: emulators resolve a URL to their own S3 by its host, and
+ * moto knows `localhost` (and AWS's hosts) but not `127.0.0.1`.
+ */
 export function objectUrl(clients: AwsClients, bucket: string, key: string): string {
   const { endpoint, region } = clients.target;
-  if (endpoint) return `${endpoint.replace(/\/$/, '')}/${bucket}/${key}`;
+  if (endpoint) {
+    const url = new URL(endpoint);
+    if (/^(127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)$/.test(url.hostname)) url.hostname = 'localhost';
+    return `${url.toString().replace(/\/$/, '')}/${bucket}/${key}`;
+  }
   const host = region === 'us-east-1' ? 's3.amazonaws.com' : `s3.${region}.amazonaws.com`;
   return `https://${host}/${bucket}/${key}`;
 }
@@ -66,31 +90,34 @@ export function objectUrl(clients: AwsClients, bucket: string, key: string): str
 export async function deployService(packaged: PackagedService, clients: AwsClients, options: DeployOptions): Promise<DeployOutcome> {
   const { reporter } = options;
   const { stackName } = packaged;
-  let stack = await readyStack(clients, stackName, reporter, options.signal);
+  let stack = await step('describe stack', readyStack(clients, stackName, reporter, options.signal));
 
   if (!stack && packaged.createTemplate) {
     reporter.info(`Creating stack ${stackName}`);
     const since = new Date();
-    await clients.cloudFormation.send(
-      new CreateStackCommand({
-        StackName: stackName,
-        TemplateBody: JSON.stringify(packaged.createTemplate),
-        Capabilities: [...CAPABILITIES],
-        Tags: stackTags(packaged),
-        OnFailure: 'DELETE',
-      }),
+    await step(
+      'create stack',
+      clients.cloudFormation.send(
+        new CreateStackCommand({
+          StackName: stackName,
+          TemplateBody: JSON.stringify(packaged.createTemplate),
+          Capabilities: [...CAPABILITIES],
+          Tags: stackTags(packaged),
+          OnFailure: 'DELETE',
+        }),
+      ),
     );
-    const created = await monitorStack(clients, stackName, monitorOptions(options, since, 2));
+    const created = await step('describe stack events', monitorStack(clients, stackName, monitorOptions(options, since, 2)));
     if (created.status !== 'CREATE_COMPLETE') throw failure(stackName, 'create', created.status, created.firstFailure);
-    stack = await describeStack(clients, stackName);
+    stack = await step('describe stack', describeStack(clients, stackName));
   }
 
   const bucket = deploymentBucketOf(stack, packaged.state.deploymentBucket);
   if (!bucket) throw new CloudError(`Stack ${stackName} has no ServerlessDeploymentBucketName output: cannot find where to upload`);
   const servicePrefix = packaged.state.artifactDirectory.split('/').slice(0, -1).join('/');
-  const previousFolders = await listDeployments(clients, bucket, servicePrefix);
+  const previousFolders = await step('list deployments', listDeployments(clients, bucket, servicePrefix));
   const previous = previousFolders.at(-1);
-  const previousState = previous ? await readJson<PackageState>(clients, bucket, `${previous.folder}/${STATE_FILE}`) : undefined;
+  const previousState = previous ? await step('read the last deployment', readJson<PackageState>(clients, bucket, `${previous.folder}/${STATE_FILE}`)) : undefined;
 
   if (previousState?.drift) {
     reporter.info(`The last deploy hotswapped ${previousState.drift.functions.join(', ') || 'nothing'}: updating the stack through CloudFormation to match`);
@@ -124,23 +151,25 @@ export async function deployService(packaged: PackagedService, clients: AwsClien
   }
   const templateText = pointAtKeptArtifacts(readFileSync(join(packaged.outDir, UPDATE_TEMPLATE), 'utf8'));
   uploads.push({ key: `${folder}/${TEMPLATE_OBJECT}`, body: templateText, sha256: sha256(templateText) });
-  const uploaded = await uploadAll(clients, bucket, uploads);
+  const uploaded = await step('upload', uploadAll(clients, bucket, uploads));
   const kept = Object.values(artifactKeys).filter(key => !key.startsWith(`${folder}/`)).length;
   reporter.info(`Uploaded ${uploaded} file${uploaded === 1 ? '' : 's'}${kept ? ` (${kept} unchanged artifact${kept === 1 ? '' : 's'} kept where the last deployment stored ${kept === 1 ? 'it' : 'them'})` : ''} to s3://${bucket}/${folder}/`);
 
-  const templateUrl = objectUrl(clients, bucket, `${folder}/${TEMPLATE_OBJECT}`);
+  // Inline when CloudFormation takes it so (no emulator has to resolve a URL to its S3), else by URL, as Serverless does.
+  const template: TemplateSource =
+    Buffer.byteLength(templateText) <= TEMPLATE_BODY_LIMIT ? { TemplateBody: templateText } : { TemplateURL: objectUrl(clients, bucket, `${folder}/${TEMPLATE_OBJECT}`) };
   const resourceCount = Object.keys(packaged.template.Resources).length;
   const since = new Date();
-  const after = stack ? await latestEventId(clients, stackName) : undefined;
+  const after = stack ? await step('describe stack events', latestEventId(clients, stackName)) : undefined;
   const direct = packaged.config.provider.deploymentMethod === 'direct';
   let changed: boolean;
-  if (!stack) changed = await createFullStack(packaged, clients, templateUrl);
-  else if (direct) changed = await updateDirectly(packaged, clients, templateUrl, options);
-  else changed = await updateWithChangeSet(packaged, clients, templateUrl, options);
+  if (!stack) changed = await createFullStack(packaged, clients, template);
+  else if (direct) changed = await updateDirectly(packaged, clients, template, options);
+  else changed = await updateWithChangeSet(packaged, clients, template, options);
 
   if (changed) {
     reporter.info(`${stack ? 'Updating' : 'Creating'} stack ${stackName} (${resourceCount} resources)`);
-    const result = await monitorStack(clients, stackName, { ...monitorOptions(options, since, resourceCount), after });
+    const result = await step('describe stack events', monitorStack(clients, stackName, { ...monitorOptions(options, since, resourceCount), after }));
     if (!/^(CREATE|UPDATE)_COMPLETE$/.test(result.status)) throw failure(stackName, stack ? 'update' : 'create', result.status, result.firstFailure);
   } else {
     reporter.info('No changes to the stack: CloudFormation found nothing to update');
@@ -152,8 +181,8 @@ export async function deployService(packaged: PackagedService, clients: AwsClien
   }
   // The state goes last: a later deploy compares against it only once this one succeeded.
   const state = JSON.stringify({ ...packaged.state, artifactKeys }, null, 2);
-  await uploadAll(clients, bucket, [{ key: `${folder}/${STATE_FILE}`, body: state, sha256: packaged.state.deploymentHash }]);
-  await pruneDeployments(clients, bucket, servicePrefix, Object.values(artifactKeys));
+  await step('upload the deployment state', uploadAll(clients, bucket, [{ key: `${folder}/${STATE_FILE}`, body: state, sha256: packaged.state.deploymentHash }]));
+  await step('delete old deployments', pruneDeployments(clients, bucket, servicePrefix, Object.values(artifactKeys)));
   return changed ? 'deployed' : 'no-changes';
 }
 
@@ -217,7 +246,7 @@ async function readyStack(clients: AwsClients, stackName: string, reporter: Repo
   if (stack && isInProgress(stack.StackStatus)) {
     reporter.info(`Stack ${stackName} is busy (${stack.StackStatus}); waiting for that operation to finish`);
     await monitorStack(clients, stackName, { since: new Date(), signal });
-    stack = await describeStack(clients, stackName);
+    stack = await step('describe stack', describeStack(clients, stackName));
   }
   switch (stack?.StackStatus) {
     case undefined:
@@ -247,20 +276,19 @@ function endpointOption(clients: AwsClients): string {
   return clients.target.endpoint ? ` --endpoint-url ${clients.target.endpoint}` : '';
 }
 
-async function createFullStack(packaged: PackagedService, clients: AwsClients, templateUrl: string): Promise<boolean> {
-  await clients.cloudFormation.send(
-    new CreateStackCommand({ StackName: packaged.stackName, TemplateURL: templateUrl, Capabilities: [...CAPABILITIES], Tags: stackTags(packaged), OnFailure: 'ROLLBACK' }),
+async function createFullStack(packaged: PackagedService, clients: AwsClients, template: TemplateSource): Promise<boolean> {
+  await step(
+    'create stack',
+    clients.cloudFormation.send(new CreateStackCommand({ StackName: packaged.stackName, ...template, Capabilities: [...CAPABILITIES], Tags: stackTags(packaged), OnFailure: 'ROLLBACK' })),
   );
   return true;
 }
 
-async function updateDirectly(packaged: PackagedService, clients: AwsClients, templateUrl: string, options: DeployOptions): Promise<boolean> {
+async function updateDirectly(packaged: PackagedService, clients: AwsClients, template: TemplateSource, options: DeployOptions): Promise<boolean> {
   const current = await currentTemplate(clients, packaged.stackName);
   await guardData(packaged, clients, compareTemplates(current, packaged.template), current, options);
   try {
-    await clients.cloudFormation.send(
-      new UpdateStackCommand({ StackName: packaged.stackName, TemplateURL: templateUrl, Capabilities: [...CAPABILITIES], Tags: stackTags(packaged) }),
-    );
+    await step('update stack', clients.cloudFormation.send(new UpdateStackCommand({ StackName: packaged.stackName, ...template, Capabilities: [...CAPABILITIES], Tags: stackTags(packaged) })));
     return true;
   } catch (error) {
     if (/No updates are to be performed/.test((error as Error).message)) return false;
@@ -268,22 +296,18 @@ async function updateDirectly(packaged: PackagedService, clients: AwsClients, te
   }
 }
 
-async function updateWithChangeSet(packaged: PackagedService, clients: AwsClients, templateUrl: string, options: DeployOptions): Promise<boolean> {
+async function updateWithChangeSet(packaged: PackagedService, clients: AwsClients, template: TemplateSource, options: DeployOptions): Promise<boolean> {
   const changeSetName = `fw-${Date.now()}`;
   const stackName = packaged.stackName;
   const deleteChangeSet = () => clients.cloudFormation.send(new DeleteChangeSetCommand({ StackName: stackName, ChangeSetName: changeSetName })).then(() => undefined, () => undefined);
   try {
-    await clients.cloudFormation.send(
-      new CreateChangeSetCommand({
-        StackName: stackName,
-        ChangeSetName: changeSetName,
-        ChangeSetType: 'UPDATE',
-        TemplateURL: templateUrl,
-        Capabilities: [...CAPABILITIES],
-        Tags: stackTags(packaged),
-      }),
+    await step(
+      'create change set',
+      clients.cloudFormation.send(
+        new CreateChangeSetCommand({ StackName: stackName, ChangeSetName: changeSetName, ChangeSetType: 'UPDATE', ...template, Capabilities: [...CAPABILITIES], Tags: stackTags(packaged) }),
+      ),
     );
-    const changes = await readChangeSet(clients, stackName, changeSetName).catch(async error => {
+    const changes = await step('describe change set', readChangeSet(clients, stackName, changeSetName)).catch(async error => {
       await deleteChangeSet();
       throw error;
     });
@@ -293,7 +317,7 @@ async function updateWithChangeSet(packaged: PackagedService, clients: AwsClient
     }
     await guardData(packaged, clients, changes, await currentTemplate(clients, stackName), options, { what: 'the change set was deleted', run: deleteChangeSet });
     options.reporter.info(`Change set: ${changes.length} resource change${changes.length === 1 ? '' : 's'}`);
-    await clients.cloudFormation.send(new ExecuteChangeSetCommand({ StackName: stackName, ChangeSetName: changeSetName }));
+    await step('execute change set', clients.cloudFormation.send(new ExecuteChangeSetCommand({ StackName: stackName, ChangeSetName: changeSetName })));
     return true;
   } catch (error) {
     throw await whenConcurrent(clients, stackName, error);

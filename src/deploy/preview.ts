@@ -49,7 +49,7 @@ export interface Preview {
 export const exitCodeOf = (preview: Preview) => (preview.changes.length === 0 ? 0 : 2);
 
 /** CloudFormation's TemplateBody limit; a larger template is uploaded and passed by URL. */
-const TEMPLATE_BODY_LIMIT = 51_200;
+export const TEMPLATE_BODY_LIMIT = 51_200;
 const PAGE_DELAY_MS = 150;
 
 /**

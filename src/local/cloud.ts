@@ -20,6 +20,8 @@ export interface LocalCloudOptions {
   log?: (line: string) => void;
   /** The credentials requests must be signed with, which functions get as theirs. */
   credentials?: LocalCredentials;
+  /** Each resource step takes this fraction of its typical AWS time (see cloudformation/provisioning-times.ts); default 0. */
+  provisioningDelay?: number;
 }
 
 /**
@@ -33,6 +35,8 @@ export class LocalCloud {
   readonly credentials: LocalCredentials;
   /** The URL clients reach this server at; set once it listens. */
   baseUrl = 'http://127.0.0.1:4566';
+  /** `--provisioning-delay`: the fraction of a typical AWS time each resource step takes (0: none). */
+  readonly provisioningDelay: number;
   readonly s3: S3Store;
   readonly dynamodb: TableStore;
   readonly stacks: StackStore;
@@ -47,6 +51,7 @@ export class LocalCloud {
   constructor(options: LocalCloudOptions) {
     this.dataDir = options.dataDir;
     this.credentials = options.credentials ?? { accessKeyId: 'local', secretAccessKey: 'local' };
+    this.provisioningDelay = options.provisioningDelay ?? 0;
     makePrivateDir(this.dataDir);
     this.logLine = options.log ?? (() => {});
     this.s3 = new S3Store(this.dataDir);

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 /** `.serverless.tmp-<pid>` (being written) and `.serverless.old-<pid>` (being swapped out): one run's own folders. */
 const RUN_FOLDER = /^\.serverless\.(tmp|old)-(\d+)$/;
 
-function isRunning(pid: number): boolean {
+/** Whether a process with this id runs (as this user or another). */
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -1,11 +1,11 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ListStacksCommand } from '@aws-sdk/client-cloudformation';
+import { DescribeStackEventsCommand, ListStacksCommand } from '@aws-sdk/client-cloudformation';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runApplication } from '../../src/compose/runner';
-import { runFw } from '../helpers/cli';
+import { COMPOSE_FILE, fw, outcomes, TOPIC_SERVICE, writeApplication } from './application-fixture';
 import { startTestCloud, type TestCloud } from '../local/helpers';
 
 const CREDENTIALS = { AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' };
@@ -17,76 +17,10 @@ interface Context {
   env: Record<string, string | undefined>;
 }
 
-const QUEUE_SERVICE = `service: compose-queue
-provider:
-  name: aws
-  runtime: nodejs20.x
-resources:
-  Resources:
-    JobsQueue:
-      Type: AWS::SQS::Queue
-  Outputs:
-    QueueUrl:
-      Value: { Ref: JobsQueue }
-`;
-
-const API_SERVICE = `service: compose-api
-provider:
-  name: aws
-  runtime: nodejs20.x
-  environment:
-    QUEUE_URL: \${param:queueUrl}
-functions:
-  queue:
-    handler: handler.queue
-    events:
-      - httpApi: GET /queue
-`;
-
-const API_HANDLER = `exports.queue = async () => ({ statusCode: 200, body: JSON.stringify({ queueUrl: process.env.QUEUE_URL }) });\n`;
-
-const TOPIC_SERVICE = (name: string) => `service: compose-topic
-provider:
-  name: aws
-  runtime: nodejs20.x
-resources:
-  Resources:
-    Alerts:
-      Type: AWS::SNS::Topic
-      Properties:
-        TopicName: ${name}
-`;
-
-const COMPOSE_FILE = `services:
-  queue:
-    path: queue
-  api:
-    path: api
-    params:
-      queueUrl: \${queue.QueueUrl}
-  topic:
-    path: topic
-`;
-
-function writeApplication(dir: string, compose = COMPOSE_FILE): void {
-  for (const [folder, files] of Object.entries({
-    queue: { 'fw.yml': QUEUE_SERVICE },
-    api: { 'fw.yml': API_SERVICE, 'handler.js': API_HANDLER },
-    topic: { 'fw.yml': TOPIC_SERVICE('alerts') },
-  })) {
-    mkdirSync(join(dir, folder), { recursive: true });
-    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, folder, name), text);
-  }
-  writeFileSync(join(dir, 'fw-compose.yml'), compose);
-}
-
 async function liveStacks(test: TestCloud): Promise<string[]> {
   const listed = await test.cfn.send(new ListStacksCommand({}));
   return (listed.StackSummaries ?? []).filter(stack => stack.StackStatus !== 'DELETE_COMPLETE').map(stack => stack.StackName!).sort();
 }
-
-/** fw's CLI in `cwd`, in plain text (uvu sets FORCE_COLOR). */
-const fw = (args: string[], cwd: string) => runFw(args, cwd, { NO_COLOR: '1' });
 
 const compose = suite<Context>('compose application');
 
@@ -125,21 +59,30 @@ compose('deploy runs the queue before the API that reads its URL, and the indepe
   assert.equal(await liveStacks(context.test), ['compose-api-dev', 'compose-queue-dev', 'compose-topic-dev']);
 });
 
-/** The summary lines of a run (`queue  deployed (1.2 s)`), durations left out. */
-const outcomes = (stdout: string) =>
-  stdout.split('\n').filter(line => /^\S+ {2,}\w/.test(line)).map(line => line.replace(/ \(\d+\.\d s\)/, '').replace(/ {2,}/, ' '));
+/** Each stack's event ids, newest first. */
+async function stackEvents(test: TestCloud, stacks: string[]): Promise<Record<string, string[]>> {
+  const events: Record<string, string[]> = {};
+  for (const stack of stacks) events[stack] = ((await test.cfn.send(new DescribeStackEventsCommand({ StackName: stack }))).StackEvents ?? []).map(event => event.EventId!);
+  return events;
+}
 
-compose('fw deploy in the compose folder redeploys only the service that changed', async context => {
+compose('fw deploy in the compose folder redeploys only the service that changed; the others report no changes and their stacks see no operation', async context => {
+  const stacks = ['compose-api-dev', 'compose-queue-dev', 'compose-topic-dev'];
+  const before = await stackEvents(context.test, stacks);
   writeFileSync(join(context.app, 'topic', 'fw.yml'), TOPIC_SERVICE('alerts-renamed'));
   const { code, stdout, stderr } = await fw(['deploy', '--endpoint-url', context.test.cloud.url], context.app);
   assert.equal({ code, stderr }, { code: 0, stderr: '' });
-  assert.equal(outcomes(stdout).sort(), ['api unchanged', 'queue unchanged', 'topic deployed']);
+  assert.equal(outcomes(stdout).sort(), ['api no changes', 'queue no changes', 'topic deployed']);
   assert.ok(stdout.includes('topic › Deploying compose-topic to stage dev in '), stdout);
+  assert.ok(stdout.includes('api › No changes to deploy: the template and code are those of the last deployment'), stdout);
+  const after = await stackEvents(context.test, stacks);
+  assert.equal({ api: after['compose-api-dev'], queue: after['compose-queue-dev'] }, { api: before['compose-api-dev'], queue: before['compose-queue-dev'] });
+  assert.ok(after['compose-topic-dev'].length > before['compose-topic-dev'].length, 'the changed service got a stack update');
 });
 
 compose('fw deploy --service deploys one service with the stored outputs of its dependencies', async context => {
   const { code, stdout, stderr } = await fw(['deploy', '--service', 'api', '--endpoint-url', context.test.cloud.url], context.app);
-  assert.equal({ code, stderr, outcomes: outcomes(stdout) }, { code: 0, stderr: '', outcomes: ['api unchanged'] });
+  assert.equal({ code, stderr, outcomes: outcomes(stdout) }, { code: 0, stderr: '', outcomes: ['api no changes'] });
 });
 
 compose('an output the dependency does not have fails that service with a line naming the param', async context => {
@@ -148,8 +91,8 @@ compose('an output the dependency does not have fails that service with a line n
   assert.equal({ code, stderr }, { code: 1, stderr: 'Error: 1 of 3 services failed (api)\n' });
   assert.equal(outcomes(stdout).sort(), [
     `api failed: Invalid configuration in 'services.api.params.queueUrl': service queue has no output "QueueURL" (its outputs: QueueUrl, ServerlessDeploymentBucketName)`,
-    'queue unchanged',
-    'topic unchanged',
+    'queue no changes',
+    'topic no changes',
   ]);
 });
 

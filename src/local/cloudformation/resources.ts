@@ -10,6 +10,7 @@ import { recordEvent } from './events';
 import type { OperationJournal } from './journal';
 import type { OperationInput, OutputRecord, PendingRollback, ResourceRecord, StackRecord, Step } from './model';
 import { parameterValues } from './parameters';
+import { creationClock, deletionClock } from './provisioning-clock';
 
 export type { Step } from './model';
 
@@ -58,7 +59,9 @@ export class ResourceSteps {
     const parameters = parameterValues(template, input.parameters, (name) => this.cloud.ssm.value(name));
     const imports = new Set<string>();
     const context = resolveContext(stack, template, parameters, stack.resources, this.cloud, imports);
-    const order = creationOrder(dependencyGraph(template));
+    const graph = dependencyGraph(template);
+    const order = creationOrder(graph);
+    const clock = creationClock(this.cloud.provisioningDelay, graph);
     const included = new Set<string>();
     stack.templateBody = input.templateBody;
     stack.description = template.Description;
@@ -93,6 +96,7 @@ export class ResourceSteps {
           this.failStep(stack, logicalId, declaration.Type, undefined, message(error));
           throw new ResourceFailure(logicalId, 'create', message(error));
         }
+        await clock.step(logicalId, declaration.Type, signal);
         this.done(stack, steps, { kind: 'created', logicalId });
         recordEvent(stack, { logicalId, physicalId: stack.resources[logicalId].physicalId, type: declaration.Type }, 'CREATE_COMPLETE', base.emulated ? undefined : NOT_EMULATED);
         continue;
@@ -113,6 +117,7 @@ export class ResourceSteps {
           this.failStep(stack, logicalId, declaration.Type, existing, message(error));
           throw new ResourceFailure(logicalId, 'update', message(error));
         }
+        await clock.step(logicalId, declaration.Type, signal);
         this.done(stack, steps, { kind: 'replaced', logicalId, previous: existing, ...(declaration.UpdateReplacePolicy === 'Retain' ? { retainPrevious: true } : {}) });
       } else {
         recordEvent(stack, { logicalId, physicalId: existing.physicalId, type: declaration.Type }, 'UPDATE_IN_PROGRESS', undefined, properties);
@@ -123,6 +128,7 @@ export class ResourceSteps {
           this.failStep(stack, logicalId, declaration.Type, existing, message(error));
           throw new ResourceFailure(logicalId, 'update', message(error));
         }
+        await clock.step(logicalId, declaration.Type, signal);
         this.done(stack, steps, { kind: 'updated', logicalId, previous: existing });
       }
       recordEvent(stack, { logicalId, physicalId: stack.resources[logicalId].physicalId, type: declaration.Type }, 'UPDATE_COMPLETE', base.emulated ? undefined : NOT_EMULATED);
@@ -204,6 +210,7 @@ export class ResourceSteps {
    */
   async removeAll(stack: StackRecord, records: (ResourceRecord | undefined)[]): Promise<string | undefined> {
     const failed: string[] = [];
+    const clock = deletionClock(this.cloud.provisioningDelay, stack.templateBody);
     for (const record of records) {
       if (!record) continue;
       const where = { logicalId: record.logicalId, physicalId: record.physicalId, type: record.type };
@@ -213,6 +220,7 @@ export class ResourceSteps {
         recordEvent(stack, where, 'DELETE_IN_PROGRESS');
         try {
           await providerFor(record.type).delete?.(record, this.providerContext(stack, record.logicalId, record.type));
+          await clock.step(record.logicalId, record.type);
         } catch (error) {
           recordEvent(stack, where, 'DELETE_FAILED', message(error));
           record.status = 'DELETE_FAILED';
