@@ -19,7 +19,7 @@ function singleHeaders(request: LocalRequest): Record<string, string> {
 }
 
 /** `21/Nov/2026:17:40:33 +0000`, the time format of API Gateway request contexts. */
-function requestTime(now: Date): string {
+export function requestTime(now: Date): string {
   const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${pad(now.getUTCDate())}/${months[now.getUTCMonth()]}/${now.getUTCFullYear()}:${pad(now.getUTCHours())}:${pad(now.getUTCMinutes())}:${pad(now.getUTCSeconds())} +0000`;

@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { LocalCloud } from '../cloud';
 import type { ResourceRecord } from '../cloudformation/model';
 import type { LocalRequest, LocalResponse } from '../http';
@@ -10,6 +12,8 @@ import { GatewayAuthorization, NOT_ENFORCED_HEADER, type Protected } from './aut
 import { functionUrlForbidden } from '../auth/responses';
 import { verifySigV4 } from './sigv4';
 import { signalWaitCondition, WAIT_CONDITION_PREFIX } from '../providers/wait-condition';
+import { refuseUpgrade, WebSocketApis } from '../websocket/websocket-apis';
+import { manageConnection } from '../websocket/management';
 
 type Target = { kind: 'execute-api' | 'lambda-url'; id: string; path: string };
 
@@ -33,9 +37,19 @@ export function gatewayTarget(request: LocalRequest): Target | undefined {
  */
 export class GatewayRouter {
   private readonly authorization: GatewayAuthorization;
+  readonly websockets: WebSocketApis;
 
   constructor(private readonly cloud: LocalCloud) {
     this.authorization = new GatewayAuthorization(cloud);
+    this.websockets = new WebSocketApis(cloud, this.authorization);
+  }
+
+  /** An HTTP upgrade: a WebSocket API's connection, or refused as API Gateway refuses a path it does not serve. */
+  async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, request: LocalRequest): Promise<void> {
+    const target = gatewayTarget(request);
+    const api = target?.kind === 'execute-api' ? this.cloud.resources('AWS::ApiGatewayV2::Api').find(({ record }) => record.physicalId === target.id) : undefined;
+    if (!target || !api || api.record.properties.ProtocolType !== 'WEBSOCKET') return refuseUpgrade(socket, jsonMessage(404, 'Not Found'));
+    return this.websockets.upgrade(req, socket, head, request, api.record, target.path);
   }
 
   async handle(request: LocalRequest): Promise<LocalResponse | undefined> {
@@ -48,6 +62,11 @@ export class GatewayRouter {
     if (!target) return undefined;
     if (target.kind === 'lambda-url') return this.functionUrl(request, target);
     const httpApi = this.cloud.resources('AWS::ApiGatewayV2::Api').find(({ record }) => record.physicalId === target.id);
+    if (httpApi?.record.properties.ProtocolType === 'WEBSOCKET') {
+      // Plain HTTP to a WebSocket API: only the @connections management API answers.
+      if (target.path.includes('/@connections/')) return manageConnection(this.websockets, request, httpApi.record, target.path);
+      return jsonMessage(426, 'Upgrade Required');
+    }
     if (httpApi) return this.httpApi(request, target, httpApi.record);
     const restApi = this.cloud.resources('AWS::ApiGateway::RestApi').find(({ record }) => record.physicalId === target.id);
     if (restApi) return this.restApi(request, target, restApi.record);
