@@ -70,6 +70,7 @@ function localRequestOf(req: IncomingMessage, url: URL, body: Buffer): LocalRequ
     region: regionOf(req.headers),
     rawUrl: req.url ?? '/',
     rawHeaders: req.rawHeaders,
+    sourceIp: req.socket.remoteAddress?.replace(/^::ffff:/, ''),
   };
 }
 
@@ -158,7 +159,7 @@ export class LocalServer {
   private write(req: IncomingMessage, res: ServerResponse, response: LocalResponse, extraHeaders: Record<string, string>): void {
     if (res.destroyed) return;
     const body = response.body === undefined ? undefined : Buffer.isBuffer(response.body) ? response.body : Buffer.from(response.body);
-    const headers: Record<string, string> = { 'x-amzn-requestid': 'local', ...response.headers, ...extraHeaders };
+    const headers: Record<string, string | string[]> = { 'x-amzn-requestid': 'local', ...response.headers, ...response.multiValueHeaders, ...extraHeaders };
     if (body && headers['content-length'] === undefined) headers['content-length'] = String(body.length);
     if (!body && req.method !== 'HEAD' && headers['content-length'] === undefined) headers['content-length'] = '0';
     res.writeHead(response.status, headers);

@@ -327,7 +327,7 @@ auth('REST TOKEN authorizer: identityValidationExpression, Allow, explicit Deny,
   };
   assert.equal(await status(), [401, { message: 'Unauthorized' }, 'UnauthorizedException']);
   assert.equal(await status('Bearer NOT-MATCHING-1'), [401, { message: 'Unauthorized' }, 'UnauthorizedException']);
-  assert.equal(await status('Bearer allow'), [200, { authorizer: { principalId: 'user-allow', token: 'allow', n: '7', ok: 'true', integrationLatency: 0 }, identity: {} }, null]);
+  assert.equal(await status('Bearer allow'), [200, { authorizer: { principalId: 'user-allow', token: 'allow', n: '7', ok: 'true', integrationLatency: 0 }, identity: { accessKey: null } }, null]);
   assert.equal(await status('Bearer deny'), [403, { Message: 'User is not authorized to access this resource with an explicit deny' }, 'AccessDeniedException']);
   assert.equal(await status('Bearer elsewhere'), [403, { Message: 'User is not authorized to access this resource' }, 'AccessDeniedException']);
   assert.equal(await status('Bearer unauthorized'), [401, { message: 'Unauthorized' }, 'UnauthorizedException']);

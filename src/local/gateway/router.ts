@@ -125,8 +125,18 @@ export class GatewayRouter {
     const integration = this.children('AWS::ApiGatewayV2::Integration', 'ApiId', api.physicalId).find((record) => record.physicalId === integrationId);
     if (!integration) return jsonMessage(500, 'Internal Server Error');
     const format = String(integration.properties.PayloadFormatVersion ?? '2.0') === '1.0' ? '1.0' : '2.0';
-    const base = { accountId: this.cloud.accountId, apiId: api.physicalId, stage, routeKey: match.item.routeKey, path, pathParameters: match.parameters, domainName: `${api.physicalId}.execute-api.${request.region}.amazonaws.com` };
-    const event = format === '2.0' ? httpEventV2(request, base) : restEventV1(request, { ...base, resourceId: match.item.record.physicalId, resourcePath: match.item.path });
+    const stageVariables = this.children('AWS::ApiGatewayV2::Stage', 'ApiId', api.physicalId).find((record) => String(record.properties.StageName) === stage)?.properties.StageVariables;
+    const base = {
+      accountId: this.cloud.accountId,
+      apiId: api.physicalId,
+      stage,
+      routeKey: match.item.routeKey,
+      path,
+      pathParameters: match.parameters,
+      domainName: `${api.physicalId}.execute-api.${request.region}.amazonaws.com`,
+      stageVariables: stageVariables as Record<string, string> | undefined,
+    };
+    const event = format === '2.0' ? httpEventV2(request, base) : restEventV1(request, { ...base, version: '1.0', resourceId: match.item.routeKey, resourcePath: match.item.path });
     const route: Protected = { kind: 'http', api, stage, path, route: match.item.record, event, format };
     return this.authorizedInvoke(request, route, functionOfIntegration(integration.properties.IntegrationUri));
   }
@@ -155,7 +165,15 @@ export class GatewayRouter {
     const match = bestMatch(methods, request.method, path);
     if (!match) return jsonMessage(403, 'Missing Authentication Token');
     const integration = (match.item.record.properties.Integration ?? {}) as Record<string, unknown>;
+    // A stage's variables: AWS::ApiGateway::Stage `Variables`, or the `StageDescription` of the deployment that made the stage.
+    const stageVariables = (this.children('AWS::ApiGateway::Stage', 'RestApiId', api.physicalId).find((record) => record.properties.StageName === stage)?.properties.Variables ??
+      (
+        this.children('AWS::ApiGateway::Deployment', 'RestApiId', api.physicalId).find((record) => record.properties.StageName === stage)?.properties.StageDescription as
+          | Record<string, unknown>
+          | undefined
+      )?.Variables) as Record<string, string> | undefined;
     const event = restEventV1(request, {
+      stageVariables,
       accountId: this.cloud.accountId,
       apiId: api.physicalId,
       stage,
