@@ -10,10 +10,15 @@ function bodyOf(request: LocalRequest): { body?: string; isBase64Encoded: boolea
   return { body: request.body.toString('base64'), isBase64Encoded: true };
 }
 
+/** Lower-case names, a repeated header's values joined with commas (HTTP APIs, payload 2.0). */
 function singleHeaders(request: LocalRequest): Record<string, string> {
+  if (!request.rawHeaders) {
+    return Object.fromEntries(Object.entries(request.headers).flatMap(([name, value]) => (value === undefined ? [] : [[name, Array.isArray(value) ? value.join(',') : value]])));
+  }
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
+  for (let i = 0; i + 1 < request.rawHeaders.length; i += 2) {
+    const name = request.rawHeaders[i].toLowerCase();
+    headers[name] = headers[name] === undefined ? request.rawHeaders[i + 1] : `${headers[name]},${request.rawHeaders[i + 1]}`;
   }
   return headers;
 }
