@@ -3,7 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { startTestService, type TestService } from '../helpers/local-cloud';
-import { outputsOf } from './helpers';
+import { outputsOf, shaped } from './helpers';
 
 const SERVICE = `service: events
 frameworkVersion: '3'
@@ -32,6 +32,13 @@ functions:
     events:
       - httpApi: 'GET /respond/{kind}'
       - http: GET respond/{kind}
+  legacy:
+    handler: handler.legacy
+    events:
+      - http:
+          method: post
+          path: legacy/{id}
+          integration: lambda
 `;
 
 const HANDLER = `
@@ -45,6 +52,10 @@ const RESPONSES = {
   nocode: { body: 'no status code' },
 };
 exports.respond = async (event) => RESPONSES[event.pathParameters.kind];
+exports.legacy = async (event) => {
+  if (event.body.fail) throw new Error('[404] ' + event.body.fail);
+  return { received: event };
+};
 `;
 
 interface Raw {
@@ -65,17 +76,6 @@ function send(url: string, options: { method?: string; headers?: Record<string, 
     outgoing.setTimeout(10_000, () => outgoing.destroy(new Error('timed out')));
     outgoing.end(options.body);
   });
-}
-
-/** The fields whose values vary (ids, times) replaced by their shape's name when they match it. */
-function shaped(value: unknown, shapes: Record<string, RegExp>, path = ''): unknown {
-  if (Array.isArray(value)) return value.map((item, i) => shaped(item, shapes, `${path}[${i}]`));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, shaped(item, shapes, path ? `${path}.${key}` : key)]));
-  }
-  const shape = shapes[path];
-  if (shape) return shape.test(String(value)) ? `<${shape.source}>` : `${String(value)} does not match ${shape}`;
-  return value;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -128,11 +128,11 @@ events('HTTP API payload 2.0: cookies, comma-joined headers and query values, ra
       domainName: `${apiId}.execute-api.us-east-1.amazonaws.com`,
       domainPrefix: apiId,
       http: { method: 'GET', path: '/items/42', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'fidelity-test' },
-      requestId: `<${UUID.source}>`,
+      requestId: '<requestContext.requestId>',
       routeKey: 'GET /items/{id}',
       stage: '$default',
-      time: `<${TIME.source}>`,
-      timeEpoch: `<${EPOCH.source}>`,
+      time: '<requestContext.time>',
+      timeEpoch: '<requestContext.timeEpoch>',
     },
     isBase64Encoded: false,
   });
@@ -156,7 +156,7 @@ events('REST proxy (payload 1.0): headers as sent with multiValueHeaders, last q
       apiId,
       domainName: `${apiId}.execute-api.us-east-1.amazonaws.com`,
       domainPrefix: apiId,
-      extendedRequestId: `<${UUID.source}>`,
+      extendedRequestId: '<requestContext.extendedRequestId>',
       httpMethod: 'GET',
       identity: {
         accessKey: null,
@@ -174,9 +174,9 @@ events('REST proxy (payload 1.0): headers as sent with multiValueHeaders, last q
       },
       path: '/dev/items/42',
       protocol: 'HTTP/1.1',
-      requestId: `<${UUID.source}>`,
-      requestTime: `<${TIME.source}>`,
-      requestTimeEpoch: `<${EPOCH.source}>`,
+      requestId: '<requestContext.requestId>',
+      requestTime: '<requestContext.requestTime>',
+      requestTimeEpoch: '<requestContext.requestTimeEpoch>',
       resourceId: context.resourceId,
       resourcePath: '/items/{id}',
       stage: 'dev',
@@ -250,6 +250,45 @@ events('CORS preflights: the HTTP API answers from its cors configuration, the R
   ]);
   const restAnswer = await send(`${rest}/items/1`, { method: 'OPTIONS', headers: preflight });
   assert.equal([restAnswer.status, restAnswer.headers['access-control-allow-origin'], restAnswer.headers['access-control-allow-methods']], [200, '*', 'OPTIONS,GET']);
+});
+
+events('REST integration: lambda: the request template\'s event in, the status by the error message\'s [code] out', async ({ rest, port }) => {
+  const json = await send(`${rest}/legacy/7?q=1`, { method: 'POST', headers: { 'content-type': 'application/json', 'User-Agent': 'fidelity-test' }, body: '{"name":"Ada"}' });
+  assert.equal([json.status, json.headers['content-type']], [200, 'application/json']);
+  assert.equal(JSON.parse(String(json.body)), {
+    received: {
+      body: { name: 'Ada' },
+      method: 'POST',
+      principalId: '',
+      stage: 'dev',
+      cognitoPoolClaims: { sub: '' },
+      enhancedAuthContext: {},
+      headers: { 'content-type': 'application/json', 'User-Agent': 'fidelity-test', Host: `127.0.0.1:${port}`, Connection: 'keep-alive', 'Content-Length': '14' },
+      query: { q: '1' },
+      path: { id: '7' },
+      identity: {
+        accessKey: '',
+        accountId: '',
+        caller: '',
+        cognitoAuthenticationProvider: '',
+        cognitoAuthenticationType: '',
+        cognitoIdentityId: '',
+        cognitoIdentityPoolId: '',
+        principalOrgId: '',
+        user: '',
+        userArn: '',
+        sourceIp: '127.0.0.1',
+        userAgent: 'fidelity-test',
+      },
+      stageVariables: {},
+      requestPath: '/legacy/{id}',
+    },
+  });
+  const form = await send(`${rest}/legacy/7`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1&b=x+y%21' });
+  assert.equal((JSON.parse(String(form.body)) as { received: { body: unknown } }).received.body, { a: '1', b: 'x y!' });
+  const failed = await send(`${rest}/legacy/7`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"fail":"no such item"}' });
+  const error = JSON.parse(String(failed.body)) as { errorType: string; errorMessage: string };
+  assert.equal([failed.status, error.errorType, error.errorMessage], [404, 'Error', '[404] no such item']);
 });
 
 events.run();

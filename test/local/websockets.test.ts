@@ -5,7 +5,7 @@ import { DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { ApiGatewayManagementApiClient, DeleteConnectionCommand, GetConnectionCommand, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
 import { LOCAL_CREDENTIALS, startTestService, type TestService } from '../helpers/local-cloud';
-import { outputsOf } from './helpers';
+import { outputsOf, shaped } from './helpers';
 
 const SERVICE = `service: sockets
 frameworkVersion: '3'
@@ -154,18 +154,6 @@ async function objectJson(t: TestService, bucket: string, key: string, timeoutMs
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
-}
-
-/** The fields whose values vary (ids, times, keys) replaced by what they must look like, for a whole-object comparison. */
-function shaped(value: unknown, shapes: Record<string, RegExp>, path = ''): unknown {
-  if (Array.isArray(value)) return value.map((item, i) => shaped(item, shapes, `${path}[${i}]`));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, shaped(item, shapes, path ? `${path}.${key}` : key)]));
-  }
-  for (const [pattern, shape] of Object.entries(shapes)) {
-    if (new RegExp(`^${pattern}$`).test(path)) return shape.test(String(value)) ? `<${pattern}>` : `${String(value)} does not match ${shape}`;
-  }
-  return value;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

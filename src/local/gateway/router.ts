@@ -7,6 +7,7 @@ import { EXECUTE_API_PREFIX, LAMBDA_URL_PREFIX } from './endpoints';
 import { corsPreflight, mockResponse, withCorsHeaders, type CorsConfiguration } from './cors';
 import { httpEventV2, httpResponseV2, jsonMessage, restEventV1, restResponseV1 } from './events';
 import { bestMatch, functionOfIntegration } from './routes';
+import { lambdaIntegrationEvent, lambdaIntegrationResponse, requestTemplate } from './lambda-integration';
 import { deployReportResponse } from '../deploy-report';
 import { GatewayAuthorization, NOT_ENFORCED_HEADER, type Protected } from './authorization';
 import { functionUrlForbidden } from '../auth/responses';
@@ -189,7 +190,24 @@ export class GatewayRouter {
       const checked = await this.authorization.check(request, method);
       return 'refusal' in checked ? checked.refusal : mockResponse(integration);
     }
+    const functionArn = functionOfIntegration(integration.Uri);
+    if (integration.Type === 'AWS' && functionArn) return this.lambdaIntegration(request, method, integration, functionArn);
     return this.authorizedInvoke(request, method, functionOfIntegration(integration.Uri));
+  }
+
+  /** REST `integration: lambda`: the request template's event in, the integration responses' status out. */
+  private async lambdaIntegration(request: LocalRequest, method: Protected, integration: Record<string, unknown>, functionArn: string): Promise<LocalResponse> {
+    const checked = await this.authorization.check(request, method);
+    if ('refusal' in checked) return checked.refusal;
+    const log = (line: string) => this.cloud.log(`${request.method} ${request.path}: ${line}`);
+    const { contentType, template } = requestTemplate(integration, request);
+    try {
+      const outcome = await this.cloud.functions.invoke(functionArn, lambdaIntegrationEvent(request, method.event, contentType, template, log));
+      return lambdaIntegrationResponse(integration, outcome, log);
+    } catch (error) {
+      log(`invoke of ${functionArn} failed: ${(error as Error).message}`);
+      return jsonMessage(502, 'Internal server error');
+    }
   }
 
   private async functionUrl(request: LocalRequest, target: Target): Promise<LocalResponse> {
