@@ -87,6 +87,7 @@ exports.fallback = async (event) => { await push(event, { fallback: event.body, 
 
 interface Context {
   t: TestService;
+  deployOutput: string;
   url: string;
   management: ApiGatewayManagementApiClient;
 }
@@ -167,6 +168,7 @@ sockets.before(async (context) => {
   context.t = await startTestService({ 'serverless.yml': SERVICE, 'handler.js': HANDLER });
   const deployed = await context.t.fw('deploy');
   assert.is(deployed.code, 0, deployed.stderr);
+  context.deployOutput = deployed.stdout;
   const stack = (await context.t.cfn.send(new DescribeStacksCommand({ StackName: 'sockets-dev' }))).Stacks![0];
   context.url = outputsOf(stack).ServiceEndpointWebsocket;
   context.management = new ApiGatewayManagementApiClient({ endpoint: context.url.replace(/^ws/, 'http'), region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
@@ -176,8 +178,9 @@ sockets.after(async (context) => {
   await context.t.stop();
 });
 
-sockets('the ServiceEndpointWebsocket output is a ws:// URL on the local cloud', ({ t, url }) => {
+sockets('the ServiceEndpointWebsocket output, and the endpoint fw deploy prints, is a ws:// URL on the local cloud', ({ t, url, deployOutput }) => {
   assert.match(url, new RegExp(`^${t.cloud.url.replace(/^http/, 'ws')}/_fw/execute-api/[a-z0-9]+/dev$`));
+  assert.ok(deployOutput.includes(`endpoints:\n  ${url}\n`), deployOutput);
 });
 
 sockets('$connect: the authorizer refuses without a token (401) and with a denied one (403); the function refuses with its status, or 502 when it throws', async ({ url }) => {
@@ -253,10 +256,12 @@ sockets('$connect: the authorizer and the function get the events API Gateway se
   await client.closed;
 });
 
-sockets('messages: a custom route by action, a route response, $default for the rest; the functions push with PostToConnection', async ({ url }) => {
+sockets('messages: a custom route by action, a route response, $default for the rest; the functions push with PostToConnection; $disconnect on close', async ({ t, url }) => {
   const client = await opened(`${url}?token=secret`);
   client.socket.send(JSON.stringify({ action: 'echo', data: 'ping' }));
-  assert.equal(shaped(JSON.parse(await client.next()), { connectionId: CONNECTION_ID }), {
+  const pushed = JSON.parse(await client.next()) as { connectionId: string };
+  const { connectionId } = pushed;
+  assert.equal(shaped(pushed, { connectionId: CONNECTION_ID }), {
     echo: 'ping',
     routeKey: 'echo',
     authorizer: { principalId: 'user-1', user: 'alice', level: '3', integrationLatency: 0 },
@@ -270,6 +275,10 @@ sockets('messages: a custom route by action, a route response, $default for the 
   assert.equal(JSON.parse(await client.next()), { fallback: 'not json', routeKey: '$default' });
   client.socket.close();
   await client.closed;
+  // The client closed without a status: $disconnect says so, as API Gateway does.
+  const bucket = outputsOf((await t.cfn.send(new DescribeStacksCommand({ StackName: 'sockets-dev' }))).Stacks![0]).EventsBucketName;
+  const disconnected = (await objectJson(t, bucket, `disconnect/${connectionId}.json`)).requestContext as Record<string, unknown>;
+  assert.equal([disconnected.eventType, disconnected.disconnectStatusCode, disconnected.disconnectReason], ['DISCONNECT', 1005, 'Client-side close frame status not set']);
 });
 
 sockets('GetConnection and DeleteConnection through the SDK; $disconnect runs; a gone connection is a GoneException', async ({ t, url, management }) => {
