@@ -72,7 +72,8 @@ const orNull = <T extends object>(value: T | undefined): T | null => (value && O
 export function httpEventV2(request: LocalRequest, target: EventTarget): Record<string, unknown> {
   const now = new Date();
   const headers = singleHeaders(request);
-  const cookies = headers.cookie ? headers.cookie.split(/;\s*/) : undefined;
+  // Several Cookie headers are joined with commas like any header; each cookie is one item.
+  const cookies = headers.cookie ? headers.cookie.split(/[;,]\s*/).filter(Boolean) : undefined;
   delete headers.cookie;
   const query: Record<string, string> = {};
   for (const [name, value] of request.search) query[name] = query[name] === undefined ? value : `${query[name]},${value}`;
