@@ -436,7 +436,13 @@ auth('a function URL with AuthType AWS_IAM wants a SigV4 signature for lambda', 
   assert.equal([unsigned.status, unsigned.body, unsigned.errorType], [403, { Message: 'Forbidden' }, 'AccessDeniedException']);
   assert.is((await call(context.functionUrl, await signed(context.functionUrl, { accessKeyId: 'local', secretAccessKey: 'local' }))).status, 403);
   const admitted = await call(context.functionUrl, await signed(context.functionUrl, { accessKeyId: 'local', secretAccessKey: 'local' }, 'lambda'));
-  assert.equal([admitted.status, admitted.body], [200, { authorizer: null, identity: null }]);
+  assert.equal([admitted.status, admitted.body], [
+    200,
+    {
+      authorizer: { iam: { accessKey: 'local', accountId: '000000000000', callerId: '000000000000', cognitoIdentity: null, principalOrgId: null, userArn: 'arn:aws:iam::000000000000:root', userId: '000000000000' } },
+      identity: null,
+    },
+  ]);
 });
 
 auth('Cognito user pool authorizer: no token is 401; with one, the response says the token was not verified', async (context) => {

@@ -213,9 +213,12 @@ export class GatewayRouter {
   private async functionUrl(request: LocalRequest, target: Target): Promise<LocalResponse> {
     const url = this.cloud.resources('AWS::Lambda::Url').find(({ record }) => record.attributes.UrlId === target.id);
     if (!url) return jsonMessage(404, 'Not Found');
+    let caller: Record<string, unknown> | undefined;
     if (url.record.properties.AuthType === 'AWS_IAM') {
       const signed = verifySigV4(request, this.cloud.credentials, 'lambda');
       if ('refused' in signed) return functionUrlForbidden();
+      const account = this.cloud.accountId;
+      caller = { accessKey: signed.accessKeyId, accountId: account, callerId: account, cognitoIdentity: null, principalOrgId: null, userArn: `arn:aws:iam::${account}:root`, userId: account };
     }
     const event = httpEventV2(request, {
       accountId: this.cloud.accountId,
@@ -226,6 +229,8 @@ export class GatewayRouter {
       pathParameters: {},
       domainName: `${target.id}.lambda-url.${request.region}.on.aws`,
     });
+    // An IAM-authorized function URL tells the function who signed.
+    if (caller) (event.requestContext as Record<string, unknown>).authorizer = { iam: caller };
     return this.invoke(String(url.record.attributes.FunctionArn), event, '2.0');
   }
 }
