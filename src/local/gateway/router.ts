@@ -65,7 +65,7 @@ export class GatewayRouter {
     const httpApi = this.cloud.resources('AWS::ApiGatewayV2::Api').find(({ record }) => record.physicalId === target.id);
     if (httpApi?.record.properties.ProtocolType === 'WEBSOCKET') {
       // Plain HTTP to a WebSocket API: only the @connections management API answers.
-      if (target.path.includes('/@connections/')) return manageConnection(this.websockets, request, httpApi.record, target.path);
+      if (/\/(@|%40)connections\//i.test(target.path)) return manageConnection(this.websockets, request, httpApi.record, target.path);
       return jsonMessage(426, 'Upgrade Required');
     }
     if (httpApi) return this.httpApi(request, target, httpApi.record);

@@ -15,7 +15,7 @@ function managementError(status: number, errorType: string, body: Record<string,
  * A connection that is gone, or belongs to another API or stage, is a GoneException (410).
  */
 export function manageConnection(apis: WebSocketApis, request: LocalRequest, api: ResourceRecord, path: string): LocalResponse {
-  const parts = /^\/([^/]+)\/@connections\/([^/]+)$/.exec(path);
+  const parts = /^\/([^/]+)\/(?:@|%40)connections\/([^/]+)$/i.exec(path);
   if (!parts) return managementError(403, 'MissingAuthenticationTokenException', { message: 'Missing Authentication Token' });
   const signed = verifySigV4(request, apis.credentials);
   if ('refused' in signed) return signatureRefused(signed.refused.message, signed.refused.errorType);
