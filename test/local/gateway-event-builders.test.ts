@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { httpEventV2, restEventV1 } from '../../src/local/gateway/events';
 import type { LocalRequest } from '../../src/local/http';
-import { shaped } from './helpers';
+import { shaped, UNKNOWN_CALLER } from './helpers';
 
 /** A request as the server hands it to the gateway: headers as sent, and Node's merged view of them. */
 function request(method: string, url: string, rawHeaders: string[], body = ''): LocalRequest {
@@ -52,20 +52,7 @@ builders('HTTP API payload 1.0: version, lower-case headers, every value in mult
       domainPrefix: 'abc123',
       extendedRequestId: '<requestContext.(requestId|extendedRequestId)>',
       httpMethod: 'POST',
-      identity: {
-        accessKey: null,
-        accountId: null,
-        caller: null,
-        cognitoAuthenticationProvider: null,
-        cognitoAuthenticationType: null,
-        cognitoIdentityId: null,
-        cognitoIdentityPoolId: null,
-        principalOrgId: null,
-        user: null,
-        userArn: null,
-        sourceIp: '10.0.0.9',
-        userAgent: 'ua/1',
-      },
+      identity: { ...UNKNOWN_CALLER, sourceIp: '10.0.0.9', userAgent: 'ua/1' },
       path: '/prod/orders/7',
       protocol: 'HTTP/1.1',
       requestId: '<requestContext.(requestId|extendedRequestId)>',

@@ -3,7 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { startTestService, type TestService } from '../helpers/local-cloud';
-import { outputsOf, shaped } from './helpers';
+import { outputsOf, shaped, UNKNOWN_CALLER } from './helpers';
 
 const SERVICE = `service: events
 frameworkVersion: '3'
@@ -158,20 +158,7 @@ events('REST proxy (payload 1.0): headers as sent with multiValueHeaders, last q
       domainPrefix: apiId,
       extendedRequestId: '<requestContext.extendedRequestId>',
       httpMethod: 'GET',
-      identity: {
-        accessKey: null,
-        accountId: null,
-        caller: null,
-        cognitoAuthenticationProvider: null,
-        cognitoAuthenticationType: null,
-        cognitoIdentityId: null,
-        cognitoIdentityPoolId: null,
-        principalOrgId: null,
-        user: null,
-        userArn: null,
-        sourceIp: '127.0.0.1',
-        userAgent: 'fidelity-test',
-      },
+      identity: { ...UNKNOWN_CALLER, sourceIp: '127.0.0.1', userAgent: 'fidelity-test' },
       path: '/dev/items/42',
       protocol: 'HTTP/1.1',
       requestId: '<requestContext.requestId>',

@@ -113,3 +113,17 @@ export function shaped(value: unknown, shapes: Record<string, RegExp>, path = ''
   }
   return value;
 }
+
+/** `requestContext.identity` of a payload 1.0 event from an unsigned, unauthenticated caller: AWS's documented fields, null. */
+export const UNKNOWN_CALLER = {
+  accessKey: null,
+  accountId: null,
+  caller: null,
+  cognitoAuthenticationProvider: null,
+  cognitoAuthenticationType: null,
+  cognitoIdentityId: null,
+  cognitoIdentityPoolId: null,
+  principalOrgId: null,
+  user: null,
+  userArn: null,
+};
