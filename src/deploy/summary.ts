@@ -53,6 +53,9 @@ export function summarize(loaded: LoadedService, stack: Stack | undefined, deplo
     const url = outputValue(stack, naming.lambdaUrl(key));
     if (url) endpoints.push(`${key}: ${url}`);
   }
+  // A WebSocket API has one URL (`wss://…/<stage>`; `ws://…` from a local cloud), listed as Serverless Framework lists it.
+  const websocketUrl = outputValue(stack, naming.websocketsEndpointOutput());
+  if (websocketUrl) endpoints.push(websocketUrl);
   for (const [logicalId, resource] of deployed ?? []) {
     // Functions fw adds for custom resources are fw's, not the service's.
     if (resource.Type !== 'AWS::Lambda::Function' || listed.has(logicalId) || logicalId.startsWith('CustomDashresource')) continue;

@@ -29,9 +29,6 @@ export function notEnforced(cloud: LocalCloud, stack: StackRecord): string[] {
       if (record.type === 'AWS::ApiGateway::Authorizer' && String(properties.Type).toUpperCase() === 'COGNITO_USER_POOLS') {
         lines.push(`${record.logicalId}: Cognito user pool authorizer not enforced (no local Cognito); its methods refuse requests without a token and pass the token's claims unverified`);
       }
-      if (record.type === 'AWS::ApiGatewayV2::Api' && properties.ProtocolType === 'WEBSOCKET') {
-        lines.push(`${record.logicalId}: WebSocket API not served by the local cloud`);
-      }
       // Serverless Framework writes `Policy: ""` when there is none.
       if (record.type === 'AWS::ApiGateway::RestApi' && properties.Policy !== undefined && properties.Policy !== '' && JSON.stringify(properties.Policy) !== '{}') {
         lines.push(`${record.logicalId}: resource policy not enforced`);

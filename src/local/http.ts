@@ -14,11 +14,15 @@ export interface LocalRequest {
   /** Path and query exactly as the client sent them, and the headers as sent: what a signature covers. */
   rawUrl?: string;
   rawHeaders?: string[];
+  /** The client's address (deployed APIs tell functions as `sourceIp`). */
+  sourceIp?: string;
 }
 
 export interface LocalResponse {
   status: number;
   headers?: Record<string, string>;
+  /** Headers sent once per value (`Set-Cookie` from a function's `cookies` or `multiValueHeaders`); they win over `headers`. */
+  multiValueHeaders?: Record<string, string[]>;
   body?: string | Buffer;
 }
 

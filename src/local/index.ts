@@ -89,6 +89,7 @@ export async function startLocalCloud(options: StartOptions): Promise<RunningLoc
     stop() {
       stopped ??= (async () => {
         await new Promise<void>((resolve) => {
+          server.closeWebSockets();
           server.http.close(() => resolve());
           server.http.closeAllConnections();
         });

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { AccessGuard, isGatewayRequest } from './access/guard';
 import { hostnameOf } from './access/hosts';
 import { AwsError } from './aws/errors';
@@ -10,6 +11,7 @@ import { header, type LocalRequest, type LocalResponse } from './http';
 import { S3Api } from './s3/api';
 import { GatewayRouter } from './gateway/router';
 import { apiGatewayApi } from './services/api-gateway';
+import { refuseUpgrade } from './websocket/websocket-apis';
 import { dynamoDbApi } from './services/dynamodb';
 import { eventBridgeApi } from './services/eventbridge';
 import { SqsApi } from './services/sqs';
@@ -56,6 +58,23 @@ function regionOf(headers: IncomingMessage['headers']): string {
   return /Credential=[^/]*\/[^/]*\/([^/]+)\//.exec(authorization)?.[1] ?? 'us-east-1';
 }
 
+function localRequestOf(req: IncomingMessage, url: URL, body: Buffer): LocalRequest {
+  return {
+    method: req.method ?? 'GET',
+    // The path as sent, not url.pathname: URL parsing resolves dot segments (even %2E%2E), which would
+    // store the S3 key `../x.txt` of one bucket as `x.txt` in a bucket named after the key.
+    path: req.url?.startsWith('/') ? req.url.split('?')[0] : url.pathname,
+    search: url.searchParams,
+    headers: req.headers,
+    body,
+    hostname: hostnameOf(String(req.headers.host ?? '')),
+    region: regionOf(req.headers),
+    rawUrl: req.url ?? '/',
+    rawHeaders: req.rawHeaders,
+    sourceIp: req.socket.remoteAddress?.replace(/^::ffff:/, ''),
+  };
+}
+
 export class LocalServer {
   private readonly cloudFormation: CloudFormationApi;
   private readonly s3: S3Api;
@@ -73,6 +92,7 @@ export class LocalServer {
     this.sqs = new SqsApi(cloud);
     this.http = createServer((req, res) => void this.serve(req, res));
     this.http.on('close', () => this.sqs.stop());
+    this.http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => void this.upgrade(req, socket, head));
     this.http.keepAliveTimeout = 5_000;
   }
 
@@ -103,19 +123,7 @@ export class LocalServer {
       this.write(req, res, { status: 200, headers: { 'content-type': 'application/json', 'x-fw-local': '1' }, body: '{"status":"ok"}' }, this.access.corsHeaders(req));
       return;
     }
-    const request: LocalRequest = {
-      method: req.method ?? 'GET',
-      // The path as sent, not url.pathname: URL parsing resolves dot segments (even %2E%2E), which would
-      // store the S3 key `../x.txt` of one bucket as `x.txt` in a bucket named after the key.
-      path: req.url?.startsWith('/') ? req.url.split('?')[0] : url.pathname,
-      search: url.searchParams,
-      headers: req.headers,
-      body,
-      hostname: hostnameOf(String(req.headers.host ?? '')),
-      region: regionOf(req.headers),
-      rawUrl: req.url ?? '/',
-      rawHeaders: req.rawHeaders,
-    };
+    const request = localRequestOf(req, url, body);
     let response: LocalResponse;
     try {
       response = await this.dispatch(request);
@@ -129,10 +137,30 @@ export class LocalServer {
     this.write(req, res, response, gateway ? {} : this.access.corsHeaders(req));
   }
 
+  /** WebSocket upgrades: admitted like any gateway request (public, allowed hosts only), then the API's $connect decides. */
+  private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    socket.on('error', () => socket.destroy());
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const refused = this.access.admit(req, url);
+    if (refused) return refuseUpgrade(socket, refused);
+    const request = localRequestOf(req, url, Buffer.alloc(0));
+    try {
+      await this.gateway.upgrade(req, socket, head, request);
+    } catch (error) {
+      this.logBug('gateway', request, error);
+      refuseUpgrade(socket, { status: 500, body: '{"message":"Internal Server Error"}' });
+    }
+  }
+
+  /** Drops every WebSocket connection (a stopping server cannot close while they are open). */
+  closeWebSockets(): void {
+    this.gateway.websockets.closeAll();
+  }
+
   private write(req: IncomingMessage, res: ServerResponse, response: LocalResponse, extraHeaders: Record<string, string>): void {
     if (res.destroyed) return;
     const body = response.body === undefined ? undefined : Buffer.isBuffer(response.body) ? response.body : Buffer.from(response.body);
-    const headers: Record<string, string> = { 'x-amzn-requestid': 'local', ...response.headers, ...extraHeaders };
+    const headers: Record<string, string | string[]> = { 'x-amzn-requestid': 'local', ...response.headers, ...response.multiValueHeaders, ...extraHeaders };
     if (body && headers['content-length'] === undefined) headers['content-length'] = String(body.length);
     if (!body && req.method !== 'HEAD' && headers['content-length'] === undefined) headers['content-length'] = '0';
     res.writeHead(response.status, headers);

@@ -327,7 +327,7 @@ auth('REST TOKEN authorizer: identityValidationExpression, Allow, explicit Deny,
   };
   assert.equal(await status(), [401, { message: 'Unauthorized' }, 'UnauthorizedException']);
   assert.equal(await status('Bearer NOT-MATCHING-1'), [401, { message: 'Unauthorized' }, 'UnauthorizedException']);
-  assert.equal(await status('Bearer allow'), [200, { authorizer: { principalId: 'user-allow', token: 'allow', n: '7', ok: 'true', integrationLatency: 0 }, identity: {} }, null]);
+  assert.equal(await status('Bearer allow'), [200, { authorizer: { principalId: 'user-allow', token: 'allow', n: '7', ok: 'true', integrationLatency: 0 }, identity: { accessKey: null } }, null]);
   assert.equal(await status('Bearer deny'), [403, { Message: 'User is not authorized to access this resource with an explicit deny' }, 'AccessDeniedException']);
   assert.equal(await status('Bearer elsewhere'), [403, { Message: 'User is not authorized to access this resource' }, 'AccessDeniedException']);
   assert.equal(await status('Bearer unauthorized'), [401, { message: 'Unauthorized' }, 'UnauthorizedException']);
@@ -436,7 +436,13 @@ auth('a function URL with AuthType AWS_IAM wants a SigV4 signature for lambda', 
   assert.equal([unsigned.status, unsigned.body, unsigned.errorType], [403, { Message: 'Forbidden' }, 'AccessDeniedException']);
   assert.is((await call(context.functionUrl, await signed(context.functionUrl, { accessKeyId: 'local', secretAccessKey: 'local' }))).status, 403);
   const admitted = await call(context.functionUrl, await signed(context.functionUrl, { accessKeyId: 'local', secretAccessKey: 'local' }, 'lambda'));
-  assert.equal([admitted.status, admitted.body], [200, { authorizer: null, identity: null }]);
+  assert.equal([admitted.status, admitted.body], [
+    200,
+    {
+      authorizer: { iam: { accessKey: 'local', accountId: '000000000000', callerId: '000000000000', cognitoIdentity: null, principalOrgId: null, userArn: 'arn:aws:iam::000000000000:root', userId: '000000000000' } },
+      identity: null,
+    },
+  ]);
 });
 
 auth('Cognito user pool authorizer: no token is 401; with one, the response says the token was not verified', async (context) => {

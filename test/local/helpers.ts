@@ -97,3 +97,33 @@ export function zip(files: Record<string, string>): Promise<Buffer> {
 export function signatureShaped(service = 's3'): { authorization: string } {
   return { authorization: `AWS4-HMAC-SHA256 Credential=AKIDLOCAL/20250101/us-east-1/${service}/aws4_request, SignedHeaders=host, Signature=${'0'.repeat(64)}` };
 }
+
+/**
+ * A value with the fields whose values vary (ids, times, keys) replaced by `<pattern>` when they
+ * have their shape, for a whole-object comparison: `shapes` maps a path pattern
+ * (`requestContext.requestId`, `headers.X-(A|B)`) to the shape its values must have.
+ */
+export function shaped(value: unknown, shapes: Record<string, RegExp>, path = ''): unknown {
+  if (Array.isArray(value)) return value.map((item, i) => shaped(item, shapes, `${path}[${i}]`));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, shaped(item, shapes, path ? `${path}.${key}` : key)]));
+  }
+  for (const [pattern, shape] of Object.entries(shapes)) {
+    if (new RegExp(`^${pattern}$`).test(path)) return shape.test(String(value)) ? `<${pattern}>` : `${String(value)} does not match ${shape}`;
+  }
+  return value;
+}
+
+/** `requestContext.identity` of a payload 1.0 event from an unsigned, unauthenticated caller: AWS's documented fields, null. */
+export const UNKNOWN_CALLER = {
+  accessKey: null,
+  accountId: null,
+  caller: null,
+  cognitoAuthenticationProvider: null,
+  cognitoAuthenticationType: null,
+  cognitoIdentityId: null,
+  cognitoIdentityPoolId: null,
+  principalOrgId: null,
+  user: null,
+  userArn: null,
+};

@@ -4,11 +4,11 @@ import { header, type LocalRequest } from '../http';
  * The value of one identity source, in either spelling: HTTP APIs say
  * `$request.header.Authorization`, `$request.querystring.token`, `$context.requestId`;
  * REST APIs say `method.request.header.Authorization`, `method.request.querystring.token`,
- * `context.requestId`. Stage variables are not emulated, so `stageVariables.x` is never present.
+ * `context.requestId`; WebSocket APIs say `route.request.header.Auth`. Stage variables are not emulated, so `stageVariables.x` is never present.
  */
 export function identityValue(source: string, request: LocalRequest, requestContext: Record<string, unknown>): string | undefined {
   const trimmed = source.trim().replace(/^\$/, '');
-  const requestPart = /^(?:method\.)?request\.(header|querystring)\.(.+)$/.exec(trimmed);
+  const requestPart = /^(?:method\.|route\.)?request\.(header|querystring)\.(.+)$/.exec(trimmed);
   let value: unknown;
   if (requestPart) {
     value = requestPart[1] === 'header' ? header(request, requestPart[2]) : request.search.getAll(requestPart[2]).join(',') || undefined;

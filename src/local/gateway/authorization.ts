@@ -70,6 +70,44 @@ export class GatewayAuthorization {
     return { notEnforced: admission.notEnforced };
   }
 
+  /**
+   * A WebSocket API's `$connect` route: a REQUEST Lambda authorizer (identity sources such as
+   * `route.request.header.Auth`, all required: 401 without them; its policy evaluated on
+   * `…/<stage>/$connect`, 403 unless allowed) or `AWS_IAM`. Its context is what every event of
+   * the connection carries as `requestContext.authorizer`.
+   */
+  async checkWebSocketConnect(
+    request: LocalRequest,
+    api: ResourceRecord,
+    route: ResourceRecord,
+    event: Record<string, unknown>,
+  ): Promise<{ refusal: LocalResponse } | { authorizer?: Record<string, unknown> }> {
+    const type = String(route.properties.AuthorizationType ?? 'NONE').toUpperCase();
+    if (type === 'NONE') return {};
+    const requestContext = event.requestContext as Record<string, unknown>;
+    const target: Protected = { kind: 'rest', api, stage: String(requestContext.stage), path: '/$connect', route, event, format: '1.0' };
+    if (type === 'AWS_IAM') {
+      const result = verifySigV4(request, this.cloud.credentials);
+      return 'refused' in result ? { refusal: signatureRefused(result.refused.message, result.refused.errorType) } : {};
+    }
+    const authorizer = this.records('AWS::ApiGatewayV2::Authorizer').find((record) => record.physicalId === String(route.properties.AuthorizerId));
+    if (!authorizer) return { refusal: authorizerFailure('rest') };
+    const identity = identityValues(identitySourceList(authorizer.properties.IdentitySource), request, requestContext);
+    if (!identity) return { refusal: unauthorized('rest') };
+    const methodArn = this.methodArn(request, target).replace(/\/GET\/\$connect$/, '/$connect');
+    const admission = await this.lambdaAuthorizers.authorize({
+      kind: 'rest',
+      authorizerId: authorizer.physicalId,
+      functionArn: functionOfIntegration(authorizer.properties.AuthorizerUri),
+      event: requestAuthorizerEvent('rest', { ...structuredClone(event), stageVariables: {} }, '1.0', methodArn, identity),
+      identity,
+      ttlSeconds: 0,
+      methodArn,
+      simpleResponses: false,
+    });
+    return 'response' in admission ? { refusal: admission.response } : { authorizer: admission.authorizer };
+  }
+
   private records(type: string): ResourceRecord[] {
     return this.cloud.resources(type).map(({ record }) => record);
   }

@@ -42,14 +42,20 @@ export function withCorsHeaders(request: LocalRequest, cors: CorsConfiguration |
   return { ...response, headers };
 }
 
+/** The static headers of an integration response's `method.response.header.X: "'value'"` parameters (mappings from the integration are not evaluated). */
+export function staticResponseHeaders(parameters: Record<string, unknown> | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parameters ?? {})) {
+    const match = /^method\.response\.header\.(.+)$/.exec(name);
+    const literal = /^'(.*)'$/s.exec(String(value));
+    if (match && literal) headers[match[1].toLowerCase()] = literal[1];
+  }
+  return headers;
+}
+
 /** A REST API MOCK integration (what `cors: true` generates for OPTIONS): its static response headers. */
 export function mockResponse(integration: Record<string, unknown>): LocalResponse {
   const responses = (integration.IntegrationResponses as { StatusCode?: string | number; ResponseParameters?: Record<string, unknown> }[] | undefined) ?? [];
   const first = responses[0];
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  for (const [name, value] of Object.entries(first?.ResponseParameters ?? {})) {
-    const match = /^method\.response\.header\.(.+)$/.exec(name);
-    if (match) headers[match[1].toLowerCase()] = String(value).replace(/^'(.*)'$/, '$1');
-  }
-  return { status: Number(first?.StatusCode ?? 200), headers, body: '' };
+  return { status: Number(first?.StatusCode ?? 200), headers: { 'content-type': 'application/json', ...staticResponseHeaders(first?.ResponseParameters) }, body: '' };
 }

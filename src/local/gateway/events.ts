@@ -10,16 +10,44 @@ function bodyOf(request: LocalRequest): { body?: string; isBase64Encoded: boolea
   return { body: request.body.toString('base64'), isBase64Encoded: true };
 }
 
+/** Lower-case names, a repeated header's values joined with commas (HTTP APIs, payload 2.0). */
 function singleHeaders(request: LocalRequest): Record<string, string> {
+  if (!request.rawHeaders) {
+    return Object.fromEntries(Object.entries(request.headers).flatMap(([name, value]) => (value === undefined ? [] : [[name, Array.isArray(value) ? value.join(',') : value]])));
+  }
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
+  for (let i = 0; i + 1 < request.rawHeaders.length; i += 2) {
+    const name = request.rawHeaders[i].toLowerCase();
+    headers[name] = headers[name] === undefined ? request.rawHeaders[i + 1] : `${headers[name]},${request.rawHeaders[i + 1]}`;
   }
   return headers;
 }
 
+/**
+ * REST proxy headers: names as the client wrote them, `headers` with the last value of a
+ * repeated header and `multiValueHeaders` with every value, as API Gateway passes them.
+ */
+function restHeaders(request: LocalRequest): { headers: Record<string, string>; multiValueHeaders: Record<string, string[]> } {
+  const raw = request.rawHeaders ?? Object.entries(request.headers).flatMap(([name, value]) => (value === undefined ? [] : (Array.isArray(value) ? value : [value]).flatMap((item) => [name, item])));
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const existing = Object.keys(multiValueHeaders).find((name) => name.toLowerCase() === raw[i].toLowerCase()) ?? raw[i];
+    headers[existing] = raw[i + 1];
+    (multiValueHeaders[existing] ??= []).push(raw[i + 1]);
+  }
+  return { headers, multiValueHeaders };
+}
+
+/** The query string exactly as the client sent it (`rawQueryString` is not re-encoded). */
+function rawQuery(request: LocalRequest): string {
+  const url = request.rawUrl ?? '';
+  const mark = url.indexOf('?');
+  return mark === -1 ? request.search.toString() : url.slice(mark + 1);
+}
+
 /** `21/Nov/2026:17:40:33 +0000`, the time format of API Gateway request contexts. */
-function requestTime(now: Date): string {
+export function requestTime(now: Date): string {
   const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${pad(now.getUTCDate())}/${months[now.getUTCMonth()]}/${now.getUTCFullYear()}:${pad(now.getUTCHours())}:${pad(now.getUTCMinutes())}:${pad(now.getUTCSeconds())} +0000`;
@@ -34,13 +62,18 @@ export interface EventTarget {
   path: string;
   pathParameters: Record<string, string>;
   domainName: string;
+  /** The stage's variables (`StageVariables` / `Variables`), none when empty. */
+  stageVariables?: Record<string, string>;
 }
+
+const orNull = <T extends object>(value: T | undefined): T | null => (value && Object.keys(value).length > 0 ? value : null);
 
 /** The HTTP API payload format 2.0 (also what function URLs send). */
 export function httpEventV2(request: LocalRequest, target: EventTarget): Record<string, unknown> {
   const now = new Date();
   const headers = singleHeaders(request);
-  const cookies = headers.cookie ? headers.cookie.split(/;\s*/) : undefined;
+  // Several Cookie headers are joined with commas like any header; each cookie is one item.
+  const cookies = headers.cookie ? headers.cookie.split(/[;,]\s*/).filter(Boolean) : undefined;
   delete headers.cookie;
   const query: Record<string, string> = {};
   for (const [name, value] of request.search) query[name] = query[name] === undefined ? value : `${query[name]},${value}`;
@@ -48,7 +81,7 @@ export function httpEventV2(request: LocalRequest, target: EventTarget): Record<
     version: '2.0',
     routeKey: target.routeKey,
     rawPath: target.path,
-    rawQueryString: request.search.toString(),
+    rawQueryString: rawQuery(request),
     cookies,
     headers,
     queryStringParameters: Object.keys(query).length ? query : undefined,
@@ -57,8 +90,8 @@ export function httpEventV2(request: LocalRequest, target: EventTarget): Record<
       accountId: target.accountId,
       apiId: target.apiId,
       domainName: target.domainName,
-      domainPrefix: target.apiId,
-      http: { method: request.method, path: target.path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: headers['user-agent'] ?? '' },
+      domainPrefix: target.domainName.split('.')[0],
+      http: { method: request.method, path: target.path, protocol: 'HTTP/1.1', sourceIp: request.sourceIp ?? '127.0.0.1', userAgent: headers['user-agent'] ?? '' },
       requestId: randomUUID(),
       routeKey: target.routeKey,
       stage: target.stage,
@@ -66,14 +99,32 @@ export function httpEventV2(request: LocalRequest, target: EventTarget): Record<
       timeEpoch: now.getTime(),
     },
     ...bodyOf(request),
+    stageVariables: orNull(target.stageVariables) ?? undefined,
   };
 }
 
-/** The REST API Lambda proxy payload format 1.0. */
-export function restEventV1(request: LocalRequest, target: EventTarget & { resourceId: string; resourcePath: string }): Record<string, unknown> {
+const NULL_IDENTITY = {
+  accessKey: null,
+  accountId: null,
+  caller: null,
+  cognitoAuthenticationProvider: null,
+  cognitoAuthenticationType: null,
+  cognitoIdentityId: null,
+  cognitoIdentityPoolId: null,
+  principalOrgId: null,
+  user: null,
+  userArn: null,
+};
+
+/**
+ * The Lambda proxy payload format 1.0: what REST API proxy integrations send, and HTTP APIs with
+ * `PayloadFormatVersion: '1.0'` (which add `version` and lower-case header names).
+ */
+export function restEventV1(request: LocalRequest, target: EventTarget & { resourceId: string | null; resourcePath: string; version?: '1.0' }): Record<string, unknown> {
   const now = new Date();
-  const headers = singleHeaders(request);
-  const multiValueHeaders = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]]));
+  const { headers, multiValueHeaders } = target.version
+    ? { headers: singleHeaders(request), multiValueHeaders: Object.fromEntries(Object.entries(restHeaders(request).multiValueHeaders).map(([name, values]) => [name.toLowerCase(), values])) }
+    : restHeaders(request);
   const query: Record<string, string> = {};
   const multiQuery: Record<string, string[]> = {};
   for (const [name, value] of request.search) {
@@ -81,44 +132,58 @@ export function restEventV1(request: LocalRequest, target: EventTarget & { resou
     (multiQuery[name] ??= []).push(value);
   }
   const { body, isBase64Encoded } = bodyOf(request);
+  const userAgent = header(request, 'user-agent') ?? null;
   return {
+    ...(target.version ? { version: target.version } : {}),
     resource: target.resourcePath,
     path: target.path,
     httpMethod: request.method,
     headers,
     multiValueHeaders,
-    queryStringParameters: Object.keys(query).length ? query : null,
-    multiValueQueryStringParameters: Object.keys(multiQuery).length ? multiQuery : null,
-    pathParameters: Object.keys(target.pathParameters).length ? target.pathParameters : null,
-    stageVariables: null,
+    queryStringParameters: orNull(query),
+    multiValueQueryStringParameters: orNull(multiQuery),
     requestContext: {
       accountId: target.accountId,
       apiId: target.apiId,
-      resourceId: target.resourceId,
-      resourcePath: target.resourcePath,
+      domainName: target.domainName,
+      domainPrefix: target.domainName.split('.')[0],
+      extendedRequestId: randomUUID(),
       httpMethod: request.method,
-      path: `/${target.stage}${target.path}`,
-      stage: target.stage,
+      identity: { ...NULL_IDENTITY, sourceIp: request.sourceIp ?? '127.0.0.1', userAgent },
+      path: target.stage === '$default' ? target.path : `/${target.stage}${target.path}`,
       protocol: 'HTTP/1.1',
       requestId: randomUUID(),
-      extendedRequestId: randomUUID(),
       requestTime: requestTime(now),
       requestTimeEpoch: now.getTime(),
-      domainName: target.domainName,
-      identity: { sourceIp: '127.0.0.1', userAgent: headers['user-agent'] ?? null },
+      resourceId: target.resourceId,
+      resourcePath: target.resourcePath,
+      stage: target.stage,
     },
+    pathParameters: orNull(target.pathParameters),
+    stageVariables: orNull(target.stageVariables),
     body: body ?? null,
     isBase64Encoded,
   };
 }
 
-function headerValues(result: Record<string, unknown>): Record<string, string> {
+/**
+ * A function's response headers: `headers` one value each; `multiValueHeaders` (payload 1.0)
+ * sent once per value, replacing a `headers` entry of the same name, as API Gateway merges them.
+ */
+function responseHeaders(result: Record<string, unknown>, multi: boolean): { headers: Record<string, string>; multiValueHeaders: Record<string, string[]> } {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries((result.headers as Record<string, unknown>) ?? {})) headers[name.toLowerCase()] = String(value);
-  for (const [name, values] of Object.entries((result.multiValueHeaders as Record<string, unknown[]>) ?? {})) {
-    if (Array.isArray(values)) headers[name.toLowerCase()] = values.map(String).join(', ');
+  const multiValueHeaders: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries((result.headers as Record<string, unknown>) ?? {})) {
+    if (value !== null && value !== undefined) headers[name.toLowerCase()] = String(value);
   }
-  return headers;
+  if (multi) {
+    for (const [name, values] of Object.entries((result.multiValueHeaders as Record<string, unknown[]>) ?? {})) {
+      if (!Array.isArray(values)) continue;
+      delete headers[name.toLowerCase()];
+      (multiValueHeaders[name.toLowerCase()] ??= []).push(...values.map(String));
+    }
+  }
+  return { headers, multiValueHeaders };
 }
 
 function responseBody(result: Record<string, unknown>): Buffer {
@@ -130,10 +195,11 @@ function responseBody(result: Record<string, unknown>): Buffer {
 export function httpResponseV2(value: unknown): LocalResponse {
   if (value !== null && typeof value === 'object' && !Array.isArray(value) && 'statusCode' in value) {
     const result = value as Record<string, unknown>;
-    const headers = headerValues(result);
-    if (Array.isArray(result.cookies) && result.cookies.length) headers['set-cookie'] = result.cookies.map(String).join(', ');
+    const { headers, multiValueHeaders } = responseHeaders(result, false);
+    // Each cookie is its own Set-Cookie header.
+    if (Array.isArray(result.cookies) && result.cookies.length) multiValueHeaders['set-cookie'] = result.cookies.map(String);
     headers['content-type'] ??= 'application/json';
-    return { status: Number(result.statusCode), headers, body: responseBody(result) };
+    return { status: Number(result.statusCode), headers, multiValueHeaders, body: responseBody(result) };
   }
   const body = typeof value === 'string' ? value : JSON.stringify(value);
   return { status: 200, headers: { 'content-type': 'application/json' }, body };
@@ -145,9 +211,9 @@ export function restResponseV1(value: unknown): LocalResponse {
     return jsonMessage(502, 'Internal server error');
   }
   const result = value as Record<string, unknown>;
-  const headers = headerValues(result);
-  headers['content-type'] ??= 'application/json';
-  return { status: Number(result.statusCode), headers, body: responseBody(result) };
+  const { headers, multiValueHeaders } = responseHeaders(result, true);
+  if (!multiValueHeaders['content-type']) headers['content-type'] ??= 'application/json';
+  return { status: Number(result.statusCode), headers, multiValueHeaders, body: responseBody(result) };
 }
 
 export function jsonMessage(status: number, message: string): LocalResponse {

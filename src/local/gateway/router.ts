@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { LocalCloud } from '../cloud';
 import type { ResourceRecord } from '../cloudformation/model';
 import type { LocalRequest, LocalResponse } from '../http';
@@ -5,11 +7,14 @@ import { EXECUTE_API_PREFIX, LAMBDA_URL_PREFIX } from './endpoints';
 import { corsPreflight, mockResponse, withCorsHeaders, type CorsConfiguration } from './cors';
 import { httpEventV2, httpResponseV2, jsonMessage, restEventV1, restResponseV1 } from './events';
 import { bestMatch, functionOfIntegration } from './routes';
+import { lambdaIntegrationEvent, lambdaIntegrationResponse, requestTemplate } from './lambda-integration';
 import { deployReportResponse } from '../deploy-report';
 import { GatewayAuthorization, NOT_ENFORCED_HEADER, type Protected } from './authorization';
 import { functionUrlForbidden } from '../auth/responses';
 import { verifySigV4 } from './sigv4';
 import { signalWaitCondition, WAIT_CONDITION_PREFIX } from '../providers/wait-condition';
+import { refuseUpgrade, WebSocketApis } from '../websocket/websocket-apis';
+import { manageConnection } from '../websocket/management';
 
 type Target = { kind: 'execute-api' | 'lambda-url'; id: string; path: string };
 
@@ -33,9 +38,19 @@ export function gatewayTarget(request: LocalRequest): Target | undefined {
  */
 export class GatewayRouter {
   private readonly authorization: GatewayAuthorization;
+  readonly websockets: WebSocketApis;
 
   constructor(private readonly cloud: LocalCloud) {
     this.authorization = new GatewayAuthorization(cloud);
+    this.websockets = new WebSocketApis(cloud, this.authorization);
+  }
+
+  /** An HTTP upgrade: a WebSocket API's connection, or refused as API Gateway refuses a path it does not serve. */
+  async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, request: LocalRequest): Promise<void> {
+    const target = gatewayTarget(request);
+    const api = target?.kind === 'execute-api' ? this.cloud.resources('AWS::ApiGatewayV2::Api').find(({ record }) => record.physicalId === target.id) : undefined;
+    if (!target || !api || api.record.properties.ProtocolType !== 'WEBSOCKET') return refuseUpgrade(socket, jsonMessage(404, 'Not Found'));
+    return this.websockets.upgrade(req, socket, head, request, api.record, target.path);
   }
 
   async handle(request: LocalRequest): Promise<LocalResponse | undefined> {
@@ -48,6 +63,11 @@ export class GatewayRouter {
     if (!target) return undefined;
     if (target.kind === 'lambda-url') return this.functionUrl(request, target);
     const httpApi = this.cloud.resources('AWS::ApiGatewayV2::Api').find(({ record }) => record.physicalId === target.id);
+    if (httpApi?.record.properties.ProtocolType === 'WEBSOCKET') {
+      // Plain HTTP to a WebSocket API: only the @connections management API answers.
+      if (/\/(@|%40)connections\//i.test(target.path)) return manageConnection(this.websockets, request, httpApi.record, target.path);
+      return jsonMessage(426, 'Upgrade Required');
+    }
     if (httpApi) return this.httpApi(request, target, httpApi.record);
     const restApi = this.cloud.resources('AWS::ApiGateway::RestApi').find(({ record }) => record.physicalId === target.id);
     if (restApi) return this.restApi(request, target, restApi.record);
@@ -106,8 +126,18 @@ export class GatewayRouter {
     const integration = this.children('AWS::ApiGatewayV2::Integration', 'ApiId', api.physicalId).find((record) => record.physicalId === integrationId);
     if (!integration) return jsonMessage(500, 'Internal Server Error');
     const format = String(integration.properties.PayloadFormatVersion ?? '2.0') === '1.0' ? '1.0' : '2.0';
-    const base = { accountId: this.cloud.accountId, apiId: api.physicalId, stage, routeKey: match.item.routeKey, path, pathParameters: match.parameters, domainName: `${api.physicalId}.execute-api.${request.region}.amazonaws.com` };
-    const event = format === '2.0' ? httpEventV2(request, base) : restEventV1(request, { ...base, resourceId: match.item.record.physicalId, resourcePath: match.item.path });
+    const stageVariables = this.children('AWS::ApiGatewayV2::Stage', 'ApiId', api.physicalId).find((record) => String(record.properties.StageName) === stage)?.properties.StageVariables;
+    const base = {
+      accountId: this.cloud.accountId,
+      apiId: api.physicalId,
+      stage,
+      routeKey: match.item.routeKey,
+      path,
+      pathParameters: match.parameters,
+      domainName: `${api.physicalId}.execute-api.${request.region}.amazonaws.com`,
+      stageVariables: stageVariables as Record<string, string> | undefined,
+    };
+    const event = format === '2.0' ? httpEventV2(request, base) : restEventV1(request, { ...base, version: '1.0', resourceId: match.item.routeKey, resourcePath: match.item.path });
     const route: Protected = { kind: 'http', api, stage, path, route: match.item.record, event, format };
     return this.authorizedInvoke(request, route, functionOfIntegration(integration.properties.IntegrationUri));
   }
@@ -136,7 +166,15 @@ export class GatewayRouter {
     const match = bestMatch(methods, request.method, path);
     if (!match) return jsonMessage(403, 'Missing Authentication Token');
     const integration = (match.item.record.properties.Integration ?? {}) as Record<string, unknown>;
+    // A stage's variables: AWS::ApiGateway::Stage `Variables`, or the `StageDescription` of the deployment that made the stage.
+    const stageVariables = (this.children('AWS::ApiGateway::Stage', 'RestApiId', api.physicalId).find((record) => record.properties.StageName === stage)?.properties.Variables ??
+      (
+        this.children('AWS::ApiGateway::Deployment', 'RestApiId', api.physicalId).find((record) => record.properties.StageName === stage)?.properties.StageDescription as
+          | Record<string, unknown>
+          | undefined
+      )?.Variables) as Record<string, string> | undefined;
     const event = restEventV1(request, {
+      stageVariables,
       accountId: this.cloud.accountId,
       apiId: api.physicalId,
       stage,
@@ -152,15 +190,35 @@ export class GatewayRouter {
       const checked = await this.authorization.check(request, method);
       return 'refusal' in checked ? checked.refusal : mockResponse(integration);
     }
+    const functionArn = functionOfIntegration(integration.Uri);
+    if (integration.Type === 'AWS' && functionArn) return this.lambdaIntegration(request, method, integration, functionArn);
     return this.authorizedInvoke(request, method, functionOfIntegration(integration.Uri));
+  }
+
+  /** REST `integration: lambda`: the request template's event in, the integration responses' status out. */
+  private async lambdaIntegration(request: LocalRequest, method: Protected, integration: Record<string, unknown>, functionArn: string): Promise<LocalResponse> {
+    const checked = await this.authorization.check(request, method);
+    if ('refusal' in checked) return checked.refusal;
+    const log = (line: string) => this.cloud.log(`${request.method} ${request.path}: ${line}`);
+    const { contentType, template } = requestTemplate(integration, request);
+    try {
+      const outcome = await this.cloud.functions.invoke(functionArn, lambdaIntegrationEvent(request, method.event, contentType, template, log));
+      return lambdaIntegrationResponse(integration, outcome, log);
+    } catch (error) {
+      log(`invoke of ${functionArn} failed: ${(error as Error).message}`);
+      return jsonMessage(502, 'Internal server error');
+    }
   }
 
   private async functionUrl(request: LocalRequest, target: Target): Promise<LocalResponse> {
     const url = this.cloud.resources('AWS::Lambda::Url').find(({ record }) => record.attributes.UrlId === target.id);
     if (!url) return jsonMessage(404, 'Not Found');
+    let caller: Record<string, unknown> | undefined;
     if (url.record.properties.AuthType === 'AWS_IAM') {
       const signed = verifySigV4(request, this.cloud.credentials, 'lambda');
       if ('refused' in signed) return functionUrlForbidden();
+      const account = this.cloud.accountId;
+      caller = { accessKey: signed.accessKeyId, accountId: account, callerId: account, cognitoIdentity: null, principalOrgId: null, userArn: `arn:aws:iam::${account}:root`, userId: account };
     }
     const event = httpEventV2(request, {
       accountId: this.cloud.accountId,
@@ -171,6 +229,8 @@ export class GatewayRouter {
       pathParameters: {},
       domainName: `${target.id}.lambda-url.${request.region}.on.aws`,
     });
+    // An IAM-authorized function URL tells the function who signed.
+    if (caller) (event.requestContext as Record<string, unknown>).authorizer = { iam: caller };
     return this.invoke(String(url.record.attributes.FunctionArn), event, '2.0');
   }
 }

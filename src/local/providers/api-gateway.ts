@@ -40,6 +40,12 @@ export const httpApiRouteProvider = idProvider('RouteId', 7, ['ApiId']);
 
 export const httpApiAuthorizerProvider = idProvider('AuthorizerId', 6, ['ApiId']);
 
+/** A deployment changes nothing locally: routes answer as soon as they exist. */
+export const httpApiDeploymentProvider = idProvider('DeploymentId', 6, ['ApiId']);
+
+/** A WebSocket route's response: the gateway sends the route function's answer back to the client. */
+export const httpApiRouteResponseProvider = idProvider('RouteResponseId', 6, ['ApiId', 'RouteId']);
+
 export const restApiProvider: ResourceProvider = {
   create() {
     const id = shortId();

@@ -29,6 +29,8 @@ const PROVIDERS: Record<string, ResourceProvider> = {
   'AWS::ApiGatewayV2::Integration': gateway.httpApiIntegrationProvider,
   'AWS::ApiGatewayV2::Route': gateway.httpApiRouteProvider,
   'AWS::ApiGatewayV2::Authorizer': gateway.httpApiAuthorizerProvider,
+  'AWS::ApiGatewayV2::Deployment': gateway.httpApiDeploymentProvider,
+  'AWS::ApiGatewayV2::RouteResponse': gateway.httpApiRouteResponseProvider,
   'AWS::ApiGateway::RestApi': gateway.restApiProvider,
   'AWS::ApiGateway::Resource': gateway.restApiResourceProvider,
   'AWS::ApiGateway::Method': gateway.restApiMethodProvider,

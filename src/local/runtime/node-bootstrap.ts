@@ -41,6 +41,53 @@ export async function resolve(specifier, context, next) {
 }
 provideRuntimeSdk();
 
+/**
+ * A WebSocket API's callback URL is `https://<requestContext.domainName>/<stage>`, and the local
+ * cloud's domain names are `<apiId>.execute-api.localhost:PORT`, served over plain HTTP on the
+ * local cloud's port. So an HTTPS request to a `*.localhost` host at that port (what
+ * `new ApiGatewayManagementApiClient({ endpoint: 'https://' + domainName + '/' + stage })` sends)
+ * is made over HTTP to the local cloud's address, its Host header unchanged. Nothing else is touched.
+ */
+function routeLocalHttps(): void {
+  let local: URL;
+  try {
+    local = new URL(process.env.AWS_ENDPOINT_URL ?? '');
+  } catch {
+    return;
+  }
+  const https = require('node:https') as typeof import('node:https');
+  const http = require('node:http') as typeof import('node:http');
+  const redirect = (original: typeof https.request): typeof https.request =>
+    function (this: unknown, ...args: unknown[]) {
+      const url = typeof args[0] === 'string' || args[0] instanceof URL ? new URL(String(args[0])) : undefined;
+      const options = (url ? (typeof args[1] === 'object' && args[1] !== null ? args[1] : {}) : (args[0] ?? {})) as import('node:https').RequestOptions;
+      const hostname = String(options.hostname ?? options.host ?? url?.hostname ?? '').replace(/:\d+$/, '');
+      const port = String(options.port ?? url?.port ?? '');
+      if (!hostname.endsWith('.localhost') || port !== local.port) return (original as (...a: unknown[]) => unknown).apply(this, args);
+      const callback = args.find((arg) => typeof arg === 'function') as ((response: import('node:http').IncomingMessage) => void) | undefined;
+      const merged: import('node:http').RequestOptions = {
+        ...(url ? { path: `${url.pathname}${url.search}`, method: 'GET' } : {}),
+        ...options,
+        protocol: 'http:',
+        hostname: local.hostname.replace(/^\[(.*)\]$/, '$1'),
+        host: undefined,
+        port: local.port,
+        agent: undefined,
+        headers: { host: `${hostname}:${port}`, ...options.headers },
+      };
+      return http.request(merged, callback);
+    } as typeof https.request;
+  const request = redirect(https.request);
+  https.request = request;
+  https.get = ((...args: Parameters<typeof https.get>) => {
+    const outgoing = (request as (...a: unknown[]) => import('node:http').ClientRequest)(...args);
+    outgoing.end();
+    return outgoing;
+  }) as typeof https.get;
+  (require('node:module') as { syncBuiltinESMExports(): void }).syncBuiltinESMExports();
+}
+routeLocalHttps();
+
 type Handler = (event: unknown, context: Record<string, unknown>, callback: (error?: unknown, value?: unknown) => void) => unknown;
 
 const replies = new Socket({ fd: 3, readable: false, writable: true });

@@ -34,6 +34,26 @@ def load():
     module = importlib.import_module(module_name.replace('/', '.'))
     return getattr(module, function_name)
 
+# A WebSocket API's callback URL is https://<requestContext.domainName>/<stage>, and locally domainName
+# is <apiId>.execute-api.localhost:PORT on the local cloud's plain-HTTP port: botocore's HTTPS request to
+# a *.localhost host at that port is sent over HTTP to the local cloud, its signed Host kept (see the
+# Node.js bootstrap). Patched once botocore is loaded, before each invocation.
+def route_local_https():
+    module = sys.modules.get('botocore.httpsession')
+    if module is None or getattr(module.URLLib3Session, '_fw_local', False):
+        return
+    from urllib.parse import urlsplit, urlunsplit
+    local = urlsplit(os.environ.get('AWS_ENDPOINT_URL', ''))
+    original = module.URLLib3Session.send
+    def send(self, request):
+        url = urlsplit(request.url)
+        if local.port and url.scheme == 'https' and (url.hostname or '').endswith('.localhost') and url.port == local.port:
+            request.headers['Host'] = url.netloc
+            request.url = urlunsplit(('http', local.netloc, url.path, url.query, url.fragment))
+        return original(self, request)
+    module.URLLib3Session.send = send
+    module.URLLib3Session._fw_local = True
+
 handler, load_error = None, None
 try:
     handler = load()
@@ -43,6 +63,7 @@ except Exception as error:
 reply({'type': 'ready'})
 for line in sys.stdin:
     message = json.loads(line)
+    route_local_https()
     try:
         if handler is None:
             raise load_error

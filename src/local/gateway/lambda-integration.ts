@@ -1,0 +1,116 @@
+import { header, type LocalRequest, type LocalResponse } from '../http';
+import type { InvokeOutcome } from '../runtime/functions';
+import { staticResponseHeaders } from './cors';
+
+/**
+ * REST `integration: lambda` (Integration Type `AWS`, what serverless.yml's `integration: lambda`
+ * writes): the request template turns the request into the function's event, and the integration
+ * responses pick the status from the function's error message. There is no VTL engine here: the
+ * request templates Serverless Framework writes (JSON and form bodies, with the authorizer's claims)
+ * are recognised and their output built directly; any other template is not applied (the log says
+ * so) and the function gets that same event. Response templates are passthrough
+ * (`$input.json('$')`); static response headers (`'value'`) are sent.
+ */
+
+/** The Serverless Framework request template: its `$loop` maps and `requestPath` line. */
+const isServerlessTemplate = (template: string) => template.includes('"enhancedAuthContext": $loop') && template.includes('"requestPath": "$context.resourcePath"');
+
+/** VTL renders null and missing values as empty strings inside the template's quotes. */
+const strings = (map: unknown): Record<string, string> =>
+  Object.fromEntries(Object.entries((map as Record<string, unknown> | null | undefined) ?? {}).map(([key, value]) => [key, value === null || value === undefined ? '' : String(value)]));
+
+function formBody(text: string): Record<string, string> {
+  const body: Record<string, string> = {};
+  for (const token of text.split('&')) {
+    if (!token) continue;
+    const [key, value = ''] = token.split('=');
+    const decode = (part: string) => {
+      try {
+        return decodeURIComponent(part.replace(/\+/g, ' '));
+      } catch {
+        return part;
+      }
+    };
+    body[decode(key)] = decode(value);
+  }
+  return body;
+}
+
+/** The template API Gateway applies: the one for the request's content type, else `application/json`. */
+export function requestTemplate(integration: Record<string, unknown>, request: LocalRequest): { contentType: string; template: string | undefined } {
+  const templates = (integration.RequestTemplates as Record<string, string> | undefined) ?? {};
+  const contentType = (header(request, 'content-type') ?? 'application/json').split(';')[0].trim().toLowerCase();
+  const chosen = contentType in templates ? contentType : 'application/json';
+  return { contentType: chosen, template: templates[chosen] };
+}
+
+/**
+ * The event Serverless Framework's template makes of a request, from the proxy event already
+ * built for it (whose requestContext the authorizer has filled in).
+ */
+export function lambdaIntegrationEvent(request: LocalRequest, proxyEvent: Record<string, unknown>, contentType: string, template: string | undefined, log: (line: string) => void): Record<string, unknown> {
+  if (template !== undefined && !isServerlessTemplate(template)) log(`REST integration: lambda: a custom request template is not applied by the local cloud; the function gets the default event`);
+  const context = proxyEvent.requestContext as Record<string, unknown>;
+  const authorizer = (context.authorizer as Record<string, unknown> | undefined) ?? {};
+  const text = request.body.toString('utf8');
+  let body: unknown = {};
+  if (contentType === 'application/x-www-form-urlencoded') body = formBody(text);
+  else if (text.trim()) {
+    try {
+      body = JSON.parse(text) as unknown;
+    } catch {
+      body = text;
+    }
+  }
+  const claimNames = [...(template ?? '').matchAll(/"([^"]+)": "\$context\.authorizer\.claims\.\1"/g)].map((match) => match[1]);
+  const claims = strings(authorizer.claims);
+  return {
+    body,
+    method: request.method,
+    principalId: authorizer.principalId === undefined ? '' : String(authorizer.principalId),
+    stage: context.stage,
+    cognitoPoolClaims: { ...Object.fromEntries(claimNames.map((name) => [name, claims[name] ?? ''])), sub: claims.sub ?? '' },
+    enhancedAuthContext: strings(authorizer),
+    headers: strings(proxyEvent.headers),
+    query: strings(proxyEvent.queryStringParameters),
+    path: strings(proxyEvent.pathParameters),
+    identity: strings(context.identity),
+    stageVariables: strings(proxyEvent.stageVariables),
+    requestPath: context.resourcePath,
+  };
+}
+
+interface IntegrationResponse {
+  StatusCode?: string | number;
+  SelectionPattern?: string;
+  ResponseParameters?: Record<string, unknown>;
+  ResponseTemplates?: Record<string, unknown>;
+}
+
+/**
+ * The function's answer through the integration responses: an error's `errorMessage` is matched
+ * against each `SelectionPattern` (the whole message, as Java regular expressions match); a success,
+ * or an error no pattern matches, takes the default response (no pattern). The body is the
+ * function's result (or error) as JSON.
+ */
+export function lambdaIntegrationResponse(integration: Record<string, unknown>, outcome: InvokeOutcome, log: (line: string) => void): LocalResponse {
+  const responses = (integration.IntegrationResponses as IntegrationResponse[] | undefined) ?? [];
+  const fallback = responses.find((response) => !response.SelectionPattern) ?? { StatusCode: 200 };
+  let chosen: IntegrationResponse = fallback;
+  if (outcome.functionError) {
+    const message = String((JSON.parse(outcome.payload) as { errorMessage?: unknown }).errorMessage ?? '');
+    chosen =
+      responses.find((response) => {
+        if (!response.SelectionPattern) return false;
+        try {
+          return new RegExp(`^(?:${response.SelectionPattern})$`).test(message);
+        } catch {
+          return false;
+        }
+      }) ?? fallback;
+  }
+  if (Object.values(chosen.ResponseTemplates ?? {}).some((template) => typeof template === 'string' && template.trim() !== '')) {
+    log(`REST integration: lambda: a response template is not applied by the local cloud; the body is the function's result`);
+  }
+  return { status: Number(chosen.StatusCode ?? 200), headers: { 'content-type': 'application/json', ...staticResponseHeaders(chosen.ResponseParameters) }, body: outcome.payload };
+}
