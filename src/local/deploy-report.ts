@@ -1,4 +1,4 @@
-import type { LocalCloud } from './cloud';
+import type { Stores } from './service-interfaces';
 import type { StackRecord } from './cloudformation/model';
 import { byCodeUnits, byKey } from '../order';
 import { jsonResponse, type LocalRequest, type LocalResponse } from './http';
@@ -9,7 +9,7 @@ export const DEPLOY_REPORT_PATH = '/_fw/deploy-report';
  * The parts of a deployed stack (and its nested stacks) that deploy but do not
  * behave locally as on AWS, one line each: what `fw deploy --local` warns about.
  */
-export function notEnforced(cloud: LocalCloud, stack: StackRecord): string[] {
+export function notEnforced(cloud: Pick<Stores, 'stacks'>, stack: StackRecord): string[] {
   const recorded = new Map<string, string[]>();
   const lines: string[] = [];
   const visit = (current: StackRecord) => {
@@ -64,7 +64,7 @@ export function apiKeys(stack: StackRecord): { name: string; value: string }[] {
 }
 
 /** `GET /_fw/deploy-report?stack=NAME`: what `fw deploy` prints after deploying to the local cloud. */
-export function deployReportResponse(cloud: LocalCloud, request: LocalRequest): LocalResponse | undefined {
+export function deployReportResponse(cloud: Pick<Stores, 'stacks'>, request: LocalRequest): LocalResponse | undefined {
   if (request.path !== DEPLOY_REPORT_PATH) return undefined;
   const name = request.search.get('stack') ?? '';
   const stack = cloud.stacks.find(name);

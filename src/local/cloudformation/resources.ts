@@ -1,5 +1,5 @@
 import { validationError } from '../aws/errors';
-import type { LocalCloud } from '../cloud';
+import type { EngineServices, LocalServices } from '../service-interfaces';
 import { providerFor, isEmulated } from '../providers/registry';
 import type { ProviderContext } from '../providers/provider';
 import { creationOrder, dependencyGraph } from '../template/graph';
@@ -38,10 +38,14 @@ export function message(error: unknown): string {
  * and deleting resources through their providers, with an event for each step.
  */
 export class ResourceSteps {
-  constructor(private readonly cloud: LocalCloud, private readonly journal: OperationJournal) {}
+  constructor(
+    private readonly cloud: EngineServices,
+    private readonly providerServices: LocalServices,
+    private readonly journal: OperationJournal,
+  ) {}
 
   private providerContext(stack: StackRecord, logicalId: string, type: string, signal?: AbortSignal): ProviderContext {
-    return { cloud: this.cloud, stackName: stack.stackName, stackId: stack.stackId, region: stack.region, accountId: this.cloud.accountId, logicalId, type, signal };
+    return { cloud: this.providerServices, stackName: stack.stackName, stackId: stack.stackId, region: stack.region, accountId: this.cloud.accountId, logicalId, type, signal };
   }
 
   private done(stack: StackRecord, steps: Step[], step: Step): void {

@@ -1,4 +1,4 @@
-import type { LocalCloud } from '../cloud';
+import type { TriggerServices } from '../service-interfaces';
 import type { ObjectEvent } from '../s3/store';
 
 interface LambdaConfiguration {
@@ -25,7 +25,7 @@ function keyMatches(configuration: LambdaConfiguration, key: string): boolean {
 }
 
 /** Invokes the functions a bucket's NotificationConfiguration names, with the event S3 sends. */
-export function notifyObjectEvent(cloud: LocalCloud, event: ObjectEvent): void {
+export function notifyObjectEvent(cloud: TriggerServices, event: ObjectEvent): void {
   const bucket = cloud.resources('AWS::S3::Bucket').find(({ record }) => record.physicalId === event.bucket);
   const configurations = ((bucket?.record.properties.NotificationConfiguration as { LambdaConfigurations?: LambdaConfiguration[] } | undefined)?.LambdaConfigurations) ?? [];
   const eventName = event.kind === 'created' ? 'ObjectCreated:Put' : 'ObjectRemoved:Delete';

@@ -1,4 +1,4 @@
-import type { LocalCloud } from '../cloud';
+import type { LocalServices } from '../service-interfaces';
 import type { ResourceRecord } from '../cloudformation/model';
 import type { LocalRequest, LocalResponse } from '../http';
 import { EXECUTE_API_PREFIX, LAMBDA_URL_PREFIX } from './endpoints';
@@ -34,7 +34,7 @@ export function gatewayTarget(request: LocalRequest): Target | undefined {
 export class GatewayRouter {
   private readonly authorization: GatewayAuthorization;
 
-  constructor(private readonly cloud: LocalCloud) {
+  constructor(private readonly cloud: LocalServices) {
     this.authorization = new GatewayAuthorization(cloud);
   }
 

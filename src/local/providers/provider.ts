@@ -1,8 +1,8 @@
-import type { LocalCloud } from '../cloud';
+import type { LocalServices } from '../service-interfaces';
 import type { ResourceRecord } from '../cloudformation/model';
 
 export interface ProviderContext {
-  cloud: LocalCloud;
+  cloud: LocalServices;
   stackName: string;
   stackId: string;
   region: string;

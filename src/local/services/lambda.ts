@@ -1,5 +1,5 @@
 import { AwsError } from '../aws/errors';
-import type { LocalCloud } from '../cloud';
+import type { LocalServices } from '../service-interfaces';
 import type { ResourceRecord } from '../cloudformation/model';
 import { header, jsonResponse, type LocalRequest, type LocalResponse } from '../http';
 import { materializeCode } from '../runtime/code';
@@ -33,7 +33,7 @@ function configuration(record: ResourceRecord): Record<string, unknown> {
 }
 
 /** The Lambda REST API: Invoke, GetFunction, GetFunctionConfiguration, ListFunctions. */
-export async function lambdaApi(cloud: LocalCloud, request: LocalRequest): Promise<LocalResponse | undefined> {
+export async function lambdaApi(cloud: LocalServices, request: LocalRequest): Promise<LocalResponse | undefined> {
   const match = /^\/2015-03-31\/functions\/?([^/]*)(?:\/(invocations|configuration|code))?\/?$/.exec(request.path);
   if (!match) return undefined;
   const name = decodeURIComponent(match[1]);
@@ -88,7 +88,7 @@ const UPDATABLE_CONFIGURATION = ['Handler', 'Runtime', 'MemorySize', 'Timeout', 
  * UpdateFunctionCode (from the local S3) and UpdateFunctionConfiguration, for `fw deploy function`:
  * the function changes outside its stack, as on AWS; warm workers of the old revision retire.
  */
-function updateFunction(cloud: LocalCloud, name: string, action: 'code' | 'configuration', request: LocalRequest): LocalResponse {
+function updateFunction(cloud: LocalServices, name: string, action: 'code' | 'configuration', request: LocalRequest): LocalResponse {
   const record = cloud.functions.record(name);
   let body: Record<string, unknown>;
   try {
