@@ -1,6 +1,7 @@
 import type { Stores } from './service-interfaces';
 import type { StackRecord } from './cloudformation/model';
 import { byCodeUnits, byKey } from '../order';
+import { isCustomResourceType, notRunReason } from './providers/custom-resource';
 import { jsonResponse, type LocalRequest, type LocalResponse } from './http';
 
 export const DEPLOY_REPORT_PATH = '/_fw/deploy-report';
@@ -39,6 +40,8 @@ export function notEnforced(cloud: Pick<Stores, 'stacks'>, stack: StackRecord): 
       if (record.type === 'AWS::ApiGateway::RestApi' && JSON.stringify(properties.EndpointConfiguration ?? {}).includes('PRIVATE')) {
         lines.push(`${record.logicalId}: PRIVATE endpoint type not enforced (the API answers on localhost)`);
       }
+      const notRun = isCustomResourceType(record.type) ? notRunReason(record.type, properties) : undefined;
+      if (notRun) lines.push(`${record.logicalId}: custom resource not run: ${notRun}`);
       if (throttlesStage(record.type, properties)) lines.push(`${record.logicalId}: stage or method throttling not applied (usage plan throttles and quotas are)`);
     }
   };

@@ -45,6 +45,8 @@ export interface InvokeOutcome {
   /** 'Unhandled' when the function failed, as Lambda's X-Amz-Function-Error says. */
   functionError?: string;
   logs: string[];
+  /** The log stream the invocation wrote to. */
+  logStream?: string;
 }
 
 /** Runs the deployed functions (`runtime/functions.ts`). */

@@ -9,6 +9,7 @@ import { deployReportResponse } from '../deploy-report';
 import { GatewayAuthorization, NOT_ENFORCED_HEADER, type Protected } from './authorization';
 import { functionUrlForbidden } from '../auth/responses';
 import { verifySigV4 } from './sigv4';
+import { CUSTOM_RESOURCE_RESPONSE_PREFIX, receiveCustomResourceResponse } from '../providers/custom-resource';
 import { signalWaitCondition, WAIT_CONDITION_PREFIX } from '../providers/wait-condition';
 
 type Target = { kind: 'execute-api' | 'lambda-url'; id: string; path: string };
@@ -44,6 +45,7 @@ export class GatewayRouter {
     const report = deployReportResponse(this.cloud, request);
     if (report) return report;
     if (request.path.startsWith(WAIT_CONDITION_PREFIX)) return signalWaitCondition(this.cloud, request);
+    if (request.path.startsWith(CUSTOM_RESOURCE_RESPONSE_PREFIX)) return receiveCustomResourceResponse(this.cloud, request);
     const target = gatewayTarget(request);
     if (!target) return undefined;
     if (target.kind === 'lambda-url') return this.functionUrl(request, target);

@@ -81,8 +81,8 @@ export class FunctionRuntime implements FunctionInvoker {
     } finally {
       this.release(config.name);
     }
-    if (result.ok) return { payload: JSON.stringify(result.value ?? null), logs: result.logs };
-    return { payload: JSON.stringify(result.error), functionError: 'Unhandled', logs: result.logs };
+    if (result.ok) return { payload: JSON.stringify(result.value ?? null), logs: result.logs, logStream: worker.stream };
+    return { payload: JSON.stringify(result.error), functionError: 'Unhandled', logs: result.logs, logStream: worker.stream };
   }
 
   /** Invokes without waiting (the `Event` type S3, SNS and schedules use); failures only reach the function's log. */
