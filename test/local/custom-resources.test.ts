@@ -2,6 +2,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CreateStackCommand, DeleteStackCommand, DescribeStackEventsCommand, DescribeStacksCommand, UpdateStackCommand, type StackEvent } from '@aws-sdk/client-cloudformation';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { ANY_LOCAL_CREDENTIALS } from '../../src/local/access/credentials';
+import { signedLocalFetch } from '../../src/local/access/sign';
 import { outputsOf, settle, startTestCloud, zip, type TestCloud } from './helpers';
 
 const CODE_KEY = 'custom/widgets.zip';
@@ -174,6 +176,23 @@ customResources('a custom resource whose ServiceToken is an SNS topic is recorde
   assert.is(stack.StackStatus, 'CREATE_COMPLETE');
   const completed = (await events(t, 'sns-widgets')).find((event) => event.ResourceStatus === 'CREATE_COMPLETE' && event.LogicalResourceId === 'Notified');
   assert.is(completed?.ResourceStatusReason, 'Resource recorded, not emulated by the local cloud');
+});
+
+customResources('the deploy report names the custom resources that are recorded, not run, and why; the ones that run are not listed', async ({ t }) => {
+  const fwHandler = 'arn:aws:lambda:us-east-1:000000000000:function:app-dev-custom-resource-existing-cup';
+  const template = widgetStack('hana', {
+    Pool: { Type: 'Custom::CognitoUserPool', Properties: { ServiceToken: fwHandler, UserPoolName: 'legacy' } },
+    Notified: { Type: 'Custom::Notified', Properties: { ServiceToken: 'arn:aws:sns:us-east-1:000000000000:hooks' } },
+  });
+  await t.cfn.send(new CreateStackCommand({ StackName: 'reported-widgets', TemplateBody: JSON.stringify(template) }));
+  assert.is((await settle(t.cfn, 'reported-widgets')).StackStatus, 'CREATE_COMPLETE');
+  const response = await signedLocalFetch(`${t.cloud.url}/_fw/deploy-report?stack=reported-widgets`, {}, ANY_LOCAL_CREDENTIALS);
+  assert.equal(((await response.json()) as { notEnforced: string[] }).notEnforced, [
+    'Custom::CognitoUserPool (Pool): recorded, not emulated',
+    'Custom::Notified (Notified): recorded, not emulated',
+    'Notified: custom resource not run: its ServiceToken is an SNS topic; the local cloud invokes Lambda-backed custom resources only',
+    'Pool: custom resource not run: its handler calls Cognito, which the local cloud does not emulate',
+  ]);
 });
 
 customResources.run();
