@@ -23,6 +23,7 @@ const HANDLER = `
     await s3.send(new PutObjectCommand({ Bucket: '${AUDIT}', Key: event.LogicalResourceId + '/' + event.RequestType + '/' + event.RequestId, Body: JSON.stringify(event) }));
     if (p.Mode === 'fail' && event.RequestType !== 'Delete') return answer(event, { Status: 'FAILED', Reason: 'the widget is broken', PhysicalResourceId: 'broken' });
     if (p.Mode === 'throw' && event.RequestType !== 'Delete') throw new Error('the handler crashed');
+    if (p.Mode === 'anonymous') return answer(event, { Status: 'SUCCESS' });
     await answer(event, { Status: 'SUCCESS', PhysicalResourceId: 'widget-' + p.Name, Data: { Value: 'hello ' + p.Name, Count: p.Count } });
   };`;
 
@@ -167,6 +168,14 @@ customResources('Fn::GetAtt of a key the response Data lacks fails as on AWS', a
     [failed?.LogicalResourceId, failed?.ResourceStatusReason],
     ['Echo', `CustomResource attribute error: Vendor response doesn't contain Colour key in object ${StackId}|Widget|widget-gina in region us-east-1`],
   );
+});
+
+customResources('a response without a PhysicalResourceId names the resource after the log stream, as cfn-response does', async ({ t }) => {
+  const template = { Resources: { Provider: provider, Anonymous: { Type: 'Custom::Widget', Properties: { ServiceToken: serviceToken, Mode: 'anonymous' } } }, Outputs: { Id: { Value: { Ref: 'Anonymous' } } } };
+  await t.cfn.send(new CreateStackCommand({ StackName: 'anonymous-widgets', TemplateBody: JSON.stringify(template) }));
+  const stack = await settle(t.cfn, 'anonymous-widgets');
+  assert.is(stack.StackStatus, 'CREATE_COMPLETE');
+  assert.match(outputsOf(stack).Id, /^\d{4}\/\d{2}\/\d{2}\/\[\$LATEST\][0-9a-f]{32}$/);
 });
 
 customResources('a custom resource whose ServiceToken is an SNS topic is recorded, and its events say so', async ({ t }) => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ResourceRecord } from '../cloudformation/model';
 import { jsonResponse, type LocalRequest, type LocalResponse } from '../http';
 import { functionNameOf } from '../runtime/functions';
-import type { LocalServices } from '../service-interfaces';
+import type { InvokeOutcome, LocalServices } from '../service-interfaces';
 import type { ProviderContext, Provisioned, ResourceProvider } from './provider';
 import { recordedProvider } from './recorded';
 
@@ -112,7 +112,7 @@ async function send(
     ...(requestType === 'Update' && previous ? { OldResourceProperties: asSent(previous.properties) } : {}),
   };
   const responses = awaiting(cloud);
-  let logStream: string | undefined;
+  let invocation: Promise<InvokeOutcome> | undefined;
   const response = await new Promise<CustomResourceResponse>((resolve, reject) => {
     const timer = setTimeout(
       () => finish(new Error(`CloudFormation did not receive a response from your Custom Resource. Please check your logs for requestId [${request.RequestId}].`)),
@@ -129,9 +129,9 @@ async function send(
     responses.set(token, finish);
     if (context.signal?.aborted) return aborted();
     context.signal?.addEventListener('abort', aborted);
-    cloud.functions.invoke(serviceToken, request).then(
+    invocation = cloud.functions.invoke(serviceToken, request);
+    invocation.then(
       (outcome) => {
-        logStream = outcome.logStream;
         // As on AWS, a handler that fails without answering leaves CloudFormation waiting until the time-out.
         if (outcome.functionError && responses.has(token)) {
           cloud.log(`custom resource ${context.logicalId} (${context.type}): ${functionNameOf(serviceToken)} failed without sending a response; waiting up to ${seconds} s for one: ${outcome.payload}`);
@@ -144,8 +144,11 @@ async function send(
   if (response.Status === 'FAILED') throw new Error(`Received response status [FAILED] from custom resource. Message returned: ${String(response.Reason ?? '')} (RequestId: ${request.RequestId})`);
   if (response.Status !== 'SUCCESS') throw new Error(`Invalid response object: Status must be SUCCESS or FAILED, got ${JSON.stringify(response.Status ?? null)}`);
   const data = response.Data && typeof response.Data === 'object' && !Array.isArray(response.Data) ? (response.Data as Record<string, unknown>) : {};
-  const physicalId = typeof response.PhysicalResourceId === 'string' && response.PhysicalResourceId !== '' ? response.PhysicalResourceId : (previous?.physicalId ?? logStream ?? request.RequestId);
-  return { physicalId, attributes: data };
+  if (typeof response.PhysicalResourceId === 'string' && response.PhysicalResourceId !== '') return { physicalId: response.PhysicalResourceId, attributes: data };
+  if (previous) return { physicalId: previous.physicalId, attributes: data };
+  // No id in the response: the log stream of the invocation, what AWS's cfn-response module sends.
+  const logStream = await invocation?.then((outcome) => outcome.logStream, () => undefined);
+  return { physicalId: logStream ?? request.RequestId, attributes: data };
 }
 
 /**
