@@ -162,7 +162,9 @@ export const customResourceProvider: ResourceProvider = {
     return send('Create', properties, context);
   },
   async update(properties, previous, context) {
-    if (!previous.emulated) return { physicalId: previous.physicalId, attributes: previous.attributes, emulated: false };
+    if (notRunReason(context.type, properties)) return { physicalId: previous.physicalId, attributes: previous.attributes, emulated: false };
+    // Recorded by an older fw that ran no custom resource: it was never created.
+    if (!previous.emulated) return send('Create', properties, context);
     if (previous.properties.ServiceToken !== properties.ServiceToken) throw new Error('Modifying service token is not allowed.');
     return send('Update', properties, context, previous);
   },
