@@ -178,6 +178,17 @@ customResources('a response without a PhysicalResourceId names the resource afte
   assert.match(outputsOf(stack).Id, /^\d{4}\/\d{2}\/\d{2}\/\[\$LATEST\][0-9a-f]{32}$/);
 });
 
+customResources('an update may not point the resource at another service token', async ({ t }) => {
+  await t.cfn.send(new CreateStackCommand({ StackName: 'moved-widgets', TemplateBody: JSON.stringify(widgetStack('ivan')) }));
+  assert.is((await settle(t.cfn, 'moved-widgets')).StackStatus, 'CREATE_COMPLETE');
+  const moved = widgetStack('ivan');
+  moved.Resources = { ...moved.Resources, Other: provider, Widget: { ...moved.Resources.Widget, Properties: { ...moved.Resources.Widget.Properties, ServiceToken: { 'Fn::GetAtt': ['Other', 'Arn'] } } } };
+  await t.cfn.send(new UpdateStackCommand({ StackName: 'moved-widgets', TemplateBody: JSON.stringify(moved) }));
+  assert.is((await settle(t.cfn, 'moved-widgets')).StackStatus, 'UPDATE_ROLLBACK_COMPLETE');
+  const failed = (await events(t, 'moved-widgets')).find((event) => event.ResourceStatus === 'UPDATE_FAILED');
+  assert.equal([failed?.LogicalResourceId, failed?.ResourceStatusReason], ['Widget', 'Modifying service token is not allowed.']);
+});
+
 customResources('a custom resource whose ServiceToken is an SNS topic is recorded, and its events say so', async ({ t }) => {
   const template = { Resources: { Notified: { Type: 'Custom::Notified', Properties: { ServiceToken: 'arn:aws:sns:us-east-1:000000000000:hooks', Name: 'x' } } } };
   await t.cfn.send(new CreateStackCommand({ StackName: 'sns-widgets', TemplateBody: JSON.stringify(template) }));
