@@ -1,6 +1,5 @@
 import type { LocalCredentials } from './access/credentials';
 import { StackEngine } from './cloudformation/engine';
-import type { ResourceRecord, StackRecord } from './cloudformation/model';
 import { StackStore } from './cloudformation/store';
 import { deliverStreamRecords } from './dynamodb/streams';
 import { TableStore } from './dynamodb/tables';
@@ -8,6 +7,7 @@ import { notifyObjectEvent } from './events/s3-notifications';
 import { Scheduler } from './events/scheduler';
 import { FunctionRuntime } from './runtime/functions';
 import { S3Store } from './s3/store';
+import type { DeployedResource, LocalServices } from './service-interfaces';
 import { makePrivateDir } from './state/files';
 import { LogStore } from './state/logs';
 import { ParameterStore } from './state/parameters';
@@ -25,10 +25,10 @@ export interface LocalCloudOptions {
 }
 
 /**
- * Everything the local cloud holds, shared by the protocol front-ends, the
- * stack engine and the resource providers.
+ * The composition root: makes the stores and runtimes and hands each part of the local cloud
+ * the services it needs (`service-interfaces.ts`); it is the one place that knows them all.
  */
-export class LocalCloud {
+export class LocalCloud implements LocalServices {
   readonly accountId = ACCOUNT_ID;
   readonly dataDir: string;
   /** What functions sign their calls to the local cloud with. */
@@ -57,7 +57,7 @@ export class LocalCloud {
     this.s3 = new S3Store(this.dataDir);
     this.dynamodb = new TableStore(this.dataDir);
     this.stacks = new StackStore(this.dataDir);
-    this.engine = new StackEngine(this);
+    this.engine = new StackEngine(this, this);
     this.logs = new LogStore(this.dataDir);
     this.ssm = new ParameterStore(this.dataDir);
     this.functions = new FunctionRuntime(this);
@@ -84,8 +84,8 @@ export class LocalCloud {
   }
 
   /** Resources of live stacks, optionally of one type. */
-  resources(type?: string): { stack: StackRecord; record: ResourceRecord }[] {
-    const found: { stack: StackRecord; record: ResourceRecord }[] = [];
+  resources(type?: string): DeployedResource[] {
+    const found: DeployedResource[] = [];
     for (const stack of this.stacks.live()) {
       for (const record of Object.values(stack.resources)) if (!type || record.type === type) found.push({ stack, record });
     }

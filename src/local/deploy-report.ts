@@ -1,6 +1,7 @@
-import type { LocalCloud } from './cloud';
+import type { Stores } from './service-interfaces';
 import type { StackRecord } from './cloudformation/model';
 import { byCodeUnits, byKey } from '../order';
+import { isCustomResourceType, notRunReason } from './providers/custom-resource';
 import { jsonResponse, type LocalRequest, type LocalResponse } from './http';
 
 export const DEPLOY_REPORT_PATH = '/_fw/deploy-report';
@@ -9,7 +10,7 @@ export const DEPLOY_REPORT_PATH = '/_fw/deploy-report';
  * The parts of a deployed stack (and its nested stacks) that deploy but do not
  * behave locally as on AWS, one line each: what `fw deploy --local` warns about.
  */
-export function notEnforced(cloud: LocalCloud, stack: StackRecord): string[] {
+export function notEnforced(cloud: Pick<Stores, 'stacks' | 's3'>, stack: StackRecord): string[] {
   const recorded = new Map<string, string[]>();
   const lines: string[] = [];
   const visit = (current: StackRecord) => {
@@ -36,6 +37,8 @@ export function notEnforced(cloud: LocalCloud, stack: StackRecord): string[] {
       if (record.type === 'AWS::ApiGateway::RestApi' && JSON.stringify(properties.EndpointConfiguration ?? {}).includes('PRIVATE')) {
         lines.push(`${record.logicalId}: PRIVATE endpoint type not enforced (the API answers on localhost)`);
       }
+      const notRun = isCustomResourceType(record.type) ? notRunReason(record.type, properties, cloud.s3) : undefined;
+      if (notRun) lines.push(`${record.logicalId}: custom resource not run: ${notRun}`);
       if (throttlesStage(record.type, properties)) lines.push(`${record.logicalId}: stage or method throttling not applied (usage plan throttles and quotas are)`);
     }
   };
@@ -61,7 +64,7 @@ export function apiKeys(stack: StackRecord): { name: string; value: string }[] {
 }
 
 /** `GET /_fw/deploy-report?stack=NAME`: what `fw deploy` prints after deploying to the local cloud. */
-export function deployReportResponse(cloud: LocalCloud, request: LocalRequest): LocalResponse | undefined {
+export function deployReportResponse(cloud: Pick<Stores, 'stacks' | 's3'>, request: LocalRequest): LocalResponse | undefined {
   if (request.path !== DEPLOY_REPORT_PATH) return undefined;
   const name = request.search.get('stack') ?? '';
   const stack = cloud.stacks.find(name);

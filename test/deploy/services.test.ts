@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { startLocalCloud, type RunningLocalCloud } from '../../src/local';
 import { FIXTURES } from '../helpers/golden';
 import { runFw } from '../helpers/cli';
@@ -32,6 +33,9 @@ const fw = (context: Context, cwd: string, ...args: string[]) => runFw([...args,
 services('a service using every event type deploys', async context => {
   const dir = join(context.work, 'all-events');
   cpSync(join(FIXTURES, 'events', 'all-events'), dir, { recursive: true, filter: source => !source.includes('expected') });
+  // The `existing: true` bucket must exist, as on AWS: the custom resource configures it.
+  const s3 = new S3Client({ endpoint: context.cloud.url, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' }, forcePathStyle: true });
+  await s3.send(new CreateBucketCommand({ Bucket: 'legacy-photos' }));
   const result = await fw(context, dir, 'deploy');
   assert.is(result.code, 0, result.stderr);
   const cfn = new CloudFormationClient({ endpoint: context.cloud.url, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });

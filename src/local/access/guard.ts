@@ -4,6 +4,7 @@ import { QUERY_NAMESPACES } from '../aws/query';
 import { jsonError, queryError, s3Error } from '../aws/respond';
 import { EXECUTE_API_PREFIX, LAMBDA_URL_PREFIX } from '../gateway/endpoints';
 import { ISSUER_PATH } from '../auth/issuer';
+import { CUSTOM_RESOURCE_RESPONSE_PREFIX } from '../providers/custom-resource';
 import { WAIT_CONDITION_PREFIX } from '../providers/wait-condition';
 import type { LocalResponse } from '../http';
 import type { LocalCredentials } from './credentials';
@@ -24,13 +25,13 @@ type Protocol = 'query' | 'json' | 's3' | 'gateway';
 
 /**
  * The local cloud's own endpoints that anyone may use, as on AWS: an issuer's published keys and
- * discovery document (what a JWT verifier fetches), and a wait condition handle (a URL that is
- * itself the permission to signal, as AWS's presigned handle URL is). Minting tokens and the deploy
- * report are management requests.
+ * discovery document (what a JWT verifier fetches), a wait condition handle and a custom resource's
+ * response URL (URLs that are themselves the permission to answer, as AWS's presigned S3 URLs are).
+ * Minting tokens and the deploy report are management requests.
  */
 export function isPublicLocalPath(path: string, method: string): boolean {
   if (path.startsWith(`${ISSUER_PATH}/.well-known/`)) return method === 'GET' || method === 'HEAD';
-  return path.startsWith(WAIT_CONDITION_PREFIX) && method === 'PUT';
+  return (path.startsWith(WAIT_CONDITION_PREFIX) || path.startsWith(CUSTOM_RESOURCE_RESPONSE_PREFIX)) && method === 'PUT';
 }
 
 /** Deployed HTTP/REST APIs and function URLs: public by design, their own CORS rules. */

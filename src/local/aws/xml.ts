@@ -41,8 +41,13 @@ export function document(name: string, value: Record<string, unknown>, namespace
 
 /** The text of every `<tag>` element, in order; enough for the small request bodies S3 receives. */
 export function textsOf(xml: string, tag: string): string[] {
+  return blocksOf(xml, tag).map(unescapeXml);
+}
+
+/** The inner XML of every `<tag>` element, in order, as written (for elements that do not nest in their own kind). */
+export function blocksOf(xml: string, tag: string): string[] {
   const pattern = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g');
-  return [...xml.matchAll(pattern)].map((match) => unescapeXml(match[1]));
+  return [...xml.matchAll(pattern)].map((match) => match[1]);
 }
 
 export function unescapeXml(text: string): string {

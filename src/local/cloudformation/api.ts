@@ -1,6 +1,6 @@
 import { AwsError } from '../aws/errors';
 import type { QueryParams } from '../aws/query';
-import type { LocalCloud } from '../cloud';
+import type { LocalServices } from '../service-interfaces';
 import { ChangeSetApi } from './change-sets';
 import { DescribeApi } from './describe';
 import { newStack, operationInput } from './requests';
@@ -12,7 +12,7 @@ export class CloudFormationApi {
   private readonly describe: DescribeApi;
   private readonly changeSets: ChangeSetApi;
 
-  constructor(private readonly cloud: LocalCloud) {
+  constructor(private readonly cloud: LocalServices) {
     this.describe = new DescribeApi(cloud);
     this.changeSets = new ChangeSetApi(cloud);
   }

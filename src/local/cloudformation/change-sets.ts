@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AwsError, validationError } from '../aws/errors';
 import type { QueryParams } from '../aws/query';
-import type { LocalCloud } from '../cloud';
+import type { LocalServices } from '../service-interfaces';
 import { parseTemplate } from '../template/parse';
 import { changesBetween } from './changes';
 import { setStackStatus } from './events';
@@ -10,7 +10,7 @@ import { newStack, operationInput } from './requests';
 
 /** Change sets: a preview of an operation, kept with the stack until executed or deleted. */
 export class ChangeSetApi {
-  constructor(private readonly cloud: LocalCloud) {}
+  constructor(private readonly cloud: LocalServices) {}
 
   private get stacks() {
     return this.cloud.stacks;

@@ -1,4 +1,5 @@
 import { validationError } from '../aws/errors';
+import { isCustomResourceType, missingDataKey } from '../providers/custom-resource';
 import { recordedAttribute } from '../providers/recorded';
 import { resolve, type ResolveContext } from '../template/intrinsics';
 import type { Template } from '../template/types';
@@ -60,6 +61,7 @@ export function resolveContext(
       const value = record.attributes[attribute];
       if (value !== undefined) return value;
       if (!record.emulated) return recordedAttribute(record.physicalId, attribute, { region: stack.region, accountId: environment.accountId, type: record.type });
+      if (isCustomResourceType(record.type)) throw validationError(missingDataKey(attribute, record, stack));
       throw validationError(`Template error: resource ${logicalId} does not support attribute type ${attribute} in Fn::GetAtt`);
     },
     importValue(name) {

@@ -1,6 +1,6 @@
 import { validationError } from '../aws/errors';
 import type { QueryParams } from '../aws/query';
-import type { LocalCloud } from '../cloud';
+import type { LocalServices } from '../service-interfaces';
 import { localizeEndpoints } from '../gateway/endpoints';
 import { parseTemplate } from '../template/parse';
 import type { Template } from '../template/types';
@@ -11,7 +11,7 @@ import { templateText } from './template-source';
 
 /** The read-only CloudFormation operations: stacks, events, resources, templates, exports. */
 export class DescribeApi {
-  constructor(private readonly cloud: LocalCloud) {}
+  constructor(private readonly cloud: LocalServices) {}
 
   private get stacks() {
     return this.cloud.stacks;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AwsError, validationError } from '../aws/errors';
-import type { LocalCloud } from '../cloud';
+import type { EngineServices, LocalServices, StackOperations } from '../service-interfaces';
 import { providerFor } from '../providers/registry';
 import { creationOrder, dependencyGraph } from '../template/graph';
 import { parseTemplate } from '../template/parse';
@@ -49,7 +49,7 @@ function equalJson(a: unknown, b: unknown): boolean {
  * a failure rolls everything back to where it was. Each operation keeps a journal
  * on disk, so one cut off by a crash is rolled back or finished by the next start.
  */
-export class StackEngine {
+export class StackEngine implements StackOperations {
   private readonly running = new Map<StackRecord, RunningOperation>();
   private readonly resources: ResourceSteps;
   private readonly journal: OperationJournal;
@@ -58,9 +58,10 @@ export class StackEngine {
   /** The stack whose interrupted operation is being recovered: its nested stacks may be deleted while it is in progress. */
   private resuming?: StackRecord;
 
-  constructor(private readonly cloud: LocalCloud) {
+  /** `providerServices`: what resource providers are given (the whole local cloud; nested stacks start operations on this engine). */
+  constructor(private readonly cloud: EngineServices, private readonly providerServices: LocalServices) {
     this.journal = new OperationJournal(cloud.dataDir);
-    this.resources = new ResourceSteps(cloud, this.journal);
+    this.resources = new ResourceSteps(cloud, providerServices, this.journal);
   }
 
   /** Everything checked before an operation is accepted. */
@@ -407,10 +408,10 @@ export class StackEngine {
   private async releasePending(stack: StackRecord, operation: InterruptedOperation): Promise<void> {
     for (const pending of operation.pending) {
       const provider = providerFor(pending.type);
-      const name = provider.leftoverOf?.(pending.properties, pending.at, { cloud: this.cloud });
+      const name = provider.leftoverOf?.(pending.properties, pending.at, { cloud: this.providerServices });
       if (!name || this.cloud.resources(pending.type).some(({ record }) => record.physicalId === name)) continue;
       const record: ResourceRecord = { logicalId: pending.logicalId, type: pending.type, physicalId: name, status: 'CREATE_FAILED', timestamp: new Date().toISOString(), properties: pending.properties, attributes: {}, emulated: true };
-      const context = { cloud: this.cloud, stackName: stack.stackName, stackId: stack.stackId, region: stack.region, accountId: this.cloud.accountId, logicalId: pending.logicalId, type: pending.type };
+      const context = { cloud: this.providerServices, stackName: stack.stackName, stackId: stack.stackId, region: stack.region, accountId: this.cloud.accountId, logicalId: pending.logicalId, type: pending.type };
       try {
         await provider.delete?.(record, context);
       } catch (error) {

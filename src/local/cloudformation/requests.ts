@@ -1,6 +1,6 @@
 import { validationError } from '../aws/errors';
 import type { QueryParams } from '../aws/query';
-import type { LocalCloud } from '../cloud';
+import type { LocalServices } from '../service-interfaces';
 import { parseTemplate } from '../template/parse';
 import type { OperationInput, StackRecord } from './model';
 import { templateText } from './template-source';
@@ -32,7 +32,7 @@ function tagsOf(params: QueryParams): { Key: string; Value: string }[] {
 }
 
 /** The template, parameters, capabilities and tags of CreateStack, UpdateStack or CreateChangeSet. */
-export function operationInput(cloud: LocalCloud, params: QueryParams, previous?: StackRecord): OperationInput {
+export function operationInput(cloud: LocalServices, params: QueryParams, previous?: StackRecord): OperationInput {
   const usePrevious = params.boolean('UsePreviousTemplate') === true;
   if (usePrevious && !previous) throw validationError('UsePreviousTemplate needs an existing stack');
   const templateBody = usePrevious ? previous!.templateBody : templateText({ body: params.string('TemplateBody'), url: params.string('TemplateURL') }, cloud.s3);
@@ -47,7 +47,7 @@ export function operationInput(cloud: LocalCloud, params: QueryParams, previous?
 }
 
 /** A new stack record, before any operation ran on it. */
-export function newStack(cloud: LocalCloud, name: string, region: string, status: string): StackRecord {
+export function newStack(cloud: LocalServices, name: string, region: string, status: string): StackRecord {
   if (!/^[A-Za-z][A-Za-z0-9-]{0,127}$/.test(name)) {
     throw validationError(`1 validation error detected: Value '${name}' at 'stackName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z][-a-zA-Z0-9]*`);
   }

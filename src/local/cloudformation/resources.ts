@@ -1,5 +1,5 @@
 import { validationError } from '../aws/errors';
-import type { LocalCloud } from '../cloud';
+import type { EngineServices, LocalServices } from '../service-interfaces';
 import { providerFor, isEmulated } from '../providers/registry';
 import type { ProviderContext } from '../providers/provider';
 import { creationOrder, dependencyGraph } from '../template/graph';
@@ -39,10 +39,14 @@ export function message(error: unknown): string {
  * and deleting resources through their providers, with an event for each step.
  */
 export class ResourceSteps {
-  constructor(private readonly cloud: LocalCloud, private readonly journal: OperationJournal) {}
+  constructor(
+    private readonly cloud: EngineServices,
+    private readonly providerServices: LocalServices,
+    private readonly journal: OperationJournal,
+  ) {}
 
   private providerContext(stack: StackRecord, logicalId: string, type: string, signal?: AbortSignal): ProviderContext {
-    return { cloud: this.cloud, stackName: stack.stackName, stackId: stack.stackId, region: stack.region, accountId: this.cloud.accountId, logicalId, type, signal };
+    return { cloud: this.providerServices, stackName: stack.stackName, stackId: stack.stackId, region: stack.region, accountId: this.cloud.accountId, logicalId, type, signal };
   }
 
   private done(stack: StackRecord, steps: Step[], step: Step): void {
@@ -91,14 +95,14 @@ export class ResourceSteps {
         recordEvent(stack, { logicalId, physicalId: '', type: declaration.Type }, 'CREATE_IN_PROGRESS', undefined, properties);
         try {
           const made = await provider.create(properties, providerContext);
-          stack.resources[logicalId] = { ...base, physicalId: made.physicalId, ref: made.ref, attributes: made.attributes ?? {}, properties, status: 'CREATE_COMPLETE', timestamp: new Date().toISOString() };
+          stack.resources[logicalId] = { ...base, emulated: made.emulated ?? base.emulated, physicalId: made.physicalId, ref: made.ref, attributes: made.attributes ?? {}, properties, status: 'CREATE_COMPLETE', timestamp: new Date().toISOString() };
         } catch (error) {
           this.failStep(stack, logicalId, declaration.Type, undefined, message(error));
           throw new ResourceFailure(logicalId, 'create', message(error));
         }
         await clock.step(logicalId, declaration.Type, signal);
         this.done(stack, steps, { kind: 'created', logicalId });
-        recordEvent(stack, { logicalId, physicalId: stack.resources[logicalId].physicalId, type: declaration.Type }, 'CREATE_COMPLETE', base.emulated ? undefined : NOT_EMULATED);
+        recordEvent(stack, { logicalId, physicalId: stack.resources[logicalId].physicalId, type: declaration.Type }, 'CREATE_COMPLETE', stack.resources[logicalId].emulated ? undefined : NOT_EMULATED);
         continue;
       }
 
@@ -112,7 +116,7 @@ export class ResourceSteps {
         recordEvent(stack, { logicalId, physicalId: existing.physicalId, type: declaration.Type }, 'UPDATE_IN_PROGRESS', 'Requested update requires the creation of a new physical resource; hence creating one.', properties);
         try {
           const made = await provider.create(properties, providerContext);
-          stack.resources[logicalId] = { ...base, physicalId: made.physicalId, ref: made.ref, attributes: made.attributes ?? {}, properties, status: 'UPDATE_COMPLETE', timestamp: new Date().toISOString() };
+          stack.resources[logicalId] = { ...base, emulated: made.emulated ?? base.emulated, physicalId: made.physicalId, ref: made.ref, attributes: made.attributes ?? {}, properties, status: 'UPDATE_COMPLETE', timestamp: new Date().toISOString() };
         } catch (error) {
           this.failStep(stack, logicalId, declaration.Type, existing, message(error));
           throw new ResourceFailure(logicalId, 'update', message(error));
@@ -123,15 +127,17 @@ export class ResourceSteps {
         recordEvent(stack, { logicalId, physicalId: existing.physicalId, type: declaration.Type }, 'UPDATE_IN_PROGRESS', undefined, properties);
         try {
           const made = provider.update ? await provider.update(properties, existing, providerContext) : { physicalId: existing.physicalId, attributes: existing.attributes, ref: existing.ref };
-          stack.resources[logicalId] = { ...base, physicalId: made.physicalId, ref: made.ref, attributes: made.attributes ?? existing.attributes, properties, status: 'UPDATE_COMPLETE', timestamp: new Date().toISOString() };
+          stack.resources[logicalId] = { ...base, emulated: made.emulated ?? base.emulated, physicalId: made.physicalId, ref: made.ref, attributes: made.attributes ?? existing.attributes, properties, status: 'UPDATE_COMPLETE', timestamp: new Date().toISOString() };
         } catch (error) {
           this.failStep(stack, logicalId, declaration.Type, existing, message(error));
           throw new ResourceFailure(logicalId, 'update', message(error));
         }
         await clock.step(logicalId, declaration.Type, signal);
-        this.done(stack, steps, { kind: 'updated', logicalId, previous: existing });
+        // An update that answers with a new physical id (a custom resource can) is a replacement: the old one is deleted in the cleanup.
+        const replacedByUpdate = stack.resources[logicalId].physicalId !== existing.physicalId;
+        this.done(stack, steps, replacedByUpdate ? { kind: 'replaced', logicalId, previous: existing } : { kind: 'updated', logicalId, previous: existing });
       }
-      recordEvent(stack, { logicalId, physicalId: stack.resources[logicalId].physicalId, type: declaration.Type }, 'UPDATE_COMPLETE', base.emulated ? undefined : NOT_EMULATED);
+      recordEvent(stack, { logicalId, physicalId: stack.resources[logicalId].physicalId, type: declaration.Type }, 'UPDATE_COMPLETE', stack.resources[logicalId].emulated ? undefined : NOT_EMULATED);
     }
 
     stack.outputs = this.outputs(stack, template, context);

@@ -4,7 +4,7 @@
  * functions whose event source mapping reads the stream, filtered by their FilterCriteria.
  */
 import { randomUUID } from 'node:crypto';
-import type { LocalCloud } from '../cloud';
+import type { TriggerServices } from '../service-interfaces';
 import { matchesPattern } from '../events/event-pattern';
 import type { ItemChange } from './tables';
 import { itemSize } from './values';
@@ -41,7 +41,7 @@ function passesFilters(criteria: unknown, record: Record<string, unknown>): bool
 }
 
 /** Hands the changes of one write (a transaction's are one batch) to the mappings reading the table's stream. */
-export function deliverStreamRecords(cloud: LocalCloud, changes: ItemChange[]): void {
+export function deliverStreamRecords(cloud: TriggerServices, changes: ItemChange[]): void {
   const byStream = new Map<string, ItemChange[]>();
   for (const change of changes) {
     const stream = change.table.definition.LatestStreamArn;

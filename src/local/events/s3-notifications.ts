@@ -1,5 +1,5 @@
-import type { LocalCloud } from '../cloud';
 import type { ObjectEvent } from '../s3/store';
+import type { Stores, TriggerServices } from '../service-interfaces';
 
 interface LambdaConfiguration {
   Event?: string;
@@ -24,10 +24,20 @@ function keyMatches(configuration: LambdaConfiguration, key: string): boolean {
   return true;
 }
 
-/** Invokes the functions a bucket's NotificationConfiguration names, with the event S3 sends. */
-export function notifyObjectEvent(cloud: LocalCloud, event: ObjectEvent): void {
-  const bucket = cloud.resources('AWS::S3::Bucket').find(({ record }) => record.physicalId === event.bucket);
-  const configurations = ((bucket?.record.properties.NotificationConfiguration as { LambdaConfigurations?: LambdaConfiguration[] } | undefined)?.LambdaConfigurations) ?? [];
+/** The function targets of a bucket: its stack's NotificationConfiguration, and what PutBucketNotificationConfiguration set. */
+function lambdaConfigurations(cloud: TriggerServices & Pick<Stores, 's3'>, bucketName: string): LambdaConfiguration[] {
+  const bucket = cloud.resources('AWS::S3::Bucket').find(({ record }) => record.physicalId === bucketName);
+  const declared = ((bucket?.record.properties.NotificationConfiguration as { LambdaConfigurations?: LambdaConfiguration[] } | undefined)?.LambdaConfigurations) ?? [];
+  const set = cloud.s3.hasBucket(bucketName) ? (cloud.s3.bucket(bucketName).notification?.functions ?? []) : [];
+  const fromApi = set.flatMap((target) =>
+    target.events.map((event) => ({ Id: target.id, Function: target.functionArn, Event: event, Filter: { S3Key: { Rules: target.rules.map((rule) => ({ Name: rule.name, Value: rule.value })) } } })),
+  );
+  return [...declared, ...fromApi];
+}
+
+/** Invokes the functions a bucket's notification configuration names, with the event S3 sends. */
+export function notifyObjectEvent(cloud: TriggerServices & Pick<Stores, 's3'>, event: ObjectEvent): void {
+  const configurations = lambdaConfigurations(cloud, event.bucket);
   const eventName = event.kind === 'created' ? 'ObjectCreated:Put' : 'ObjectRemoved:Delete';
   for (const configuration of configurations) {
     if (!configuration.Function || !eventMatches(String(configuration.Event ?? ''), eventName) || !keyMatches(configuration, event.object.key)) continue;

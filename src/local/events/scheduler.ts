@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { LocalCloud } from '../cloud';
+import type { TriggerServices } from '../service-interfaces';
 import { cronMatches, rateInterval } from './schedule';
 
 interface Target {
@@ -17,7 +17,7 @@ export class Scheduler {
   private cronTimer?: NodeJS.Timeout;
   private stopped = false;
 
-  constructor(private readonly cloud: LocalCloud) {}
+  constructor(private readonly cloud: TriggerServices) {}
 
   private rules() {
     return this.cloud

@@ -1,4 +1,4 @@
-import type { LocalCloud } from '../cloud';
+import type { LocalServices } from '../service-interfaces';
 import type { ResourceRecord } from '../cloudformation/model';
 import { header, type LocalRequest, type LocalResponse } from '../http';
 import { UsagePlans } from '../auth/api-keys';
@@ -39,7 +39,7 @@ export class GatewayAuthorization {
   private readonly jwks = new JwksCache();
   private readonly usagePlans = new UsagePlans();
 
-  constructor(private readonly cloud: LocalCloud) {
+  constructor(private readonly cloud: LocalServices) {
     this.issuer = new LocalIssuer(cloud.dataDir);
     this.lambdaAuthorizers = new LambdaAuthorizers((arn, event) => cloud.functions.invoke(arn, event), (line) => cloud.log(line));
   }

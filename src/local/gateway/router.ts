@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { LocalCloud } from '../cloud';
+import type { LocalServices } from '../service-interfaces';
 import type { ResourceRecord } from '../cloudformation/model';
 import type { LocalRequest, LocalResponse } from '../http';
 import { EXECUTE_API_PREFIX, LAMBDA_URL_PREFIX } from './endpoints';
@@ -12,6 +12,7 @@ import { deployReportResponse } from '../deploy-report';
 import { GatewayAuthorization, NOT_ENFORCED_HEADER, type Protected } from './authorization';
 import { functionUrlForbidden } from '../auth/responses';
 import { verifySigV4 } from './sigv4';
+import { CUSTOM_RESOURCE_RESPONSE_PREFIX, receiveCustomResourceResponse } from '../providers/custom-resource';
 import { signalWaitCondition, WAIT_CONDITION_PREFIX } from '../providers/wait-condition';
 import { refuseUpgrade, WebSocketApis } from '../websocket/websocket-apis';
 import { manageConnection } from '../websocket/management';
@@ -40,7 +41,7 @@ export class GatewayRouter {
   private readonly authorization: GatewayAuthorization;
   readonly websockets: WebSocketApis;
 
-  constructor(private readonly cloud: LocalCloud) {
+  constructor(private readonly cloud: LocalServices) {
     this.authorization = new GatewayAuthorization(cloud);
     this.websockets = new WebSocketApis(cloud, this.authorization);
   }
@@ -59,6 +60,7 @@ export class GatewayRouter {
     const report = deployReportResponse(this.cloud, request);
     if (report) return report;
     if (request.path.startsWith(WAIT_CONDITION_PREFIX)) return signalWaitCondition(this.cloud, request);
+    if (request.path.startsWith(CUSTOM_RESOURCE_RESPONSE_PREFIX)) return receiveCustomResourceResponse(this.cloud, request);
     const target = gatewayTarget(request);
     if (!target) return undefined;
     if (target.kind === 'lambda-url') return this.functionUrl(request, target);

@@ -1,8 +1,8 @@
-import type { LocalCloud } from '../cloud';
+import type { LocalServices } from '../service-interfaces';
 import type { ResourceRecord } from '../cloudformation/model';
 
 export interface ProviderContext {
-  cloud: LocalCloud;
+  cloud: LocalServices;
   stackName: string;
   stackId: string;
   region: string;
@@ -19,6 +19,8 @@ export interface Provisioned {
   attributes?: Record<string, unknown>;
   /** What `Ref` returns, when it is not the physical id (a topic's ARN, a queue's URL). */
   ref?: string;
+  /** False when this resource, of a type the local cloud emulates, is only recorded (a custom resource backed by an SNS topic). */
+  emulated?: boolean;
 }
 
 /** Makes, changes and removes one type of resource in the local cloud. */

@@ -1,3 +1,4 @@
+import { customResourceProvider, isCustomResourceType } from './custom-resource';
 import type { ResourceProvider } from './provider';
 import { recordedProvider } from './recorded';
 import { s3BucketProvider } from './s3-bucket';
@@ -46,9 +47,9 @@ const PROVIDERS: Record<string, ResourceProvider> = {
 };
 
 export function providerFor(type: string): ResourceProvider {
-  return PROVIDERS[type] ?? recordedProvider;
+  return PROVIDERS[type] ?? (isCustomResourceType(type) ? customResourceProvider : recordedProvider);
 }
 
 export function isEmulated(type: string): boolean {
-  return Object.hasOwn(PROVIDERS, type);
+  return Object.hasOwn(PROVIDERS, type) || isCustomResourceType(type);
 }

@@ -1,4 +1,4 @@
-import type { LocalCloud } from '../cloud';
+import type { LocalServices } from '../service-interfaces';
 import { jsonResponse, type LocalRequest, type LocalResponse } from '../http';
 import { generatedName, shortId } from './names';
 import type { ResourceProvider } from './provider';
@@ -13,9 +13,9 @@ interface Signal {
 }
 
 /** Signals received per handle id (in memory: a restart rolls back a stack that was waiting). */
-const signalsByCloud = new WeakMap<LocalCloud, Map<string, { signals: Signal[]; changed: Set<() => void> }>>();
+const signalsByCloud = new WeakMap<LocalServices, Map<string, { signals: Signal[]; changed: Set<() => void> }>>();
 
-function handleState(cloud: LocalCloud, id: string) {
+function handleState(cloud: LocalServices, id: string) {
   let handles = signalsByCloud.get(cloud);
   if (!handles) signalsByCloud.set(cloud, (handles = new Map()));
   let state = handles.get(id);
@@ -69,7 +69,7 @@ export const waitConditionProvider: ResourceProvider = {
 };
 
 /** `PUT <handle URL>` with `{"Status":"SUCCESS","UniqueId":"…","Data":"…","Reason":"…"}`, what cfn-signal and curl send. */
-export function signalWaitCondition(cloud: LocalCloud, request: LocalRequest): LocalResponse {
+export function signalWaitCondition(cloud: LocalServices, request: LocalRequest): LocalResponse {
   const handleId = request.path.slice(WAIT_CONDITION_PREFIX.length);
   const known = cloud.resources('AWS::CloudFormation::WaitConditionHandle').some(({ record }) => record.physicalId.endsWith(`${WAIT_CONDITION_PREFIX}${handleId}`));
   if (!known) return jsonResponse({ message: `No wait condition handle ${handleId}` }, 404);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AwsError } from '../aws/errors';
-import type { LocalCloud } from '../cloud';
+import type { FunctionInvoker, InvokeOutcome, RuntimeServices } from '../service-interfaces';
 import type { ResourceRecord } from '../cloudformation/model';
 import { localizeEndpoints } from '../gateway/endpoints';
 import { writeFileAtomic } from '../state/files';
@@ -12,12 +12,7 @@ import { Worker, type FunctionConfig, type Invocation } from './worker';
 
 const MAX_WARM_PROCESSES_PER_FUNCTION = 8;
 
-export interface InvokeOutcome {
-  payload: string;
-  /** 'Unhandled' when the function failed, as Lambda's X-Amz-Function-Error says. */
-  functionError?: string;
-  logs: string[];
-}
+export type { InvokeOutcome };
 
 /** `name`, `name:qualifier`, or a function / version / alias ARN → the function name. */
 export function functionNameOf(reference: string): string {
@@ -30,12 +25,12 @@ export function functionNameOf(reference: string): string {
  * Runs the functions of the deployed stacks: a pool of warm processes per
  * function, replaced when the function changes, all stopped with the server.
  */
-export class FunctionRuntime {
+export class FunctionRuntime implements FunctionInvoker {
   private readonly pools = new Map<string, Worker[]>();
   private readonly waiting = new Map<string, (() => void)[]>();
   private closed = false;
 
-  constructor(private readonly cloud: LocalCloud) {}
+  constructor(private readonly cloud: RuntimeServices) {}
 
   record(reference: string): ResourceRecord {
     const name = functionNameOf(reference);
@@ -86,8 +81,8 @@ export class FunctionRuntime {
     } finally {
       this.release(config.name);
     }
-    if (result.ok) return { payload: JSON.stringify(result.value ?? null), logs: result.logs };
-    return { payload: JSON.stringify(result.error), functionError: 'Unhandled', logs: result.logs };
+    if (result.ok) return { payload: JSON.stringify(result.value ?? null), logs: result.logs, logStream: worker.stream };
+    return { payload: JSON.stringify(result.error), functionError: 'Unhandled', logs: result.logs, logStream: worker.stream };
   }
 
   /** Invokes without waiting (the `Event` type S3, SNS and schedules use); failures only reach the function's log. */

@@ -104,7 +104,8 @@ function streamName(): string {
  */
 export class Worker {
   private readonly child: ChildProcess;
-  private readonly stream = streamName();
+  /** The log stream this process writes to, what `context.logStreamName` says inside it. */
+  readonly stream = streamName();
   private pending?: {
     id: string;
     resolve: (result: Invocation) => void;

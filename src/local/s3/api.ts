@@ -1,5 +1,5 @@
 import { AwsError } from '../aws/errors';
-import { document, flat, textsOf } from '../aws/xml';
+import { blocksOf, document, flat, textsOf } from '../aws/xml';
 import { header, xmlResponse, type LocalRequest, type LocalResponse } from '../http';
 import { decodeAwsChunked, isAwsChunked } from './chunked';
 import { MultipartUploads } from './multipart';
@@ -88,6 +88,11 @@ export class S3Api {
     const { method, search } = request;
     const configuration = ['policy', 'notification', 'tagging', 'cors', 'encryption', 'versioning', 'acl', 'publicAccessBlock', 'ownershipControls', 'lifecycle', 'website'].find((q) => search.has(q));
     if (method === 'PUT' && configuration === 'versioning') return this.putVersioning(request, name);
+    if (method === 'PUT' && configuration === 'notification') return this.putNotification(request, name);
+    if (method === 'GET' && configuration === 'notification') {
+      const xml = this.store.bucket(name).notification?.xml;
+      return xmlResponse(xml ?? document('NotificationConfiguration', {}, NAMESPACE));
+    }
     if (method === 'PUT' && configuration) {
       this.store.bucket(name);
       return { status: configuration === 'policy' ? 204 : 200 };
@@ -134,6 +139,23 @@ export class S3Api {
     }
     if (status !== 'Suspended') throw new AwsError('MalformedXML', 'The XML you provided was not well-formed or did not validate against our published schema', 400);
     this.store.setVersioning(bucket.name, status);
+    return { status: 200 };
+  }
+
+  /**
+   * Kept, so GetBucketNotificationConfiguration answers it and uploads invoke the functions it names
+   * (what fw's handler for `existing: true` buckets sets); topic and queue targets are kept, not notified.
+   */
+  private putNotification(request: LocalRequest, name: string): LocalResponse {
+    this.store.bucket(name);
+    const xml = request.body.toString('utf8');
+    const functions = blocksOf(xml, 'CloudFunctionConfiguration').map((block) => ({
+      id: textsOf(block, 'Id')[0],
+      functionArn: textsOf(block, 'CloudFunction')[0] ?? '',
+      events: textsOf(block, 'Event'),
+      rules: blocksOf(block, 'FilterRule').map((rule) => ({ name: textsOf(rule, 'Name')[0] ?? '', value: textsOf(rule, 'Value')[0] ?? '' })),
+    }));
+    this.store.setNotification(name, { xml, functions });
     return { status: 200 };
   }
 

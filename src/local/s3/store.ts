@@ -22,6 +22,17 @@ export interface Bucket {
   /** Set once PutBucketVersioning suspended versioning (the only state the local cloud keeps). */
   versioning?: 'Suspended';
   objects: Record<string, StoredObject>;
+  /** Set by PutBucketNotificationConfiguration: the document as sent, and the function targets in it. */
+  notification?: { xml: string; functions: FunctionNotification[] };
+}
+
+/** One `CloudFunctionConfiguration` of a bucket's notification configuration. */
+export interface FunctionNotification {
+  id?: string;
+  functionArn: string;
+  events: string[];
+  /** `prefix` / `suffix` key filter rules. */
+  rules: { name: string; value: string }[];
 }
 
 export type ObjectEvent = { kind: 'created' | 'removed'; bucket: string; object: StoredObject; region: string };
@@ -78,6 +89,11 @@ export class S3Store {
 
   setVersioning(name: string, status: 'Suspended'): void {
     this.bucket(name).versioning = status;
+    this.save();
+  }
+
+  setNotification(name: string, notification: Bucket['notification']): void {
+    this.bucket(name).notification = notification;
     this.save();
   }
 

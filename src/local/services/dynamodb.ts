@@ -1,5 +1,5 @@
 import { AwsError } from '../aws/errors';
-import type { LocalCloud } from '../cloud';
+import type { LocalServices } from '../service-interfaces';
 import { dynamoDbOperation } from '../dynamodb/api';
 import { DynamoDbError } from '../dynamodb/requests';
 import { tableInput } from '../dynamodb/table-operations';
@@ -7,13 +7,13 @@ import { jsonResponse, type LocalResponse } from '../http';
 
 const JSON_10 = 'application/x-amz-json-1.0';
 
-const adopted = new WeakSet<LocalCloud>();
+const adopted = new WeakSet<LocalServices>();
 
 /**
  * Stacks deployed by an fw whose local cloud kept no items have tables the store does not know:
  * they are created, empty, on the first DynamoDB request.
  */
-function adoptStackTables(cloud: LocalCloud): void {
+function adoptStackTables(cloud: LocalServices): void {
   if (adopted.has(cloud)) return;
   adopted.add(cloud);
   for (const { record } of cloud.resources('AWS::DynamoDB::Table')) {
@@ -27,7 +27,7 @@ function adoptStackTables(cloud: LocalCloud): void {
 }
 
 /** DynamoDB (JSON 1.0): the operations live in src/local/dynamodb/; this answers in DynamoDB's error shape. */
-export function dynamoDbApi(cloud: LocalCloud, operation: string, input: Record<string, unknown>, region = 'us-east-1'): LocalResponse {
+export function dynamoDbApi(cloud: LocalServices, operation: string, input: Record<string, unknown>, region = 'us-east-1'): LocalResponse {
   adoptStackTables(cloud);
   try {
     return jsonResponse(dynamoDbOperation(cloud.dynamodb, operation, input, region, cloud.accountId), 200, JSON_10);

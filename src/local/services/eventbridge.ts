@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AwsError } from '../aws/errors';
-import type { LocalCloud } from '../cloud';
+import type { LocalServices } from '../service-interfaces';
 import { matchesPattern } from '../events/event-pattern';
 import { jsonResponse, type LocalResponse } from '../http';
 
@@ -30,7 +30,7 @@ function atPath(event: Record<string, unknown>, path: string): unknown {
 }
 
 /** EventBridge PutEvents (JSON 1.1): each event goes to the Lambda targets of the rules whose pattern it matches. */
-export function eventBridgeApi(cloud: LocalCloud, operation: string, input: Record<string, unknown>, region: string): LocalResponse {
+export function eventBridgeApi(cloud: LocalServices, operation: string, input: Record<string, unknown>, region: string): LocalResponse {
   if (operation !== 'PutEvents') throw new AwsError('UnknownOperationException', `The local cloud does not implement EventBridge ${operation}`);
   const entries = (input.Entries as Entry[] | undefined) ?? [];
   const results: { EventId: string }[] = [];

@@ -1,5 +1,5 @@
 import { AwsError } from '../aws/errors';
-import type { LocalCloud } from '../cloud';
+import type { LocalServices } from '../service-interfaces';
 import type { ResourceRecord } from '../cloudformation/model';
 import { header, jsonResponse, type LocalRequest, type LocalResponse } from '../http';
 import { materializeCode } from '../runtime/code';
@@ -32,8 +32,10 @@ function configuration(record: ResourceRecord): Record<string, unknown> {
   };
 }
 
-/** The Lambda REST API: Invoke, GetFunction, GetFunctionConfiguration, ListFunctions. */
-export async function lambdaApi(cloud: LocalCloud, request: LocalRequest): Promise<LocalResponse | undefined> {
+/** The Lambda REST API: Invoke, GetFunction, GetFunctionConfiguration, ListFunctions, AddPermission, RemovePermission. */
+export async function lambdaApi(cloud: LocalServices, request: LocalRequest): Promise<LocalResponse | undefined> {
+  const permission = permissionApi(cloud, request);
+  if (permission) return permission;
   const match = /^\/2015-03-31\/functions\/?([^/]*)(?:\/(invocations|configuration|code))?\/?$/.exec(request.path);
   if (!match) return undefined;
   const name = decodeURIComponent(match[1]);
@@ -88,7 +90,7 @@ const UPDATABLE_CONFIGURATION = ['Handler', 'Runtime', 'MemorySize', 'Timeout', 
  * UpdateFunctionCode (from the local S3) and UpdateFunctionConfiguration, for `fw deploy function`:
  * the function changes outside its stack, as on AWS; warm workers of the old revision retire.
  */
-function updateFunction(cloud: LocalCloud, name: string, action: 'code' | 'configuration', request: LocalRequest): LocalResponse {
+function updateFunction(cloud: LocalServices, name: string, action: 'code' | 'configuration', request: LocalRequest): LocalResponse {
   const record = cloud.functions.record(name);
   let body: Record<string, unknown>;
   try {
@@ -110,4 +112,35 @@ function updateFunction(cloud: LocalCloud, name: string, action: 'code' | 'confi
   record.timestamp = new Date().toISOString();
   cloud.stacks.save();
   return jsonResponse(configuration(record));
+}
+
+/**
+ * AddPermission and RemovePermission (what fw's custom resource handlers call): accepted for a
+ * function that exists and not kept, since the local cloud checks no IAM permission.
+ */
+function permissionApi(cloud: LocalServices, request: LocalRequest): LocalResponse | undefined {
+  const match = /^\/2015-03-31\/functions\/([^/]+)\/policy(?:\/([^/]+))?\/?$/.exec(request.path);
+  if (!match) return undefined;
+  const record = cloud.functions.record(decodeURIComponent(match[1]));
+  if (request.method === 'DELETE' && match[2]) return { status: 204 };
+  if (request.method !== 'POST' || match[2]) return undefined;
+  let body: Record<string, unknown>;
+  try {
+    body = JSON.parse(request.body.toString('utf8') || '{}') as Record<string, unknown>;
+  } catch {
+    throw new AwsError('InvalidRequestContentException', 'Could not parse request body into json', 400);
+  }
+  const condition = {
+    ...(body.SourceArn ? { ArnLike: { 'AWS:SourceArn': body.SourceArn } } : {}),
+    ...(body.SourceAccount ? { StringEquals: { 'AWS:SourceAccount': body.SourceAccount } } : {}),
+  };
+  const statement = {
+    Sid: body.StatementId,
+    Effect: 'Allow',
+    Principal: String(body.Principal ?? '').includes('.') ? { Service: body.Principal } : { AWS: body.Principal },
+    Action: body.Action,
+    Resource: record.attributes.Arn,
+    ...(Object.keys(condition).length > 0 ? { Condition: condition } : {}),
+  };
+  return jsonResponse({ Statement: JSON.stringify(statement) }, 201);
 }

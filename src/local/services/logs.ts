@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AwsError } from '../aws/errors';
-import type { LocalCloud } from '../cloud';
+import type { LocalServices } from '../service-interfaces';
 import { jsonResponse, type LocalResponse } from '../http';
 
 const JSON_11 = 'application/x-amz-json-1.1';
@@ -15,12 +15,12 @@ export function matchesFilter(message: string, pattern: string | undefined): boo
   return required.every((term) => (term.startsWith('-') ? !message.includes(term.slice(1)) : message.includes(term)));
 }
 
-function groupMustExist(cloud: LocalCloud, name: string): void {
+function groupMustExist(cloud: LocalServices, name: string): void {
   if (!cloud.logs.hasGroup(name)) throw new AwsError('ResourceNotFoundException', 'The specified log group does not exist.');
 }
 
 /** CloudWatch Logs (JSON 1.1): what `fw logs` reads. */
-export function logsApi(cloud: LocalCloud, operation: string, input: Record<string, unknown>): LocalResponse {
+export function logsApi(cloud: LocalServices, operation: string, input: Record<string, unknown>): LocalResponse {
   switch (operation) {
     case 'FilterLogEvents': {
       const group = String(input.logGroupName ?? '');

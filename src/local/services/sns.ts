@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { AwsError } from '../aws/errors';
 import type { QueryParams } from '../aws/query';
-import type { LocalCloud } from '../cloud';
+import type { LocalServices } from '../service-interfaces';
 
 /** SNS (query protocol): Publish delivers to the topic's Lambda subscriptions. */
-export function snsAction(cloud: LocalCloud, params: QueryParams): Record<string, unknown> {
+export function snsAction(cloud: LocalServices, params: QueryParams): Record<string, unknown> {
   if (params.action === 'ListTopics') {
     return { Topics: cloud.resources('AWS::SNS::Topic').map(({ record }) => ({ TopicArn: record.physicalId })) };
   }

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { AwsError } from '../aws/errors';
-import type { LocalCloud } from '../cloud';
+import type { LocalServices } from '../service-interfaces';
 import { localizeEndpoints } from '../gateway/endpoints';
 import { jsonResponse, type LocalResponse } from '../http';
 
@@ -96,7 +96,7 @@ export class SqsApi {
   private sequence = 0;
   private stopped = false;
 
-  constructor(private readonly cloud: LocalCloud) {}
+  constructor(private readonly cloud: LocalServices) {}
 
   /** No delivery starts after the server stops. */
   stop(): void {

@@ -1,19 +1,19 @@
 import { AwsError } from '../aws/errors';
-import type { LocalCloud } from '../cloud';
+import type { LocalServices } from '../service-interfaces';
 import { jsonResponse, type LocalResponse } from '../http';
 import type { Parameter } from '../state/parameters';
 
 const JSON_11 = 'application/x-amz-json-1.1';
 
 /** A parameter as GetParameter(s) return it: a SecureString's value is its ciphertext unless WithDecryption is true, as in AWS. */
-function shape(cloud: LocalCloud, parameter: Parameter, withDecryption: boolean): Record<string, unknown> {
+function shape(cloud: LocalServices, parameter: Parameter, withDecryption: boolean): Record<string, unknown> {
   const name = parameter.Name.startsWith('/') ? parameter.Name.slice(1) : parameter.Name;
   const { Ciphertext: _ciphertext, ...fields } = parameter;
   return { ...fields, Value: cloud.ssm.valueAsRead(parameter, withDecryption), ARN: `arn:aws:ssm:us-east-1:${cloud.accountId}:parameter/${name}` };
 }
 
 /** SSM Parameter Store (JSON 1.1): what `${ssm:…}` variables read. */
-export function ssmApi(cloud: LocalCloud, operation: string, input: Record<string, unknown>): LocalResponse {
+export function ssmApi(cloud: LocalServices, operation: string, input: Record<string, unknown>): LocalResponse {
   const withDecryption = input.WithDecryption === true;
   switch (operation) {
     case 'GetParameter': {

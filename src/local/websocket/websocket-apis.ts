@@ -3,7 +3,10 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { LocalCredentials } from '../access/credentials';
-import type { LocalCloud } from '../cloud';
+import type { CloudIdentity, Diagnostics, DeployedResources, FunctionInvoker } from '../service-interfaces';
+
+/** What WebSocket APIs need: where the cloud listens, its credentials, the deployed routes and the functions behind them. */
+export type WebSocketServices = CloudIdentity & Diagnostics & Pick<DeployedResources, 'resources'> & { readonly functions: FunctionInvoker };
 import type { ResourceRecord } from '../cloudformation/model';
 import type { LocalRequest, LocalResponse } from '../http';
 import type { GatewayAuthorization } from '../gateway/authorization';
@@ -58,7 +61,7 @@ export class WebSocketApis {
   private stopping = false;
 
   constructor(
-    private readonly cloud: LocalCloud,
+    private readonly cloud: WebSocketServices,
     private readonly authorization: GatewayAuthorization,
   ) {}
 

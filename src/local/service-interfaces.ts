@@ -1,0 +1,111 @@
+import type { LocalCredentials } from './access/credentials';
+import type { OperationInput, ResourceRecord, StackRecord } from './cloudformation/model';
+import type { StackStore } from './cloudformation/store';
+import type { TableStore } from './dynamodb/tables';
+import type { S3Store } from './s3/store';
+import type { LogStore } from './state/logs';
+import type { ParameterStore } from './state/parameters';
+
+/*
+ * What the parts of the local cloud need from each other, as interfaces. `cloud.ts` (the
+ * composition root) makes the stores and runtimes and hands each part the services it names
+ * here, so no part imports `LocalCloud` and the engine, providers and triggers form no cycle.
+ */
+
+/** Who the local cloud is and where it keeps things. */
+export interface CloudIdentity {
+  readonly accountId: string;
+  readonly dataDir: string;
+  /** The URL clients reach this server at (known once it listens). */
+  readonly baseUrl: string;
+  /** What requests must be signed with, and what functions sign their calls with. */
+  readonly credentials: LocalCredentials;
+}
+
+/** Where diagnostics go (the CLI prints them; tests stay quiet). */
+export interface Diagnostics {
+  log(line: string): void;
+}
+
+export interface DeployedResource {
+  stack: StackRecord;
+  record: ResourceRecord;
+}
+
+/** Views over the live stacks. */
+export interface DeployedResources {
+  /** Resources of live stacks, optionally of one type. */
+  resources(type?: string): DeployedResource[];
+  /** Export name → value and owner. */
+  exports(): Map<string, { value: string; stackId: string }>;
+}
+
+export interface InvokeOutcome {
+  payload: string;
+  /** 'Unhandled' when the function failed, as Lambda's X-Amz-Function-Error says. */
+  functionError?: string;
+  logs: string[];
+  /** The log stream the invocation wrote to. */
+  logStream?: string;
+}
+
+/** Runs the deployed functions (`runtime/functions.ts`). */
+export interface FunctionInvoker {
+  /** The function's resource; a ResourceNotFoundException when no stack has it. */
+  record(reference: string): ResourceRecord;
+  /** Invokes and waits for the result, as `Invoke` with RequestResponse does. */
+  invoke(reference: string, event: unknown): Promise<InvokeOutcome>;
+  /** Invokes without waiting (the `Event` type); failures only reach the log. */
+  invokeAsync(reference: string, event: unknown): void;
+  /** Stops the warm processes of one function, or of all. */
+  stop(name?: string): Promise<void>;
+}
+
+/** The stack operations the CloudFormation API and nested stacks start (`cloudformation/engine.ts`). */
+export interface StackOperations {
+  validate(input: OperationInput): void;
+  refuseWhileStopping(): void;
+  create(stack: StackRecord, input: OperationInput): void;
+  update(stack: StackRecord, input: OperationInput): void;
+  delete(stack: StackRecord): void;
+  cancelUpdate(stack: StackRecord): void;
+  continueUpdateRollback(stack: StackRecord, resourcesToSkip: string[]): void;
+  /** Waits for the operation running on this stack, if any. */
+  settled(stack: StackRecord): Promise<void>;
+  newStackId(region: string, name: string): string;
+}
+
+/** The persisted stores. */
+export interface Stores {
+  readonly s3: S3Store;
+  readonly dynamodb: TableStore;
+  readonly stacks: StackStore;
+  readonly logs: LogStore;
+  readonly ssm: ParameterStore;
+}
+
+/** What the stack engine needs: the stack store, parameters for SSM-typed parameters, and a hook to call when an operation ends. */
+export type EngineServices = Pick<CloudIdentity, 'accountId' | 'dataDir'> &
+  Diagnostics &
+  DeployedResources &
+  Pick<Stores, 'stacks' | 'ssm'> & {
+    /** Called when a stack operation ends, so schedules and the like follow the new resources. */
+    afterStackChange(): void;
+    /** The fraction of a typical AWS provisioning time each resource step takes (0: none; `--provisioning-delay`). */
+    readonly provisioningDelay: number;
+  };
+
+/** What the function runtime needs: the functions' resources, where code and logs go, what functions sign with. */
+export type RuntimeServices = CloudIdentity & Diagnostics & Pick<DeployedResources, 'resources'> & Pick<Stores, 'logs'>;
+
+/** What a trigger (S3 notifications, schedules, DynamoDB streams, SNS, EventBridge) needs: the targets it finds and a way to run them. */
+export type TriggerServices = Pick<CloudIdentity, 'accountId'> & Diagnostics & Pick<DeployedResources, 'resources'> & { readonly functions: FunctionInvoker };
+
+/** Everything the local cloud offers: what resource providers and the API front-ends are given. */
+export type LocalServices = CloudIdentity &
+  Diagnostics &
+  DeployedResources &
+  Stores & {
+    readonly functions: FunctionInvoker;
+    readonly engine: StackOperations;
+  };
