@@ -11,21 +11,22 @@ import { S3Api } from './s3/api';
 import { GatewayRouter } from './gateway/router';
 import { dynamoDbApi } from './services/dynamodb';
 import { eventBridgeApi } from './services/eventbridge';
+import { kinesisApi } from './services/kinesis';
 import { SqsApi } from './services/sqs';
 import { lambdaApi } from './services/lambda';
 import { logsApi } from './services/logs';
-import { snsAction } from './services/sns';
+import { publish, snsAction } from './services/sns';
 import { ssmApi } from './services/ssm';
 import { stsAction } from './services/sts';
 
-type Service = 'cloudformation' | 'sts' | 'sns' | 'sqs' | 'lambda' | 'logs' | 'ssm' | 'dynamodb' | 'events' | 'gateway' | 's3';
+type Service = 'cloudformation' | 'sts' | 'sns' | 'sqs' | 'lambda' | 'logs' | 'ssm' | 'dynamodb' | 'events' | 'kinesis' | 'gateway' | 's3';
 
 const QUERY_VERSIONS: Record<string, Service> = { '2010-05-15': 'cloudformation', '2011-06-15': 'sts', '2010-03-31': 'sns', '2012-11-05': 'sqs' };
 
-const TARGET_PREFIXES: Record<string, Service> = { Logs_20140328: 'logs', AmazonSSM: 'ssm', DynamoDB_20120810: 'dynamodb', AmazonSQS: 'sqs', AWSEvents: 'events' };
+const TARGET_PREFIXES: Record<string, Service> = { Logs_20140328: 'logs', AmazonSSM: 'ssm', DynamoDB_20120810: 'dynamodb', AmazonSQS: 'sqs', AWSEvents: 'events', Kinesis_20131202: 'kinesis' };
 
 /** Credential-scope service names that are also the local service's name. */
-const SIGNED_SERVICES = new Set<string>(['cloudformation', 'sts', 'sns', 'sqs', 'logs', 'ssm', 'lambda', 'dynamodb', 'events', 's3']);
+const SIGNED_SERVICES = new Set<string>(['cloudformation', 'sts', 'sns', 'sqs', 'logs', 'ssm', 'lambda', 'dynamodb', 'events', 'kinesis', 's3']);
 
 /**
  * Which AWS service a request is for, the way the SDK and the AWS CLI address
@@ -70,6 +71,7 @@ export class LocalServer {
     this.s3 = new S3Api(cloud.s3);
     this.gateway = new GatewayRouter(cloud);
     this.sqs = new SqsApi(cloud);
+    cloud.sendToDestination = (arn, message, attributes) => (arn.split(':')[2] === 'sns' ? void publish(cloud, arn, { message }) : this.sqs.sendTo(arn, message, attributes));
     this.http = createServer((req, res) => void this.serve(req, res));
     this.http.on('close', () => this.sqs.stop());
     this.http.keepAliveTimeout = 5_000;
@@ -163,6 +165,7 @@ export class LocalServer {
   private async serveJson(service: Service, request: LocalRequest): Promise<LocalResponse | undefined> {
     if (service === 'gateway') return this.gateway.handle(request);
     if (service === 'lambda') return lambdaApi(this.cloud, request);
+    if (service === 'kinesis') return kinesisApi(this.cloud, request);
     if (service === 'logs' || service === 'ssm' || service === 'dynamodb' || service === 'events' || service === 'sqs') {
       const operation = (header(request, 'x-amz-target') ?? '').split('.')[1] ?? '';
       let input: Record<string, unknown>;
@@ -191,7 +194,7 @@ export class LocalServer {
         service === 'cloudformation'
           ? this.cloudFormation.handle(params.action, params, request.region)
           : service === 'sns'
-            ? snsAction(this.cloud, params)
+            ? snsAction(this.cloud, params, request.region)
             : stsAction(params, this.cloud.accountId);
       return queryResult(params.action, namespace, result);
     } catch (error) {

@@ -105,6 +105,11 @@ export class SqsApi {
     this.timers.clear();
   }
 
+  /** A message from inside the local cloud (an on-failure destination, an SNS subscription). */
+  sendTo(queueArn: string, body: string, attributes?: Record<string, MessageAttribute>): void {
+    this.send(this.queue(queueArn), { MessageBody: body, ...(attributes && Object.keys(attributes).length ? { MessageAttributes: attributes } : {}) });
+  }
+
   private stackQueues(): Queue[] {
     return this.cloud.resources('AWS::SQS::Queue').map(({ record }) => {
       const attributes: Record<string, string> = { ...DEFAULT_ATTRIBUTES };
