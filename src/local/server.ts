@@ -6,6 +6,7 @@ import { QUERY_NAMESPACES, QueryParams } from './aws/query';
 import { asAwsError, jsonError, queryError, queryResult, s3Error } from './aws/respond';
 import { CloudFormationApi } from './cloudformation/api';
 import type { LocalCloud } from './cloud';
+import { acceptHttp2Cleartext } from './http2-cleartext';
 import { header, type LocalRequest, type LocalResponse } from './http';
 import { S3Api } from './s3/api';
 import { GatewayRouter } from './gateway/router';
@@ -73,6 +74,7 @@ export class LocalServer {
     this.sqs = new SqsApi(cloud);
     cloud.sendToDestination = (arn, message, attributes) => (arn.split(':')[2] === 'sns' ? void publish(cloud, arn, { message }) : this.sqs.sendTo(arn, message, attributes));
     this.http = createServer((req, res) => void this.serve(req, res));
+    acceptHttp2Cleartext(this.http, (req, res) => void this.serve(req, res));
     this.http.on('close', () => this.sqs.stop());
     this.http.keepAliveTimeout = 5_000;
   }
@@ -136,6 +138,8 @@ export class LocalServer {
     const headers: Record<string, string> = { 'x-amzn-requestid': 'local', ...response.headers, ...extraHeaders };
     if (body && headers['content-length'] === undefined) headers['content-length'] = String(body.length);
     if (!body && req.method !== 'HEAD' && headers['content-length'] === undefined) headers['content-length'] = '0';
+    // HTTP/2 has no connection-specific headers: closing is the session's business.
+    if (req.httpVersionMajor === 2) delete headers.connection;
     res.writeHead(response.status, headers);
     res.end(req.method === 'HEAD' ? undefined : body);
   }

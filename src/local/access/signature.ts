@@ -36,7 +36,7 @@ export interface SignedRequest {
 
 export type SignatureProblem = 'mismatch' | 'payload-mismatch' | 'expired' | 'skewed';
 
-const AUTHORIZATION = /^AWS4-HMAC-SHA256\s+Credential=([^/,\s]+)\/(\d{8})\/([^/,\s]+)\/([^/,\s]+)\/aws4_request\s*,\s*SignedHeaders=([a-z0-9;._-]+)\s*,\s*Signature=([0-9a-f]{64})\s*$/;
+const AUTHORIZATION = /^AWS4-HMAC-SHA256\s+Credential=([^/,\s]+)\/(\d{8})\/([^/,\s]+)\/([^/,\s]+)\/aws4_request\s*,\s*SignedHeaders=([a-z0-9;._:-]+)\s*,\s*Signature=([0-9a-f]{64})\s*$/;
 const CREDENTIAL = /^([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request$/;
 const AMZ_DATE = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;
 /** AWS accepts a request signed up to 15 minutes before or after its own clock. */
