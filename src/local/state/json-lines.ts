@@ -21,7 +21,14 @@ export function readJsonLines<T>(file: string): T[] {
   return values;
 }
 
+/** Folders already made private by this process: a write costs no mkdir and chmod after the first. */
+const madeFolders = new Set<string>();
+
 export function appendJsonLine(file: string, value: unknown): void {
-  makePrivateDir(dirname(file));
+  const folder = dirname(file);
+  if (!madeFolders.has(folder) || !existsSync(folder)) {
+    makePrivateDir(folder);
+    madeFolders.add(folder);
+  }
   appendFileSync(file, `${JSON.stringify(value)}\n`, { mode: PRIVATE_FILE });
 }
