@@ -10,6 +10,8 @@ const path = require('path');
 const { startFloor, startFwLocal, startMoto } = require('./servers');
 
 const REPO = path.resolve(__dirname, '..', '..');
+// The SDK's notice that Node 20 support ends says nothing about these figures.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const ITEMS = Number(process.env.FW_BENCH_DYNAMODB_ITEMS || 10_000);
 const CONCURRENT_CLIENTS = 16;
 const TABLE = 'bench';

@@ -3,6 +3,7 @@ import type { LocalCloud } from '../cloud';
 import type { ResourceRecord } from '../cloudformation/model';
 import { header, jsonResponse, type LocalRequest, type LocalResponse } from '../http';
 import { materializeCode } from '../runtime/code';
+import { createFunction, deleteFunction, eventSourceMappings, permissions, updateApiFunctionCode } from './lambda-resources';
 
 /** `2026-11-21T17:40:33.000+0000`, Lambda's LastModified format. */
 function lambdaTime(iso: string): string {
@@ -32,12 +33,24 @@ function configuration(record: ResourceRecord): Record<string, unknown> {
   };
 }
 
-/** The Lambda REST API: Invoke, GetFunction, GetFunctionConfiguration, ListFunctions. */
+/**
+ * The Lambda REST API: Invoke, GetFunction, GetFunctionConfiguration, ListFunctions, Update*; and the
+ * calls that make resources outside stacks (src/local/services/lambda-resources.ts).
+ */
 export async function lambdaApi(cloud: LocalCloud, request: LocalRequest): Promise<LocalResponse | undefined> {
+  const mappings = /^\/2015-03-31\/event-source-mappings\/?([^/]*)\/?$/.exec(request.path);
+  if (mappings) return eventSourceMappings(cloud, request, decodeURIComponent(mappings[1]));
+  const policy = /^\/2015-03-31\/functions\/([^/]+)\/policy\/?([^/]*)\/?$/.exec(request.path);
+  if (policy) return permissions(cloud, decodeURIComponent(policy[1]), request, decodeURIComponent(policy[2]) || undefined);
   const match = /^\/2015-03-31\/functions\/?([^/]*)(?:\/(invocations|configuration|code))?\/?$/.exec(request.path);
   if (!match) return undefined;
   const name = decodeURIComponent(match[1]);
   const action = match[2];
+  if (!name && request.method === 'POST') return jsonResponse(configuration(createFunction(cloud, request)), 201);
+  if (name && !action && request.method === 'DELETE') {
+    await deleteFunction(cloud, name);
+    return { status: 204 };
+  }
   if (!name && request.method === 'GET') {
     const functions = cloud.resources('AWS::Lambda::Function').map(({ record }) => configuration(record));
     return jsonResponse({ Functions: functions });
@@ -96,7 +109,9 @@ function updateFunction(cloud: LocalCloud, name: string, action: 'code' | 'confi
   } catch {
     throw new AwsError('InvalidRequestContentException', 'Could not parse request body into json', 400);
   }
-  if (action === 'code') {
+  if (action === 'code' && typeof body.ZipFile === 'string') {
+    updateApiFunctionCode(cloud, record, body);
+  } else if (action === 'code') {
     if (typeof body.S3Bucket !== 'string' || typeof body.S3Key !== 'string') {
       throw new AwsError('InvalidParameterValueException', 'The local cloud updates function code from S3: give S3Bucket and S3Key', 400);
     }
@@ -108,6 +123,7 @@ function updateFunction(cloud: LocalCloud, name: string, action: 'code' | 'confi
     for (const key of UPDATABLE_CONFIGURATION) if (body[key] !== undefined) record.properties[key] = body[key];
   }
   record.timestamp = new Date().toISOString();
-  cloud.stacks.save();
+  if (cloud.apiResources.find(record.type, record.physicalId)) cloud.apiResources.changed(record);
+  else cloud.stacks.save();
   return jsonResponse(configuration(record));
 }

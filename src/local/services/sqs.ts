@@ -96,7 +96,12 @@ export class SqsApi {
   private sequence = 0;
   private stopped = false;
 
-  constructor(private readonly cloud: LocalCloud) {}
+  constructor(private readonly cloud: LocalCloud) {
+    // A mapping made after messages were sent (CreateEventSourceMapping, a new stack) reads them at once.
+    cloud.onStackChange(() => {
+      for (const queue of this.queues()) if (this.messages.get(queue.arn)?.length) this.scheduleDelivery(queue, Date.now());
+    });
+  }
 
   /** No delivery starts after the server stops. */
   stop(): void {
