@@ -211,6 +211,19 @@ export function expectedSignature(request: SignedRequest, signature: Signature, 
   return createHmac('sha256', signingKey(secret, signature)).update(stringToSign).digest('hex');
 }
 
+/**
+ * Whether a presigned URL's time is up (SigV4 `X-Amz-Date` + `X-Amz-Expires`, SigV2 `Expires`): checked
+ * with or without credentials, since an expired link must fail as it would on S3.
+ */
+export function presignedExpired(url: URL, signature: Signature | undefined, now = Date.now()): boolean {
+  if (!signature) {
+    const expires = Number(url.searchParams.get('Expires'));
+    return Number.isFinite(expires) && now > expires * 1000;
+  }
+  const signed = parseAmzDate(signature.amzDate);
+  return signed !== undefined && now > signed + (signature.expires ?? 0) * 1000;
+}
+
 /** Checks a request's signature against the secret; undefined when it holds. */
 export function verifySignature(request: SignedRequest, signature: Signature, secret: string, now = Date.now()): SignatureProblem | undefined {
   const amzDate = signature.amzDate ?? headerValues(request.rawHeaders, 'x-amz-date')[0];
