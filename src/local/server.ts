@@ -12,7 +12,7 @@ import { S3Api } from './s3/api';
 import { GatewayRouter } from './gateway/router';
 import { dynamoDbApi } from './services/dynamodb';
 import { eventBridgeApi } from './services/eventbridge';
-import { kinesisApi } from './services/kinesis';
+import { kinesisApi, refuseCbor } from './services/kinesis';
 import { SqsApi } from './services/sqs';
 import { lambdaApi } from './services/lambda';
 import { logsApi } from './services/logs';
@@ -169,8 +169,8 @@ export class LocalServer {
   private async serveJson(service: Service, request: LocalRequest): Promise<LocalResponse | undefined> {
     if (service === 'gateway') return this.gateway.handle(request);
     if (service === 'lambda') return lambdaApi(this.cloud, request);
-    if (service === 'kinesis') return kinesisApi(this.cloud, request);
-    if (service === 'logs' || service === 'ssm' || service === 'dynamodb' || service === 'events' || service === 'sqs') {
+    if (service === 'logs' || service === 'ssm' || service === 'dynamodb' || service === 'events' || service === 'sqs' || service === 'kinesis') {
+      if (service === 'kinesis') refuseCbor(request);
       const operation = (header(request, 'x-amz-target') ?? '').split('.')[1] ?? '';
       let input: Record<string, unknown>;
       try {
@@ -181,6 +181,7 @@ export class LocalServer {
       if (service === 'dynamodb') return dynamoDbApi(this.cloud, operation, input, request.region);
       if (service === 'events') return eventBridgeApi(this.cloud, operation, input, request.region);
       if (service === 'sqs') return this.sqs.handle(operation, input);
+      if (service === 'kinesis') return kinesisApi(this.cloud, operation, input, request.region);
       return service === 'logs' ? logsApi(this.cloud, operation, input) : ssmApi(this.cloud, operation, input);
     }
     return undefined;

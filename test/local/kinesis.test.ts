@@ -16,7 +16,8 @@ import {
   PutRecordCommand,
   PutRecordsCommand,
 } from '@aws-sdk/client-kinesis';
-import { settle, startTestCloud, type TestCloud } from './helpers';
+import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { failure, settle, signatureShaped, startTestCloud, type TestCloud } from './helpers';
 
 const kinesis = suite<{ t: TestCloud; client: KinesisClient }>('local Kinesis Data Streams');
 
@@ -32,12 +33,8 @@ kinesis.after(async (context) => {
 const bytes = (text: string) => new TextEncoder().encode(text);
 const text = (data: Uint8Array | undefined) => new TextDecoder().decode(data);
 const error = async (promise: Promise<unknown>) => {
-  try {
-    await promise;
-  } catch (caught) {
-    return { name: (caught as Error).name, message: (caught as Error).message };
-  }
-  throw new Error('expected the call to fail');
+  const caught = await failure(promise);
+  return caught && { name: caught.name, message: caught.message };
 };
 
 kinesis('CreateStream splits the hash key space evenly; describe, summary, list and shards agree', async ({ client }) => {
@@ -163,6 +160,41 @@ kinesis('PutRecords answers per entry: past a shard\'s 1 MiB a second, entries f
     name: 'ResourceNotFoundException',
     message: 'Stream missing under account 000000000000 not found.',
   });
+});
+
+kinesis('a CBOR request is refused with a message saying to send JSON', async ({ t }) => {
+  const response = await fetch(t.cloud.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-amz-cbor-1.1', 'x-amz-target': 'Kinesis_20131202.ListStreams', ...signatureShaped('kinesis') },
+    body: new Uint8Array([0xa0]),
+  });
+  assert.is(response.status, 415);
+  assert.equal(await response.json(), {
+    __type: 'UnsupportedMediaTypeException',
+    message: 'The local cloud reads Kinesis requests as JSON (application/x-amz-json-1.1), not CBOR: disable CBOR in the client (AWS_CBOR_DISABLE=1 for the Java SDK and the KCL)',
+    Message: 'The local cloud reads Kinesis requests as JSON (application/x-amz-json-1.1), not CBOR: disable CBOR in the client (AWS_CBOR_DISABLE=1 for the Java SDK and the KCL)',
+  });
+});
+
+kinesis('a function puts records with the runtime\'s own Kinesis client, unconfigured (HTTP/2 to the local cloud)', async ({ t, client }) => {
+  await client.send(new CreateStreamCommand({ StreamName: 'from-function', ShardCount: 1 }));
+  const code = `const { KinesisClient, PutRecordCommand } = require('@aws-sdk/client-kinesis');
+exports.handler = async () => {
+  const kinesis = new KinesisClient({});
+  const put = await kinesis.send(new PutRecordCommand({ StreamName: 'from-function', PartitionKey: 'p', Data: Buffer.from('inside') }));
+  kinesis.destroy();
+  return put.ShardId;
+};`;
+  const template = { Resources: { Fn: { Type: 'AWS::Lambda::Function', Properties: { FunctionName: 'kinesis-writer', Handler: 'index.handler', Runtime: 'nodejs20.x', Role: 'r', Timeout: 20, Code: { ZipFile: code } } } } };
+  await t.cfn.send(new CreateStackCommand({ StackName: 'kinesis-writer', TemplateBody: JSON.stringify(template) }));
+  assert.is((await settle(t.cfn, 'kinesis-writer')).StackStatus, 'CREATE_COMPLETE');
+  const lambda = new LambdaClient({ ...t.config, maxAttempts: 1 });
+  const { Payload, FunctionError } = await lambda.send(new InvokeCommand({ FunctionName: 'kinesis-writer' }));
+  lambda.destroy();
+  assert.equal([FunctionError, text(Payload)], [undefined, '"shardId-000000000000"']);
+  const { ShardIterator } = await client.send(new GetShardIteratorCommand({ StreamName: 'from-function', ShardId: 'shardId-000000000000', ShardIteratorType: 'TRIM_HORIZON' }));
+  const { Records } = await client.send(new GetRecordsCommand({ ShardIterator }));
+  assert.equal(Records!.map((record) => text(record.Data)), ['inside']);
 });
 
 kinesis('a stack makes a stream (Ref is its name, GetAtt Arn its ARN) whose records outlive a restart', async ({ t, client }) => {
