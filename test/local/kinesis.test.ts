@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CreateStackCommand } from '@aws-sdk/client-cloudformation';
@@ -195,6 +197,30 @@ exports.handler = async () => {
   const { ShardIterator } = await client.send(new GetShardIteratorCommand({ StreamName: 'from-function', ShardId: 'shardId-000000000000', ShardIteratorType: 'TRIM_HORIZON' }));
   const { Records } = await client.send(new GetRecordsCommand({ ShardIterator }));
   assert.equal(Records!.map((record) => text(record.Data)), ['inside']);
+});
+
+kinesis('records older than the retention period are gone after a restart', async () => {
+  const own = await startTestCloud();
+  const reader = () => new KinesisClient({ ...own.config, maxAttempts: 1 });
+  let client = reader();
+  await client.send(new CreateStreamCommand({ StreamName: 'retained', ShardCount: 1 }));
+  const fresh = await client.send(new PutRecordCommand({ StreamName: 'retained', PartitionKey: 'p', Data: bytes('fresh') }));
+  client.destroy();
+  await own.stop({ keepData: true });
+  // A record written two days ago, as the log would hold it, before the fresh one.
+  const log = join(own.dataDir, 'kinesis', 'records.log');
+  const old = [['arn:aws:kinesis:us-east-1:000000000000:stream/retained', 'shardId-000000000000', { SequenceNumber: '49000000000000000000000000000000000000000000000000000000', arrival: Date.now() - 48 * 3_600_000, Data: 'b2xk', PartitionKey: 'p' }]];
+  writeFileSync(log, `${JSON.stringify(old)}\n${readFileSync(log, 'utf8')}`);
+  const again = await startTestCloud(own.dataDir);
+  client = new KinesisClient({ ...again.config, maxAttempts: 1 });
+  try {
+    const { ShardIterator } = await client.send(new GetShardIteratorCommand({ StreamName: 'retained', ShardId: 'shardId-000000000000', ShardIteratorType: 'TRIM_HORIZON' }));
+    const { Records } = await client.send(new GetRecordsCommand({ ShardIterator }));
+    assert.equal(Records!.map((record) => [record.SequenceNumber, text(record.Data)]), [[fresh.SequenceNumber, 'fresh']]);
+  } finally {
+    client.destroy();
+    await again.stop();
+  }
 });
 
 kinesis('a stack makes a stream (Ref is its name, GetAtt Arn its ARN) whose records outlive a restart', async ({ t, client }) => {

@@ -89,9 +89,11 @@ export class KinesisStore {
       this.streams.set(definition.StreamName, { definition, records: new Map(definition.Shards.map((shard) => [shard.ShardId, []])) });
     }
     const byArn = new Map([...this.streams.values()].map((stream) => [stream.definition.StreamARN, stream]));
+    const now = Date.now();
     for (const put of readJsonLines<LoggedPut>(this.logFile)) {
       for (const [streamArn, shardId, record] of put) {
-        byArn.get(streamArn)?.records.get(shardId)?.push(record);
+        const stream = byArn.get(streamArn);
+        if (stream && !expired(stream, record, now)) stream.records.get(shardId)?.push(record);
         const sequence = BigInt(record.SequenceNumber) - SEQUENCE_BASE;
         if (sequence > this.sequence) this.sequence = sequence;
       }
@@ -201,7 +203,12 @@ export class KinesisStore {
     const put: LoggedPut = [];
     const written = entries.map(({ shardId, data, partitionKey }) => {
       const record: KinesisRecord = { SequenceNumber: this.nextSequenceNumber(), arrival: now, Data: data, PartitionKey: partitionKey };
-      stream.records.get(shardId)!.push(record);
+      const records = stream.records.get(shardId)!;
+      records.push(record);
+      // Records older than the stream's retention period are gone, as on AWS.
+      let kept = 0;
+      while (expired(stream, records[kept], now)) kept += 1;
+      if (kept > 0) records.splice(0, kept);
       put.push([stream.definition.StreamARN, shardId, record]);
       return record;
     });
@@ -223,6 +230,10 @@ export class KinesisStore {
     }
     return low;
   }
+}
+
+function expired(stream: KinesisStream, record: KinesisRecord, now: number): boolean {
+  return record.arrival < now - stream.definition.RetentionPeriodHours * 3_600_000;
 }
 
 export function compareSequenceNumbers(a: string, b: string): number {
