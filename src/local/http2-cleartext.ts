@@ -25,22 +25,35 @@ export function acceptHttp2Cleartext(server: Server, handle: (req: IncomingMessa
   });
   const http1 = server.listeners('connection') as ((socket: Socket) => void)[];
   server.removeAllListeners('connection');
+  /** Connections that have sent nothing yet: neither server's time-outs cover them. */
+  const undecided = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
+    undecided.add(socket);
+    const silence = setTimeout(() => socket.destroy(), server.headersTimeout || 60_000);
+    silence.unref();
+    const settle = () => {
+      clearTimeout(silence);
+      undecided.delete(socket);
+    };
+    socket.once('close', settle);
     const decide = () => {
       const start = socket.read() as Buffer | null;
       if (start === null) return socket.once('readable', decide);
       socket.unshift(start);
       if (start.length < PREFACE.length && PREFACE.subarray(0, start.length).equals(start)) return socket.once('readable', decide);
+      settle();
+      socket.off('close', settle);
       if (start.subarray(0, PREFACE.length).equals(PREFACE)) http2.emit('connection', socket);
       else for (const listener of http1) listener.call(server, socket);
       return undefined;
     };
     socket.once('readable', decide);
   });
-  // Stopping the server ends HTTP/2 sessions too, which closeAllConnections() does not know of.
+  // Stopping the server ends HTTP/2 sessions and silent connections too, which closeAllConnections() does not know of.
   const closeAll = server.closeAllConnections.bind(server);
   server.closeAllConnections = () => {
     closeAll();
     for (const session of sessions) session.destroy();
+    for (const socket of undecided) socket.destroy();
   };
 }
