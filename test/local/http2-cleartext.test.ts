@@ -1,7 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { connect as connectHttp2 } from 'node:http2';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { KinesisClient, ListStreamsCommand } from '@aws-sdk/client-kinesis';
+import { startLocalCloud } from '../../src/local/index';
 import { startTestCloud } from './helpers';
 
 const http2 = suite('the local cloud answers HTTP/2 without TLS on its HTTP/1.1 port');
@@ -38,6 +43,28 @@ http2('a connection that never sends a byte does not hold up stopping the server
   const closed = new Promise((resolve) => socket.once('close', resolve));
   const hung = new Promise((_, reject) => setTimeout(() => reject(new Error('stopping the server waited for the silent connection')), 5_000).unref());
   await Promise.race([t.stop().then(() => closed), hung]);
+});
+
+http2('with --require-credentials, HTTP/2 signatures (which sign :authority) are verified', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'fw-local-'));
+  const cloud = await startLocalCloud({ port: 0, dataDir, quiet: true, credentials: { accessKeyId: 'AKIDH2', secretAccessKey: 'right' } });
+  const list = async (secretAccessKey: string) => {
+    const client = new KinesisClient({ endpoint: cloud.url, region: 'us-east-1', credentials: { accessKeyId: 'AKIDH2', secretAccessKey }, maxAttempts: 1 });
+    try {
+      return (await client.send(new ListStreamsCommand({}))).StreamNames;
+    } catch (error) {
+      return (error as Error).name;
+    } finally {
+      client.destroy();
+    }
+  };
+  try {
+    assert.equal(await list('right'), []);
+    assert.is(await list('wrong'), 'InvalidSignatureException');
+  } finally {
+    await cloud.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });
 
 http2.run();
