@@ -15,7 +15,10 @@
 // (about 400 resources) deployed into the local cloud (targets: first deploy under
 // 10 s, unchanged redeploy under 1 s); "compose": a 10-service application deployed with fw deploy in
 // its compose folder vs the services one after another, against fw local start --provisioning-delay
-// 0.05 (target: at least 3x faster). Each run packages the service from scratch; one
+// 0.05 (target: at least 3x faster); "dynamodb": PutItem and GetItem through the AWS SDK
+// against `fw local start` and moto (`python3 -m moto.server`, when installed), 10,000 items
+// from 1 and 16 clients (targets: 5x moto's throughput, p50 under 2 ms; FW_BENCH_DYNAMODB_ITEMS
+// sets the count). Each run packages the service from scratch; one
 // untimed warm-up run per tool and case comes first.
 //
 // The reference is never a dependency of fw. Install it once in a cache folder
@@ -42,7 +45,7 @@ const TARGETS = { 100: 15, modules: 5 };
 const MEMORY_TARGET = 1 / 3;
 
 function parseArgs(argv) {
-  const options = { runs: 7, cases: ['1', '20', '100', '300', 'modules', 'mixed', 'deploy', 'compose'], reference: true, keep: false };
+  const options = { runs: 7, cases: ['1', '20', '100', '300', 'modules', 'mixed', 'deploy', 'compose', 'dynamodb'], reference: true, keep: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--quick') options.runs = 3;
@@ -51,7 +54,7 @@ function parseArgs(argv) {
     else if (arg === '--no-reference') options.reference = false;
     else if (arg === '--keep') options.keep = true;
     else if (arg === '--help' || arg === '-h') {
-      process.stdout.write(fs.readFileSync(__filename, 'utf8').split('\n').slice(1, 24).map((line) => line.replace(/^\/\/ ?/, '')).join('\n') + '\n');
+      process.stdout.write(fs.readFileSync(__filename, 'utf8').split('\n').slice(1, 27).map((line) => line.replace(/^\/\/ ?/, '')).join('\n') + '\n');
       process.exit(0);
     } else {
       console.error(`Unknown option ${arg} (see --help)`);
@@ -147,7 +150,7 @@ async function main() {
   try {
     for (const name of options.cases) {
       const dir = path.join(root, name);
-      if (name === 'deploy' || name === 'compose') continue; // timed below, against the local cloud
+      if (name === 'deploy' || name === 'compose' || name === 'dynamodb') continue; // timed below, against the local cloud
       if (name === 'modules') nodeModulesService(dir);
       else if (name === 'mixed') mixedService(dir, 100);
       else if (/^\d+$/.test(name)) functionsService(dir, Number(name));
@@ -214,8 +217,17 @@ async function main() {
     );
     verdicts.push(`INFO  the same with fw deploy's default --max-concurrency (4): ${fmtMs(compose.composeDefaultMs)}, ${fmtRatio(compose.oneByOneMs / compose.composeDefaultMs)} faster`);
   }
+  let dynamodb;
+  if (options.cases.includes('dynamodb')) {
+    process.stderr.write('DynamoDB in the local cloud and moto…');
+    const { dynamodbBench, dynamodbReport } = require('./bench/dynamodb');
+    dynamodb = dynamodbReport(await dynamodbBench());
+    process.stderr.write(' done\n');
+    verdicts.push(...dynamodb.verdicts);
+  }
   console.log(`\nfw package${reference ? ` vs serverless@${reference.version} package` : ''}: medians of ${options.runs} runs (${os.cpus().length} CPUs, Node ${process.version}${GNU_TIME ? '' : ', CPU and memory of the Node process only'})\n`);
   console.log(table(rows));
+  if (dynamodb) console.log(`\n${table(dynamodb.rows)}`);
   if (verdicts.length > 0) console.log(`\n${verdicts.join('\n')}`);
   if (verdicts.some((verdict) => verdict.startsWith('FAIL'))) process.exitCode = 1;
 }

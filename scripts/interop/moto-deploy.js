@@ -8,34 +8,11 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { spawn, spawnSync } = require('child_process');
+const { spawn } = require('child_process');
+const { hasPython, startMoto } = require('../bench/servers');
 
 const FW = path.join(__dirname, '..', '..', 'bin', 'fw.js');
 const STEP_TIMEOUT_MS = 120_000;
-
-function motoInstalled() {
-  return spawnSync('python3', ['-c', 'import moto.server'], { stdio: 'ignore' }).status === 0;
-}
-
-/** moto's server on a free port; resolves with its port once it listens. */
-function startMoto() {
-  return new Promise((resolve, reject) => {
-    const child = spawn('python3', ['-m', 'moto.server', '-p', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`moto did not start:\n${output}`)), 30_000);
-    const read = (chunk) => {
-      output += chunk;
-      const port = /Running on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1];
-      if (port) {
-        clearTimeout(timer);
-        resolve({ port: Number(port), stop: () => new Promise((done) => (child.once('close', done), child.kill('SIGINT'))) });
-      }
-    };
-    child.stdout.on('data', read);
-    child.stderr.on('data', read);
-    child.on('error', reject);
-  });
-}
 
 function fw(args, cwd) {
   return new Promise((resolve) => {
@@ -72,14 +49,14 @@ function writeService(dir, name, queues) {
 
 /** `PASS  …`, `FAIL  …` and `SKIP  …` lines, one per check. */
 async function motoDeployChecks() {
-  if (!motoInstalled()) return ['SKIP  fw deploy to moto: python3 has no moto (pip install "moto[server]")'];
+  if (!hasPython(['moto.server'])) return ['SKIP  fw deploy to moto: python3 has no moto (pip install "moto[server]")'];
   const results = [];
   const moto = await startMoto();
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-interop-moto-'));
   try {
     for (const [size, queues] of [['small', 0], ['large', 5]]) {
       for (const host of ['127.0.0.1', 'localhost']) {
-        const endpoint = `http://${host}:${moto.port}`;
+        const endpoint = `http://${host}:${new URL(moto.url).port}`;
         const name = `moto-${size}-${host.replace(/\W/g, '')}`;
         const dir = path.join(scratch, name);
         writeService(dir, name, queues);

@@ -1,13 +1,17 @@
 import type { LocalCredentials } from './access/credentials';
 import { StackEngine } from './cloudformation/engine';
 import { StackStore } from './cloudformation/store';
-import { deliverStreamRecords } from './dynamodb/streams';
+import { DynamoDbStreams } from './dynamodb/streams';
 import { TableStore } from './dynamodb/tables';
 import { notifyObjectEvent } from './events/s3-notifications';
 import { Scheduler } from './events/scheduler';
+import { ShardDelivery } from './events/shard-delivery';
+import { kinesisShardSource } from './kinesis/lambda-source';
+import { KinesisStore } from './kinesis/streams';
 import { FunctionRuntime } from './runtime/functions';
 import { S3Store } from './s3/store';
 import type { DeployedResource, LocalServices } from './service-interfaces';
+import { ApiResourceStore } from './state/api-resources';
 import { makePrivateDir } from './state/files';
 import { LogStore } from './state/logs';
 import { ParameterStore } from './state/parameters';
@@ -39,12 +43,24 @@ export class LocalCloud implements LocalServices {
   readonly provisioningDelay: number;
   readonly s3: S3Store;
   readonly dynamodb: TableStore;
+  readonly kinesis: KinesisStore;
   readonly stacks: StackStore;
   readonly engine: StackEngine;
   readonly logs: LogStore;
   readonly ssm: ParameterStore;
+  /** Topics, subscriptions, functions, mappings and rules made by API calls instead of stacks. */
+  readonly apiResources: ApiResourceStore;
   readonly functions: FunctionRuntime;
   readonly scheduler: Scheduler;
+  /** Event source mappings on DynamoDB and Kinesis streams. */
+  readonly streamDeliveries: ShardDelivery[];
+  /**
+   * Sends a message to a queue (by ARN) or publishes it to a topic: on-failure destinations use it.
+   * The server sets it, since the queues live with the SQS API.
+   */
+  sendToDestination: (arn: string, message: string, attributes?: Record<string, { DataType: string; StringValue?: string }>) => void = (arn) => {
+    throw new Error(`no destination ${arn}`);
+  };
   private readonly changeListeners: (() => void)[] = [];
   private readonly logLine: (line: string) => void;
 
@@ -56,15 +72,24 @@ export class LocalCloud implements LocalServices {
     this.logLine = options.log ?? (() => {});
     this.s3 = new S3Store(this.dataDir);
     this.dynamodb = new TableStore(this.dataDir);
+    this.kinesis = new KinesisStore(this.dataDir);
     this.stacks = new StackStore(this.dataDir);
     this.engine = new StackEngine(this, this);
     this.logs = new LogStore(this.dataDir);
     this.ssm = new ParameterStore(this.dataDir);
+    this.apiResources = new ApiResourceStore(this.dataDir);
     this.functions = new FunctionRuntime(this);
     this.scheduler = new Scheduler(this);
     this.s3.onObjectEvent = (event) => notifyObjectEvent(this, event);
-    this.dynamodb.onItemChanges = (changes) => deliverStreamRecords(this, changes);
+    const dynamoDbStreams = new DynamoDbStreams();
+    const dynamoDbDelivery = new ShardDelivery(this, dynamoDbStreams);
+    const kinesisDelivery = new ShardDelivery(this, kinesisShardSource(this.kinesis));
+    this.streamDeliveries = [dynamoDbDelivery, kinesisDelivery];
+    this.dynamodb.onItemChanges = (changes) => dynamoDbStreams.record(changes);
+    dynamoDbStreams.onRecords = (streamArn) => dynamoDbDelivery.notify(streamArn);
+    this.kinesis.onRecords = (streamArn) => kinesisDelivery.notify(streamArn);
     this.onStackChange(() => this.scheduler.sync());
+    this.onStackChange(() => this.streamDeliveries.forEach((delivery) => delivery.sync()));
     this.scheduler.sync();
     // Operations a crash or a kill cut off are rolled back or finished, in the background like any operation.
     this.engine.recover();
@@ -83,9 +108,9 @@ export class LocalCloud implements LocalServices {
     return found;
   }
 
-  /** Resources of live stacks, optionally of one type. */
+  /** Resources of live stacks and those made by API calls, optionally of one type. */
   resources(type?: string): DeployedResource[] {
-    const found: DeployedResource[] = [];
+    const found: DeployedResource[] = this.apiResources.list(type);
     for (const stack of this.stacks.live()) {
       for (const record of Object.values(stack.resources)) if (!type || record.type === type) found.push({ stack, record });
     }
@@ -103,6 +128,7 @@ export class LocalCloud implements LocalServices {
 
   async close(): Promise<void> {
     this.scheduler.stop();
+    for (const delivery of this.streamDeliveries) delivery.stop();
     // A create or update still running (one waiting on a WaitCondition) rolls back rather than holding the stop.
     await this.engine.interrupt('The local cloud stopped while this operation ran');
     await this.functions.stop();

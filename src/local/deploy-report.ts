@@ -21,8 +21,8 @@ export function notEnforced(cloud: Pick<Stores, 'stacks' | 's3'>, stack: StackRe
         if (child) visit(child);
         continue;
       }
-      // The SQS API runs the function of a mapping on a queue; mappings on streams are recorded only.
-      const sqsMapping = record.type === 'AWS::Lambda::EventSourceMapping' && String(properties.EventSourceArn ?? '').includes(':sqs:');
+      // The SQS API and the shard delivery run the function of a mapping on a queue or a DynamoDB / Kinesis stream.
+      const sqsMapping = record.type === 'AWS::Lambda::EventSourceMapping' && /^arn:aws[a-z-]*:(sqs|kinesis|dynamodb):/.test(String(properties.EventSourceArn ?? ''));
       // fw's own deployment bucket policy only refuses requests not made over TLS; the local cloud
       // serves plain HTTP, so there is nothing a user could expect it to do here.
       const deploymentBucketPolicy = record.logicalId === 'ServerlessDeploymentBucketPolicy';

@@ -6,6 +6,7 @@ import { WILDCARD_HOSTS, isLoopback, urlHost } from './access/hosts';
 import { LocalCloud } from './cloud';
 import type { StoppedOperation } from './cloudformation/engine';
 import { LocalServer } from './server';
+import { bucketCorsAllows } from './s3/api';
 
 export { CREDENTIALS_ENV, parseLocalCredentials, type LocalCredentials } from './access/credentials';
 
@@ -62,7 +63,12 @@ export async function startLocalCloud(options: StartOptions): Promise<RunningLoc
     credentials: options.credentials,
     provisioningDelay: options.provisioningDelay,
   });
-  const access = new AccessGuard({ boundAddress: host, allowOrigins: options.allowOrigins, credentials: options.credentials });
+  const access = new AccessGuard({
+    boundAddress: host,
+    allowOrigins: options.allowOrigins,
+    credentials: options.credentials,
+    s3CorsAllows: (address, origin, method) => bucketCorsAllows(cloud.s3, address, origin, method),
+  });
   const server = new LocalServer(cloud, access);
   await new Promise<void>((resolve, reject) => {
     server.http.once('error', reject);

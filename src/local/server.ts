@@ -7,6 +7,7 @@ import { QUERY_NAMESPACES, QueryParams } from './aws/query';
 import { asAwsError, jsonError, queryError, queryResult, s3Error } from './aws/respond';
 import { CloudFormationApi } from './cloudformation/api';
 import type { LocalCloud } from './cloud';
+import { acceptHttp2Cleartext } from './http2-cleartext';
 import { header, type LocalRequest, type LocalResponse } from './http';
 import { S3Api } from './s3/api';
 import { GatewayRouter } from './gateway/router';
@@ -14,21 +15,22 @@ import { apiGatewayApi } from './services/api-gateway';
 import { refuseUpgrade } from './websocket/websocket-apis';
 import { dynamoDbApi } from './services/dynamodb';
 import { eventBridgeApi } from './services/eventbridge';
+import { kinesisApi, refuseCbor } from './services/kinesis';
 import { SqsApi } from './services/sqs';
 import { lambdaApi } from './services/lambda';
 import { logsApi } from './services/logs';
-import { snsAction } from './services/sns';
+import { publish, snsAction } from './services/sns';
 import { ssmApi } from './services/ssm';
 import { stsAction } from './services/sts';
 
-type Service = 'cloudformation' | 'sts' | 'sns' | 'sqs' | 'lambda' | 'logs' | 'ssm' | 'dynamodb' | 'events' | 'apigateway' | 'gateway' | 's3';
+type Service = 'cloudformation' | 'sts' | 'sns' | 'sqs' | 'lambda' | 'logs' | 'ssm' | 'dynamodb' | 'events' | 'apigateway' | 'kinesis' | 'gateway' | 's3';
 
 const QUERY_VERSIONS: Record<string, Service> = { '2010-05-15': 'cloudformation', '2011-06-15': 'sts', '2010-03-31': 'sns', '2012-11-05': 'sqs' };
 
-const TARGET_PREFIXES: Record<string, Service> = { Logs_20140328: 'logs', AmazonSSM: 'ssm', DynamoDB_20120810: 'dynamodb', AmazonSQS: 'sqs', AWSEvents: 'events' };
+const TARGET_PREFIXES: Record<string, Service> = { Logs_20140328: 'logs', AmazonSSM: 'ssm', DynamoDB_20120810: 'dynamodb', AmazonSQS: 'sqs', AWSEvents: 'events', Kinesis_20131202: 'kinesis' };
 
 /** Credential-scope service names that are also the local service's name. */
-const SIGNED_SERVICES = new Set<string>(['cloudformation', 'sts', 'sns', 'sqs', 'logs', 'ssm', 'lambda', 'dynamodb', 'events', 'apigateway', 's3']);
+const SIGNED_SERVICES = new Set<string>(['cloudformation', 'sts', 'sns', 'sqs', 'logs', 'ssm', 'lambda', 'dynamodb', 'events', 'apigateway', 'kinesis', 's3']);
 
 /**
  * Which AWS service a request is for, the way the SDK and the AWS CLI address
@@ -49,7 +51,7 @@ export function serviceOf(request: LocalRequest): Service {
     const version = new URLSearchParams(request.body.toString('utf8')).get('Version') ?? request.search.get('Version') ?? '';
     if (QUERY_VERSIONS[version]) return QUERY_VERSIONS[version];
   }
-  if (request.path.startsWith('/2015-03-31/functions') || request.path.startsWith('/2021-10-31/functions')) return 'lambda';
+  if (request.path.startsWith('/2015-03-31/functions') || request.path.startsWith('/2021-10-31/functions') || request.path.startsWith('/2015-03-31/event-source-mappings')) return 'lambda';
   return 's3';
 }
 
@@ -90,7 +92,9 @@ export class LocalServer {
     this.s3 = new S3Api(cloud.s3);
     this.gateway = new GatewayRouter(cloud);
     this.sqs = new SqsApi(cloud);
+    cloud.sendToDestination = (arn, message, attributes) => (arn.split(':')[2] === 'sns' ? void publish(cloud, arn, { message }) : this.sqs.sendTo(arn, message, attributes));
     this.http = createServer((req, res) => void this.serve(req, res));
+    acceptHttp2Cleartext(this.http, (req, res) => void this.serve(req, res));
     this.http.on('close', () => this.sqs.stop());
     this.http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => void this.upgrade(req, socket, head));
     this.http.keepAliveTimeout = 5_000;
@@ -163,6 +167,8 @@ export class LocalServer {
     const headers: Record<string, string | string[]> = { 'x-amzn-requestid': 'local', ...response.headers, ...response.multiValueHeaders, ...extraHeaders };
     if (body && headers['content-length'] === undefined) headers['content-length'] = String(body.length);
     if (!body && req.method !== 'HEAD' && headers['content-length'] === undefined) headers['content-length'] = '0';
+    // HTTP/2 has no connection-specific headers: closing is the session's business.
+    if (req.httpVersionMajor === 2) delete headers.connection;
     res.writeHead(response.status, headers);
     res.end(req.method === 'HEAD' ? undefined : body);
   }
@@ -193,7 +199,8 @@ export class LocalServer {
     if (service === 'gateway') return this.gateway.handle(request);
     if (service === 'lambda') return lambdaApi(this.cloud, request);
     if (service === 'apigateway') return apiGatewayApi(() => this.cloud.resources('AWS::ApiGateway::ApiKey').map(({ record }) => record), request);
-    if (service === 'logs' || service === 'ssm' || service === 'dynamodb' || service === 'events' || service === 'sqs') {
+    if (service === 'logs' || service === 'ssm' || service === 'dynamodb' || service === 'events' || service === 'sqs' || service === 'kinesis') {
+      if (service === 'kinesis') refuseCbor(request);
       const operation = (header(request, 'x-amz-target') ?? '').split('.')[1] ?? '';
       let input: Record<string, unknown>;
       try {
@@ -204,6 +211,7 @@ export class LocalServer {
       if (service === 'dynamodb') return dynamoDbApi(this.cloud, operation, input, request.region);
       if (service === 'events') return eventBridgeApi(this.cloud, operation, input, request.region);
       if (service === 'sqs') return this.sqs.handle(operation, input);
+      if (service === 'kinesis') return kinesisApi(this.cloud, operation, input, request.region);
       return service === 'logs' ? logsApi(this.cloud, operation, input) : ssmApi(this.cloud, operation, input);
     }
     return undefined;
@@ -221,7 +229,7 @@ export class LocalServer {
         service === 'cloudformation'
           ? this.cloudFormation.handle(params.action, params, request.region)
           : service === 'sns'
-            ? snsAction(this.cloud, params)
+            ? snsAction(this.cloud, params, request.region)
             : stsAction(params, this.cloud.accountId);
       return queryResult(params.action, namespace, result);
     } catch (error) {

@@ -2,7 +2,9 @@ import type { LocalCredentials } from './access/credentials';
 import type { OperationInput, ResourceRecord, StackRecord } from './cloudformation/model';
 import type { StackStore } from './cloudformation/store';
 import type { TableStore } from './dynamodb/tables';
+import type { KinesisStore } from './kinesis/streams';
 import type { S3Store } from './s3/store';
+import type { ApiResourceStore } from './state/api-resources';
 import type { LogStore } from './state/logs';
 import type { ParameterStore } from './state/parameters';
 
@@ -108,4 +110,14 @@ export type LocalServices = CloudIdentity &
   Stores & {
     readonly functions: FunctionInvoker;
     readonly engine: StackOperations;
+    /** Kinesis streams and their records. */
+    readonly kinesis: KinesisStore;
+    /** Resources made by API calls (CreateQueue, CreateTopic, CreateFunction, …), beside the stacks'. */
+    readonly apiResources: ApiResourceStore;
+    /** Sends a message to an SQS queue or SNS topic by ARN (on-failure destinations, SNS → SQS, EventBridge targets). */
+    sendToDestination(arn: string, message: string, attributes?: Record<string, { DataType: string; StringValue?: string }>): void;
+    /** Called when resources change outside a stack operation, so schedules, mappings and the like follow. */
+    afterStackChange(): void;
+    /** Registers a listener called after each stack change. */
+    onStackChange(listener: () => void): void;
   };

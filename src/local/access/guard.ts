@@ -10,7 +10,7 @@ import type { LocalResponse } from '../http';
 import type { LocalCredentials } from './credentials';
 import { HostAllowList, hostnameOf } from './hosts';
 import { OriginAllowList } from './origins';
-import { signatureOf, verifySignature, type Signature } from './signature';
+import { presignedExpired, signatureOf, verifySignature, type Signature } from './signature';
 
 export interface AccessOptions {
   /** The address the server listens on (`127.0.0.1`, `0.0.0.0`, `192.168.1.5`…). */
@@ -19,6 +19,11 @@ export interface AccessOptions {
   allowOrigins?: readonly string[];
   /** When set, every management request must be signed with this secret. */
   credentials?: LocalCredentials;
+  /**
+   * Whether an S3 bucket's own CORS rules (PutBucketCors) let a page of this origin send this
+   * method to this path: such a page may use the bucket as it may on S3 (with a presigned URL).
+   */
+  s3CorsAllows?: (address: { path: string; hostname: string }, origin: string, method: string) => boolean;
 }
 
 type Protocol = 'query' | 'json' | 's3' | 'gateway';
@@ -91,8 +96,10 @@ export class AccessGuard {
   private readonly hosts: HostAllowList;
   private readonly origins: OriginAllowList;
   private readonly credentials?: LocalCredentials;
+  private readonly s3CorsAllows: NonNullable<AccessOptions['s3CorsAllows']>;
 
   constructor(options: AccessOptions) {
+    this.s3CorsAllows = options.s3CorsAllows ?? (() => false);
     this.hosts = new HostAllowList(options.boundAddress);
     this.origins = new OriginAllowList(options.allowOrigins);
     this.credentials = options.credentials;
@@ -118,7 +125,11 @@ export class AccessGuard {
     const fetchSite = header(req, 'sec-fetch-site');
     const presigned = signature?.presigned === true || (!signature && isV2Presigned(url));
     const readOnlyPresigned = presigned && (method === 'GET' || method === 'HEAD');
-    if (this.origins.refuses(origin, fetchSite, readOnlyPresigned)) {
+    // A browser's preflight to S3 does nothing and carries no signature: the bucket's CORS rules answer it.
+    // Other pages' preflights are refused here, as before.
+    if (this.isS3Preflight(req, protocol)) return undefined;
+    const bucketAllows = protocol === 's3' && origin !== undefined && this.s3CorsAllows({ path: (req.url ?? '/').split('?')[0], hostname: hostnameOf(host) }, origin, method);
+    if (!bucketAllows && this.origins.refuses(origin, fetchSite, readOnlyPresigned)) {
       const page = origin !== undefined ? `the web page at ${origin}` : `a web page (Sec-Fetch-Site: ${fetchSite})`;
       return refusal(protocol, 'forbidden', `The local cloud refuses requests from ${page}: allow an origin with fw local start --allow-origin`, req, signature);
     }
@@ -126,6 +137,7 @@ export class AccessGuard {
       return { status: 204, headers: { ...this.corsHeaders(req), 'access-control-allow-methods': CORS_METHODS, 'access-control-allow-headers': header(req, 'access-control-request-headers') ?? '', 'access-control-max-age': '600' } };
     }
     if (url.pathname === '/_fw/health') return undefined;
+    if (presigned && presignedExpired(url, signature)) return refusal(protocol, 'expired', 'Request has expired', req, signature);
     if (!signature && !presigned) {
       return refusal(
         protocol,
@@ -144,7 +156,7 @@ export class AccessGuard {
     const host = header(req, 'host') ?? '';
     const signature = this.signature(req);
     const protocol = protocolOf(req, url.pathname, hostnameOf(host), signature);
-    if (protocol === 'gateway' || isPublicLocalPath(url.pathname, req.method ?? 'GET')) return undefined;
+    if (protocol === 'gateway' || isPublicLocalPath(url.pathname, req.method ?? 'GET') || this.isS3Preflight(req, protocol)) return undefined;
     if (!signature) {
       // admit() let it through only as a Signature Version 2 presigned URL, which is not verified.
       return refusal(protocol, 'forbidden', "The local cloud verifies Signature Version 4 only: presign with signature version 's3v4'", req, signature);
@@ -169,6 +181,14 @@ export class AccessGuard {
     const origin = header(req, 'origin');
     if (origin === undefined || !this.origins.allows(origin)) return {};
     return { 'access-control-allow-origin': origin, 'access-control-expose-headers': CORS_EXPOSED, vary: 'Origin' };
+  }
+
+  /** A preflight for a bucket whose CORS rules allow the origin and method: S3 answers it (headers included). */
+  private isS3Preflight(req: IncomingMessage, protocol: Protocol): boolean {
+    const origin = header(req, 'origin');
+    const method = header(req, 'access-control-request-method');
+    if (protocol !== 's3' || req.method !== 'OPTIONS' || origin === undefined || method === undefined || this.origins.allows(origin)) return false;
+    return this.s3CorsAllows({ path: (req.url ?? '/').split('?')[0], hostname: hostnameOf(header(req, 'host') ?? '') }, origin, method);
   }
 
   private signature(req: IncomingMessage): Signature | undefined {

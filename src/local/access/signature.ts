@@ -36,7 +36,7 @@ export interface SignedRequest {
 
 export type SignatureProblem = 'mismatch' | 'payload-mismatch' | 'expired' | 'skewed';
 
-const AUTHORIZATION = /^AWS4-HMAC-SHA256\s+Credential=([^/,\s]+)\/(\d{8})\/([^/,\s]+)\/([^/,\s]+)\/aws4_request\s*,\s*SignedHeaders=([a-z0-9;._-]+)\s*,\s*Signature=([0-9a-f]{64})\s*$/;
+const AUTHORIZATION = /^AWS4-HMAC-SHA256\s+Credential=([^/,\s]+)\/(\d{8})\/([^/,\s]+)\/([^/,\s]+)\/aws4_request\s*,\s*SignedHeaders=([a-z0-9;._:-]+)\s*,\s*Signature=([0-9a-f]{64})\s*$/;
 const CREDENTIAL = /^([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request$/;
 const AMZ_DATE = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;
 /** AWS accepts a request signed up to 15 minutes before or after its own clock. */
@@ -209,6 +209,19 @@ export function expectedSignature(request: SignedRequest, signature: Signature, 
   const canonicalRequest = [request.method, canonicalUri(path, signature.service), canonicalQuery(query, signature.presigned), canonicalHeaders, signature.signedHeaders.join(';'), hashedPayload].join('\n');
   const stringToSign = ['AWS4-HMAC-SHA256', signature.amzDate ?? '', signature.scope, sha256Hex(canonicalRequest)].join('\n');
   return createHmac('sha256', signingKey(secret, signature)).update(stringToSign).digest('hex');
+}
+
+/**
+ * Whether a presigned URL's time is up (SigV4 `X-Amz-Date` + `X-Amz-Expires`, SigV2 `Expires`): checked
+ * with or without credentials, since an expired link must fail as it would on S3.
+ */
+export function presignedExpired(url: URL, signature: Signature | undefined, now = Date.now()): boolean {
+  if (!signature) {
+    const expires = Number(url.searchParams.get('Expires'));
+    return Number.isFinite(expires) && now > expires * 1000;
+  }
+  const signed = parseAmzDate(signature.amzDate);
+  return signed !== undefined && now > signed + (signature.expires ?? 0) * 1000;
 }
 
 /** Checks a request's signature against the secret; undefined when it holds. */

@@ -1,21 +1,20 @@
 /**
  * DynamoDB Streams as Lambda sees them: every write to a table with a stream becomes a record
- * (INSERT, MODIFY, REMOVE with the images its StreamViewType keeps), delivered in order to the
- * functions whose event source mapping reads the stream, filtered by their FilterCriteria.
+ * (INSERT, MODIFY, REMOVE with the images its StreamViewType keeps), kept for 24 hours in one
+ * shard per stream, and read by the shard delivery for the mappings on the stream's ARN.
  */
 import { randomUUID } from 'node:crypto';
-import type { TriggerServices } from '../service-interfaces';
-import { matchesPattern } from '../events/event-pattern';
+import type { ShardRecord, ShardSource } from '../events/shard-delivery';
 import type { ItemChange } from './tables';
 import { itemSize } from './values';
 
-let sequence = 0n;
-const deliveries = new WeakMap<object, Promise<void>>();
+const RETENTION_MS = 24 * 60 * 60 * 1000;
+/** Records kept per stream at most, so a long benchmark run cannot grow memory without end. */
+const MAX_KEPT = 100_000;
 
-function streamRecord(change: ItemChange, region: string): Record<string, unknown> {
+function streamRecord(change: ItemChange, region: string, sequenceNumber: string, now: number): Record<string, unknown> {
   const { table, key, old, next } = change;
   const view = table.definition.StreamSpecification?.StreamViewType ?? 'NEW_AND_OLD_IMAGES';
-  sequence += 1n;
   return {
     eventID: randomUUID().replace(/-/g, ''),
     eventName: !old ? 'INSERT' : next ? 'MODIFY' : 'REMOVE',
@@ -23,11 +22,11 @@ function streamRecord(change: ItemChange, region: string): Record<string, unknow
     eventSource: 'aws:dynamodb',
     awsRegion: region,
     dynamodb: {
-      ApproximateCreationDateTime: Math.floor(Date.now() / 1000),
+      ApproximateCreationDateTime: Math.floor(now / 1000),
       Keys: key,
       ...(next && (view === 'NEW_IMAGE' || view === 'NEW_AND_OLD_IMAGES') ? { NewImage: next } : {}),
       ...(old && (view === 'OLD_IMAGE' || view === 'NEW_AND_OLD_IMAGES') ? { OldImage: old } : {}),
-      SequenceNumber: (10n ** 20n + sequence).toString(),
+      SequenceNumber: sequenceNumber,
       SizeBytes: itemSize(next ?? old ?? key),
       StreamViewType: view,
     },
@@ -35,35 +34,55 @@ function streamRecord(change: ItemChange, region: string): Record<string, unknow
   };
 }
 
-function passesFilters(criteria: unknown, record: Record<string, unknown>): boolean {
-  const filters = (criteria as { Filters?: { Pattern?: string }[] } | undefined)?.Filters ?? [];
-  return filters.length === 0 || filters.some((filter) => matchesPattern(JSON.parse(filter.Pattern ?? '{}') as Record<string, unknown>, record));
-}
+/** The records of the tables' streams, in memory, as a shard source. */
+export class DynamoDbStreams implements ShardSource {
+  readonly batchInfoKey = 'DDBStreamBatchInfo';
+  private readonly streams = new Map<string, ShardRecord[]>();
+  private sequence = 0n;
+  /** Told which streams got records. */
+  onRecords: (streamArn: string) => void = () => {};
 
-/** Hands the changes of one write (a transaction's are one batch) to the mappings reading the table's stream. */
-export function deliverStreamRecords(cloud: TriggerServices, changes: ItemChange[]): void {
-  const byStream = new Map<string, ItemChange[]>();
-  for (const change of changes) {
-    const stream = change.table.definition.LatestStreamArn;
-    if (stream && change.table.definition.StreamSpecification?.StreamEnabled !== false) byStream.set(stream, [...(byStream.get(stream) ?? []), change]);
-  }
-  for (const [streamArn, streamChanges] of byStream) {
-    const region = streamArn.split(':')[3];
-    const records = streamChanges.map((change) => streamRecord(change, region));
-    for (const { record: mapping } of cloud.resources('AWS::Lambda::EventSourceMapping')) {
-      const properties = mapping.properties;
-      if (properties.EventSourceArn !== streamArn || properties.Enabled === false || properties.Enabled === 'false') continue;
-      const delivered = records.filter((record) => passesFilters(properties.FilterCriteria, record));
-      if (delivered.length === 0) continue;
-      // One batch at a time per mapping, so a function sees a table's changes in the order they happened.
-      const previous = deliveries.get(mapping) ?? Promise.resolve();
-      const next = previous.then(() =>
-        cloud.functions.invoke(String(properties.FunctionName), { Records: delivered }).then(
-          () => undefined,
-          (error: Error) => cloud.log(`DynamoDB stream delivery to ${String(properties.FunctionName)} failed: ${error.message}`),
-        ),
-      );
-      deliveries.set(mapping, next);
+  /** Turns the changes of one write (a transaction's or a batch's together) into stream records. */
+  record(changes: ItemChange[]): void {
+    const touched = new Set<string>();
+    const now = Date.now();
+    for (const change of changes) {
+      const streamArn = change.table.definition.LatestStreamArn;
+      if (!streamArn || change.table.definition.StreamSpecification?.StreamEnabled === false) continue;
+      this.sequence += 1n;
+      const sequenceNumber = (10n ** 20n + this.sequence).toString();
+      let records = this.streams.get(streamArn);
+      if (!records) this.streams.set(streamArn, (records = []));
+      records.push({ sequenceNumber, arrival: now, event: streamRecord(change, streamArn.split(':')[3], sequenceNumber, now) });
+      touched.add(streamArn);
     }
+    for (const streamArn of touched) {
+      const records = this.streams.get(streamArn)!;
+      const expired = records.findIndex((record) => record.arrival > now - RETENTION_MS);
+      records.splice(0, Math.max(expired < 0 ? records.length : expired, records.length - MAX_KEPT));
+      this.onRecords(streamArn);
+    }
+  }
+
+  owns(streamArn: string): boolean {
+    return /^arn:aws[a-z-]*:dynamodb:[^:]*:[^:]*:table\/[^/]+\/stream\//.test(streamArn);
+  }
+
+  shardIds(streamArn: string): string[] {
+    return this.owns(streamArn) ? ['shardId-00000000000000000000-00000001'] : [];
+  }
+
+  read(streamArn: string, _shardId: string, after: string | undefined, limit: number): ShardRecord[] {
+    const records = this.streams.get(streamArn) ?? [];
+    // Sequence numbers here all have 21 digits, so string order is numeric order.
+    const start = after === undefined ? 0 : records.findIndex((record) => record.sequenceNumber > after);
+    return start < 0 ? [] : records.slice(start, start + limit);
+  }
+
+  positionAt(streamArn: string, _shardId: string, time: number): string | undefined {
+    const records = this.streams.get(streamArn) ?? [];
+    const first = records.findIndex((record) => record.arrival >= time);
+    if (first === 0) return undefined;
+    return (first < 0 ? records.at(-1) : records[first - 1])?.sequenceNumber;
   }
 }

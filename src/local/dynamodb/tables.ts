@@ -6,10 +6,11 @@
  * rewritten compacted; it is compacted again when it grows to several times the items.
  */
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AwsError } from '../aws/errors';
-import { makePrivateDir, PRIVATE_FILE, readJson, writeFileAtomic, writeJsonAtomic } from '../state/files';
+import { readJson, writeFileAtomic, writeJsonAtomic } from '../state/files';
+import { appendJsonLine, readJsonLines } from '../state/json-lines';
 import { canonicalNumber, compareScalars, itemSize, validation, type AttributeValue, type Item } from './values';
 
 export interface KeyElement {
@@ -197,16 +198,7 @@ export class TableStore {
 
   private replay(): void {
     if (!existsSync(this.logFile)) return;
-    for (const line of readFileSync(this.logFile, 'utf8').split('\n')) {
-      if (line === '') continue;
-      let operations: LogOperation[];
-      try {
-        operations = JSON.parse(line) as LogOperation[];
-      } catch {
-        continue; // a line torn by a crash: the write it held never answered the client
-      }
-      this.apply(operations);
-    }
+    for (const operations of readJsonLines<LogOperation[]>(this.logFile)) this.apply(operations);
     this.compact();
   }
 
@@ -232,8 +224,7 @@ export class TableStore {
       return { table, key: keyItem(table, item), old: table.get(item), next: kind === 'put' ? item : undefined };
     });
     this.apply(operations);
-    makePrivateDir(this.folder);
-    appendFileSync(this.logFile, `${JSON.stringify(operations)}\n`, { mode: PRIVATE_FILE });
+    appendJsonLine(this.logFile, operations);
     this.logLines += 1;
     const items = [...this.tables.values()].reduce((sum, table) => sum + table.count, 0);
     if (this.logLines > 1000 && this.logLines > 4 * items) this.compact();

@@ -5,6 +5,7 @@ import { s3BucketProvider } from './s3-bucket';
 import * as gateway from './api-gateway';
 import * as lambda from './lambda';
 import * as simple from './simple';
+import { kinesisStreamProvider } from './kinesis-stream';
 import { nestedStackProvider } from './nested-stack';
 import { waitConditionHandleProvider, waitConditionProvider } from './wait-condition';
 
@@ -17,6 +18,7 @@ const PROVIDERS: Record<string, ResourceProvider> = {
   'AWS::Logs::LogGroup': simple.logGroupProvider,
   'AWS::SQS::Queue': simple.sqsQueueProvider,
   'AWS::DynamoDB::Table': simple.dynamoDbTableProvider,
+  'AWS::Kinesis::Stream': kinesisStreamProvider,
   'AWS::SNS::Topic': simple.snsTopicProvider,
   'AWS::SNS::Subscription': simple.snsSubscriptionProvider,
   'AWS::Events::Rule': simple.eventsRuleProvider,

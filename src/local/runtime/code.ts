@@ -64,3 +64,12 @@ export function materializeCode(dataDir: string, s3: S3Store, code: Record<strin
     throw new AwsError('InvalidParameterValueException', `Resource handler returned message: "${(error as Error).message}" (Service: Lambda, Status Code: 400)`);
   }
 }
+
+/** Code given as zip bytes (the API's `Code.ZipFile`), unpacked once per content. */
+export function materializeZip(dataDir: string, zip: Buffer): FunctionCode {
+  try {
+    return unpackOnce(dataDir, zip, (dir) => extractZip(zip, dir));
+  } catch (error) {
+    throw new AwsError('InvalidParameterValueException', `Could not unzip uploaded file. Please check your file, then try to upload again. (${(error as Error).message})`);
+  }
+}

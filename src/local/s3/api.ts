@@ -2,6 +2,7 @@ import { AwsError } from '../aws/errors';
 import { blocksOf, document, flat, textsOf } from '../aws/xml';
 import { header, xmlResponse, type LocalRequest, type LocalResponse } from '../http';
 import { decodeAwsChunked, isAwsChunked } from './chunked';
+import { corsConfigurationXml, corsHeaders, matchingRule, parseCorsConfiguration, preflight } from './cors';
 import { MultipartUploads } from './multipart';
 import type { S3Store, StoredObject } from './store';
 
@@ -20,6 +21,12 @@ export function addressOf(request: LocalRequest): { bucket?: string; key?: strin
   if (slash === -1) return { bucket: decodeURIComponent(segments) };
   const key = decodeURIComponent(segments.slice(slash + 1));
   return { bucket: decodeURIComponent(segments.slice(0, slash)), key: key === '' ? undefined : key };
+}
+
+/** Whether the bucket a request addresses has a CORS rule for this origin and method (what AccessGuard asks). */
+export function bucketCorsAllows(store: S3Store, address: { path: string; hostname: string }, origin: string, method: string): boolean {
+  const { bucket } = addressOf(address as LocalRequest);
+  return bucket !== undefined && store.hasBucket(bucket) && matchingRule(store.bucket(bucket).cors, origin, method) !== undefined;
 }
 
 function objectHeaders(object: StoredObject): Record<string, string> {
@@ -59,8 +66,18 @@ export class S3Api {
   constructor(private readonly store: S3Store) {}
 
   handle(request: LocalRequest): LocalResponse {
+    const response = this.route(request);
+    const { bucket } = addressOf(request);
+    if (bucket !== undefined && header(request, 'origin') !== undefined && this.store.hasBucket(bucket)) {
+      response.headers = { ...response.headers, ...corsHeaders(this.store.bucket(bucket).cors, request) };
+    }
+    return response;
+  }
+
+  private route(request: LocalRequest): LocalResponse {
     const { bucket, key } = addressOf(request);
     const { method, search } = request;
+    if (method === 'OPTIONS' && bucket !== undefined) return preflight(this.store.bucket(bucket).cors, request);
     if (bucket === undefined) {
       if (method === 'GET') return this.listBuckets();
       throw new AwsError('MethodNotAllowed', 'The specified method is not allowed against this resource.', 405);
@@ -93,6 +110,7 @@ export class S3Api {
       const xml = this.store.bucket(name).notification?.xml;
       return xmlResponse(xml ?? document('NotificationConfiguration', {}, NAMESPACE));
     }
+    if (configuration === 'cors') return this.bucketCors(request, name);
     if (method === 'PUT' && configuration) {
       this.store.bucket(name);
       return { status: configuration === 'policy' ? 204 : 200 };
@@ -125,6 +143,22 @@ export class S3Api {
     }
     if (method === 'GET') return this.listObjects(request, name);
     throw new AwsError('MethodNotAllowed', 'The specified method is not allowed against this resource.', 405);
+  }
+
+  /** PutBucketCors, GetBucketCors, DeleteBucketCors. */
+  private bucketCors(request: LocalRequest, name: string): LocalResponse {
+    this.store.bucket(name);
+    if (request.method === 'PUT') {
+      this.store.setCors(name, parseCorsConfiguration(request.body.toString('utf8')));
+      return { status: 200 };
+    }
+    if (request.method === 'DELETE') {
+      this.store.setCors(name, undefined);
+      return { status: 204 };
+    }
+    const rules = this.store.bucket(name).cors;
+    if (!rules) throw new AwsError('NoSuchCORSConfiguration', 'The CORS configuration does not exist', 404, { BucketName: name });
+    return xmlResponse(corsConfigurationXml(rules));
   }
 
   /**

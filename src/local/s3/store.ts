@@ -1,3 +1,4 @@
+import type { CorsRule } from './cors';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +22,8 @@ export interface Bucket {
   region: string;
   /** Set once PutBucketVersioning suspended versioning (the only state the local cloud keeps). */
   versioning?: 'Suspended';
+  /** PutBucketCors rules, which preflights and browser requests are answered from. */
+  cors?: CorsRule[];
   objects: Record<string, StoredObject>;
   /** Set by PutBucketNotificationConfiguration: the document as sent, and the function targets in it. */
   notification?: { xml: string; functions: FunctionNotification[] };
@@ -84,6 +87,11 @@ export class S3Store {
       throw new AwsError('BucketAlreadyOwnedByYou', 'Your previous request to create the named bucket succeeded and you already own it.', 409, { BucketName: name });
     }
     this.buckets[name] = { name, created: new Date().toISOString(), region, objects: Object.create(null) };
+    this.save();
+  }
+
+  setCors(name: string, rules: CorsRule[] | undefined): void {
+    this.bucket(name).cors = rules;
     this.save();
   }
 

@@ -3,6 +3,7 @@ import { AwsError } from '../aws/errors';
 import type { LocalServices } from '../service-interfaces';
 import { matchesPattern } from '../events/event-pattern';
 import { jsonResponse, type LocalResponse } from '../http';
+import { busName, eventResourceOperation } from './events-resources';
 
 interface Entry {
   Source?: string;
@@ -19,19 +20,17 @@ interface Target {
   InputPath?: string;
 }
 
-function busName(reference: unknown): string {
-  const text = typeof reference === 'string' && reference ? reference : 'default';
-  return text.includes(':event-bus/') ? text.split(':event-bus/')[1] : text;
-}
-
 /** `$.detail.user` style paths, the subset InputPath uses. */
 function atPath(event: Record<string, unknown>, path: string): unknown {
   return path.replace(/^\$\.?/, '').split('.').filter(Boolean).reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], event);
 }
 
-/** EventBridge PutEvents (JSON 1.1): each event goes to the Lambda targets of the rules whose pattern it matches. */
+/**
+ * EventBridge PutEvents (JSON 1.1): each event goes to the Lambda, SQS and SNS targets of the rules
+ * whose pattern it matches; rules, targets and buses made by the API are in events-resources.ts.
+ */
 export function eventBridgeApi(cloud: LocalServices, operation: string, input: Record<string, unknown>, region: string): LocalResponse {
-  if (operation !== 'PutEvents') throw new AwsError('UnknownOperationException', `The local cloud does not implement EventBridge ${operation}`);
+  if (operation !== 'PutEvents') return jsonResponse(eventResourceOperation(cloud, operation, input, region), 200, 'application/x-amz-json-1.1');
   const entries = (input.Entries as Entry[] | undefined) ?? [];
   const results: { EventId: string }[] = [];
   for (const entry of entries) {
@@ -59,9 +58,17 @@ export function eventBridgeApi(cloud: LocalServices, operation: string, input: R
       const parsed = (typeof pattern === 'string' ? JSON.parse(pattern) : pattern) as Record<string, unknown>;
       if (!matchesPattern(parsed, event)) continue;
       for (const target of (record.properties.Targets as Target[] | undefined) ?? []) {
-        if (!target.Arn?.includes(':lambda:')) continue;
+        if (!target.Arn) continue;
         const payload = target.Input ? (JSON.parse(target.Input) as unknown) : target.InputPath ? atPath(event, target.InputPath) : event;
-        cloud.functions.invokeAsync(target.Arn, payload);
+        const service = target.Arn.split(':')[2];
+        if (service === 'lambda') cloud.functions.invokeAsync(target.Arn, payload);
+        else if (service === 'sqs' || service === 'sns') {
+          try {
+            cloud.sendToDestination(target.Arn, JSON.stringify(payload));
+          } catch (error) {
+            cloud.log(`EventBridge target ${target.Arn} could not be reached: ${(error as Error).message}`);
+          }
+        }
       }
     }
   }

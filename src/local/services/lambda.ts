@@ -3,6 +3,7 @@ import type { LocalServices } from '../service-interfaces';
 import type { ResourceRecord } from '../cloudformation/model';
 import { header, jsonResponse, type LocalRequest, type LocalResponse } from '../http';
 import { materializeCode } from '../runtime/code';
+import { createFunction, deleteFunction, eventSourceMappings, permissions, updateApiFunctionCode } from './lambda-resources';
 
 /** `2026-11-21T17:40:33.000+0000`, Lambda's LastModified format. */
 function lambdaTime(iso: string): string {
@@ -32,14 +33,24 @@ function configuration(record: ResourceRecord): Record<string, unknown> {
   };
 }
 
-/** The Lambda REST API: Invoke, GetFunction, GetFunctionConfiguration, ListFunctions, AddPermission, RemovePermission. */
+/**
+ * The Lambda REST API: Invoke, GetFunction, GetFunctionConfiguration, ListFunctions, Update*; and the
+ * calls that make resources outside stacks (src/local/services/lambda-resources.ts).
+ */
 export async function lambdaApi(cloud: LocalServices, request: LocalRequest): Promise<LocalResponse | undefined> {
-  const permission = permissionApi(cloud, request);
-  if (permission) return permission;
+  const mappings = /^\/2015-03-31\/event-source-mappings\/?([^/]*)\/?$/.exec(request.path);
+  if (mappings) return eventSourceMappings(cloud, request, decodeURIComponent(mappings[1]));
+  const policy = /^\/2015-03-31\/functions\/([^/]+)\/policy\/?([^/]*)\/?$/.exec(request.path);
+  if (policy) return permissions(cloud, decodeURIComponent(policy[1]), request, decodeURIComponent(policy[2]) || undefined);
   const match = /^\/2015-03-31\/functions\/?([^/]*)(?:\/(invocations|configuration|code))?\/?$/.exec(request.path);
   if (!match) return undefined;
   const name = decodeURIComponent(match[1]);
   const action = match[2];
+  if (!name && request.method === 'POST') return jsonResponse(configuration(createFunction(cloud, request)), 201);
+  if (name && !action && request.method === 'DELETE') {
+    await deleteFunction(cloud, name);
+    return { status: 204 };
+  }
   if (!name && request.method === 'GET') {
     const functions = cloud.resources('AWS::Lambda::Function').map(({ record }) => configuration(record));
     return jsonResponse({ Functions: functions });
@@ -98,7 +109,9 @@ function updateFunction(cloud: LocalServices, name: string, action: 'code' | 'co
   } catch {
     throw new AwsError('InvalidRequestContentException', 'Could not parse request body into json', 400);
   }
-  if (action === 'code') {
+  if (action === 'code' && typeof body.ZipFile === 'string') {
+    updateApiFunctionCode(cloud, record, body);
+  } else if (action === 'code') {
     if (typeof body.S3Bucket !== 'string' || typeof body.S3Key !== 'string') {
       throw new AwsError('InvalidParameterValueException', 'The local cloud updates function code from S3: give S3Bucket and S3Key', 400);
     }
@@ -110,37 +123,8 @@ function updateFunction(cloud: LocalServices, name: string, action: 'code' | 'co
     for (const key of UPDATABLE_CONFIGURATION) if (body[key] !== undefined) record.properties[key] = body[key];
   }
   record.timestamp = new Date().toISOString();
-  cloud.stacks.save();
+  if (cloud.apiResources.find(record.type, record.physicalId)) cloud.apiResources.changed(record);
+  else cloud.stacks.save();
   return jsonResponse(configuration(record));
 }
 
-/**
- * AddPermission and RemovePermission (what fw's custom resource handlers call): accepted for a
- * function that exists and not kept, since the local cloud checks no IAM permission.
- */
-function permissionApi(cloud: LocalServices, request: LocalRequest): LocalResponse | undefined {
-  const match = /^\/2015-03-31\/functions\/([^/]+)\/policy(?:\/([^/]+))?\/?$/.exec(request.path);
-  if (!match) return undefined;
-  const record = cloud.functions.record(decodeURIComponent(match[1]));
-  if (request.method === 'DELETE' && match[2]) return { status: 204 };
-  if (request.method !== 'POST' || match[2]) return undefined;
-  let body: Record<string, unknown>;
-  try {
-    body = JSON.parse(request.body.toString('utf8') || '{}') as Record<string, unknown>;
-  } catch {
-    throw new AwsError('InvalidRequestContentException', 'Could not parse request body into json', 400);
-  }
-  const condition = {
-    ...(body.SourceArn ? { ArnLike: { 'AWS:SourceArn': body.SourceArn } } : {}),
-    ...(body.SourceAccount ? { StringEquals: { 'AWS:SourceAccount': body.SourceAccount } } : {}),
-  };
-  const statement = {
-    Sid: body.StatementId,
-    Effect: 'Allow',
-    Principal: String(body.Principal ?? '').includes('.') ? { Service: body.Principal } : { AWS: body.Principal },
-    Action: body.Action,
-    Resource: record.attributes.Arn,
-    ...(Object.keys(condition).length > 0 ? { Condition: condition } : {}),
-  };
-  return jsonResponse({ Statement: JSON.stringify(statement) }, 201);
-}

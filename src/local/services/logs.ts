@@ -4,6 +4,7 @@ import type { LocalServices } from '../service-interfaces';
 import { jsonResponse, type LocalResponse } from '../http';
 
 const JSON_11 = 'application/x-amz-json-1.1';
+const RETENTION_DAYS = [1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653];
 
 /** CloudWatch Logs filter patterns, the plain-term kind: every term must appear (`?term` makes terms alternatives). */
 export function matchesFilter(message: string, pattern: string | undefined): boolean {
@@ -55,7 +56,23 @@ export function logsApi(cloud: LocalServices, operation: string, input: Record<s
     case 'DescribeLogGroups': {
       const prefix = String(input.logGroupNamePrefix ?? '');
       const groups = cloud.logs.groupNames().filter((name) => name.startsWith(prefix));
-      return jsonResponse({ logGroups: groups.map((name) => ({ logGroupName: name, arn: `arn:aws:logs:us-east-1:${cloud.accountId}:log-group:${name}:*` })) }, 200, JSON_11);
+      return jsonResponse(
+        {
+          logGroups: groups.map((name) => {
+            const group = cloud.logs.group(name)!;
+            return {
+              logGroupName: name,
+              creationTime: group.created,
+              ...(group.retentionInDays !== undefined ? { retentionInDays: group.retentionInDays } : {}),
+              metricFilterCount: 0,
+              arn: `arn:aws:logs:us-east-1:${cloud.accountId}:log-group:${name}:*`,
+              storedBytes: 0,
+            };
+          }),
+        },
+        200,
+        JSON_11,
+      );
     }
     case 'DescribeLogStreams': {
       const group = String(input.logGroupName ?? '');
@@ -65,9 +82,49 @@ export function logsApi(cloud: LocalServices, operation: string, input: Record<s
         logStreams: streams.map((stream) => ({ logStreamName: stream.name, creationTime: stream.created, firstEventTimestamp: stream.created, lastEventTimestamp: stream.lastEvent, lastIngestionTime: stream.lastEvent })),
       }, 200, JSON_11);
     }
-    case 'CreateLogGroup':
-      cloud.logs.createGroup(String(input.logGroupName));
+    case 'CreateLogGroup': {
+      const name = String(input.logGroupName ?? '');
+      if (!/^[.\-_/#A-Za-z0-9]{1,512}$/.test(name)) throw new AwsError('InvalidParameterException', `1 validation error detected: Value '${name}' at 'logGroupName' failed to satisfy constraint: Member must satisfy regular expression pattern: [\\.\\-_/#A-Za-z0-9]+`);
+      if (cloud.logs.hasGroup(name)) throw new AwsError('ResourceAlreadyExistsException', 'The specified log group already exists');
+      cloud.logs.createGroup(name);
       return jsonResponse({}, 200, JSON_11);
+    }
+    case 'DeleteLogGroup': {
+      const name = String(input.logGroupName ?? '');
+      groupMustExist(cloud, name);
+      cloud.logs.deleteGroup(name);
+      return jsonResponse({}, 200, JSON_11);
+    }
+    case 'CreateLogStream': {
+      const group = String(input.logGroupName ?? '');
+      groupMustExist(cloud, group);
+      if (!cloud.logs.createStream(group, String(input.logStreamName ?? ''))) throw new AwsError('ResourceAlreadyExistsException', 'The specified log stream already exists');
+      return jsonResponse({}, 200, JSON_11);
+    }
+    case 'PutLogEvents': {
+      const group = String(input.logGroupName ?? '');
+      const stream = String(input.logStreamName ?? '');
+      groupMustExist(cloud, group);
+      if (!cloud.logs.hasStream(group, stream)) throw new AwsError('ResourceNotFoundException', 'The specified log stream does not exist.');
+      const events = (input.logEvents as { timestamp?: number; message?: string }[] | undefined) ?? [];
+      if (events.length === 0) throw new AwsError('InvalidParameterException', "1 validation error detected: Value '[]' at 'logEvents' failed to satisfy constraint: Member must have length greater than or equal to 1");
+      cloud.logs.put(group, stream, events.map((event) => ({ timestamp: Number(event.timestamp), message: String(event.message ?? '') })));
+      return jsonResponse({}, 200, JSON_11);
+    }
+    case 'PutRetentionPolicy': {
+      const group = String(input.logGroupName ?? '');
+      groupMustExist(cloud, group);
+      const days = Number(input.retentionInDays);
+      if (!RETENTION_DAYS.includes(days)) throw new AwsError('InvalidParameterException', `1 validation error detected: Value '${String(input.retentionInDays)}' at 'retentionInDays' failed to satisfy constraint: Member must satisfy enum value set: [${RETENTION_DAYS.join(', ')}]`);
+      cloud.logs.setRetention(group, days);
+      return jsonResponse({}, 200, JSON_11);
+    }
+    case 'DeleteRetentionPolicy': {
+      const group = String(input.logGroupName ?? '');
+      groupMustExist(cloud, group);
+      cloud.logs.setRetention(group, undefined);
+      return jsonResponse({}, 200, JSON_11);
+    }
     default:
       throw new AwsError('UnknownOperationException', `The local cloud does not implement Logs ${operation}`);
   }

@@ -96,13 +96,23 @@ export class SqsApi {
   private sequence = 0;
   private stopped = false;
 
-  constructor(private readonly cloud: LocalServices) {}
+  constructor(private readonly cloud: LocalServices) {
+    // A mapping made after messages were sent (CreateEventSourceMapping, a new stack) reads them at once.
+    cloud.onStackChange(() => {
+      for (const queue of this.queues()) if (this.messages.get(queue.arn)?.length) this.scheduleDelivery(queue, Date.now());
+    });
+  }
 
   /** No delivery starts after the server stops. */
   stop(): void {
     this.stopped = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
+  }
+
+  /** A message from inside the local cloud (an on-failure destination, an SNS subscription). */
+  sendTo(queueArn: string, body: string, attributes?: Record<string, MessageAttribute>): void {
+    this.send(this.queue(queueArn), { MessageBody: body, ...(attributes && Object.keys(attributes).length ? { MessageAttributes: attributes } : {}) });
   }
 
   private stackQueues(): Queue[] {

@@ -10,6 +10,7 @@ export interface LogEvent {
 interface LogGroup {
   created: number;
   streams: Record<string, LogEvent[]>;
+  retentionInDays?: number;
 }
 
 const EVENTS_KEPT_PER_STREAM = 10_000;
@@ -36,6 +37,39 @@ export class LogStore {
   deleteGroup(name: string): void {
     delete this.groups[name];
     this.scheduleFlush();
+  }
+
+  /** A stream made by CreateLogStream (functions' streams appear with their first line). */
+  createStream(group: string, stream: string): boolean {
+    const found = this.groups[group];
+    if (!found || found.streams[stream]) return false;
+    found.streams[stream] = [];
+    this.scheduleFlush();
+    return true;
+  }
+
+  hasStream(group: string, stream: string): boolean {
+    return Object.hasOwn(this.groups[group]?.streams ?? {}, stream);
+  }
+
+  /** Events with their own timestamps (PutLogEvents), kept in time order. */
+  put(group: string, stream: string, events: { timestamp: number; message: string }[]): void {
+    const list = this.groups[group].streams[stream];
+    const now = Date.now();
+    for (const event of events) list.push({ timestamp: event.timestamp, message: event.message, ingestionTime: now });
+    list.sort((a, b) => a.timestamp - b.timestamp);
+    if (list.length > EVENTS_KEPT_PER_STREAM) list.splice(0, list.length - EVENTS_KEPT_PER_STREAM);
+    this.scheduleFlush();
+  }
+
+  setRetention(group: string, days: number | undefined): void {
+    this.groups[group].retentionInDays = days;
+    this.scheduleFlush();
+  }
+
+  group(name: string): { created: number; retentionInDays?: number } | undefined {
+    const found = this.groups[name];
+    return found && { created: found.created, retentionInDays: found.retentionInDays };
   }
 
   hasGroup(name: string): boolean {
