@@ -13,7 +13,10 @@
 // development dependencies); "mixed": 100 functions cycling through every event
 // type (target: at most twice the HTTP-only 100); "deploy": a 60-function service
 // (about 400 resources) deployed into the local cloud (targets: first deploy under
-// 10 s, unchanged redeploy under 1 s). Each run packages the service from scratch; one
+// 10 s, unchanged redeploy under 1 s); "dev": a one-line change to one function of a 20-function
+// service with a 5,000-file node_modules, from save to the function answering it, through
+// `fw deploy`, `fw deploy --hotswap` and `fw dev` against the local cloud, with the AWS requests
+// each makes (targets: under 1 s, at most 4 sequential round trips for hotswap; see bench/dev.js). Each run packages the service from scratch; one
 // untimed warm-up run per tool and case comes first.
 //
 // The reference is never a dependency of fw. Install it once in a cache folder
@@ -40,7 +43,7 @@ const TARGETS = { 100: 15, modules: 5 };
 const MEMORY_TARGET = 1 / 3;
 
 function parseArgs(argv) {
-  const options = { runs: 7, cases: ['1', '20', '100', '300', 'modules', 'mixed', 'deploy'], reference: true, keep: false };
+  const options = { runs: 7, cases: ['1', '20', '100', '300', 'modules', 'mixed', 'deploy', 'dev'], reference: true, keep: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--quick') options.runs = 3;
@@ -145,7 +148,7 @@ async function main() {
   try {
     for (const name of options.cases) {
       const dir = path.join(root, name);
-      if (name === 'deploy') continue; // timed below, against the local cloud
+      if (name === 'deploy' || name === 'dev') continue; // timed below, against the local cloud
       if (name === 'modules') nodeModulesService(dir);
       else if (name === 'mixed') mixedService(dir, 100);
       else if (/^\d+$/.test(name)) functionsService(dir, Number(name));
@@ -199,6 +202,25 @@ async function main() {
     process.stderr.write(' done\n');
     verdicts.push(`${deploy.firstMs < 10000 ? 'PASS' : 'FAIL'}  first deploy of ${deploy.functions} functions (${deploy.resources} resources) to the local cloud: ${fmtMs(deploy.firstMs)} (target under 10 s)`);
     verdicts.push(`${deploy.unchangedMs < 1000 ? 'PASS' : 'FAIL'}  unchanged redeploy: ${fmtMs(deploy.unchangedMs)}, median of ${deploy.runs} (target under 1 s)`);
+  }
+  if (options.cases.includes('dev')) {
+    process.stderr.write('save-to-answer in the local cloud…');
+    const { devBench } = require('./bench/dev');
+    const devRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-bench-dev-'));
+    let dev;
+    try {
+      dev = await devBench(devRoot, options.runs);
+    } finally {
+      fs.rmSync(devRoot, { recursive: true, force: true });
+    }
+    process.stderr.write(' done\n');
+    for (const [mode, label] of [['full', 'fw deploy'], ['hotswap', 'fw deploy --hotswap'], ['dev', 'fw dev']]) {
+      const r = dev[mode];
+      const verdict = mode === 'full' ? 'INFO' : r.ms < 1000 ? 'PASS' : 'FAIL';
+      verdicts.push(`${verdict}  save-to-answer, ${label}: ${fmtMs(r.ms)}; ${r.requests} AWS requests, ${r.sequential} sequential (median of ${dev.runs}, ${dev.functions} functions${mode === 'full' ? '' : '; target under 1 s'})`);
+    }
+    verdicts.push(`${dev.dev.sequential <= 4 ? 'PASS' : 'FAIL'}  sequential round trips of a code-only hotswap in fw dev: ${dev.dev.sequential} (target at most 4): ${dev.dev.chain.join(' → ')}`);
+    verdicts.push(`INFO  sequential round trips of fw deploy --hotswap (a new process): ${dev.hotswap.chain.join(' → ')}`);
   }
   console.log(`\nfw package${reference ? ` vs serverless@${reference.version} package` : ''}: medians of ${options.runs} runs (${os.cpus().length} CPUs, Node ${process.version}${GNU_TIME ? '' : ', CPU and memory of the Node process only'})\n`);
   console.log(table(rows));
