@@ -7,7 +7,7 @@ export interface DevRequest extends CloudRequest {
   hotswapProduction?: boolean;
   /** How long a burst of file changes must be quiet before a deploy (default 100 ms). */
   debounceMs?: number;
-  /** How often the functions' logs are read with the local cloud (default 500 ms). */
+  /** How often the functions' logs are read when they are polled (the local cloud, endpoints without Live Tail; default 500 ms). */
   logIntervalMs?: number;
 }
 
@@ -24,8 +24,8 @@ export interface DevOutput {
 /**
  * `fw dev`: deploys the service, then watches its folder; each burst of changes is checked for
  * syntax errors, packaged and deployed with hotswap (which deploys through CloudFormation when it
- * cannot). A failure is printed and the loop waits for the next change. With the local cloud the
- * functions' logs are printed as they come. Ends when `signal` aborts, leaving what is deployed.
+ * cannot). A failure is printed and the loop waits for the next change. The functions' logs are
+ * printed as they come (CloudWatch Logs Live Tail on AWS, polling with the local cloud). Ends when `signal` aborts, leaving what is deployed.
  */
 export async function runDevLoop(request: DevRequest, output: DevOutput, signal: AbortSignal): Promise<void> {
   const { atEndpoint, connectFor, cwdOf, optionsOf } = require('../api/request') as typeof import('../api/request');
@@ -34,6 +34,7 @@ export async function runDevLoop(request: DevRequest, output: DevOutput, signal:
   const { watchService } = require('./watch') as typeof import('./watch');
   const { syntaxErrors } = require('./syntax') as typeof import('./syntax');
   const { streamFunctionLogs } = require('./logs') as typeof import('./logs');
+  const { tailFunctionLogs } = require('./live-tail') as typeof import('./live-tail');
   const cwd = cwdOf(request);
 
   await atEndpoint(request, async resolved => {
@@ -59,7 +60,11 @@ export async function runDevLoop(request: DevRequest, output: DevOutput, signal:
         await deployment.close();
       }
     };
-    const logs = request.local ? streamFunctionLogs(connection.clients.target, () => functions, output.write, Date.now(), request.logIntervalMs) : undefined;
+    // The local cloud is read directly; AWS (or another endpoint) through Live Tail, polling where it is not served.
+    const target = connection.clients.target;
+    const logs = request.local
+      ? streamFunctionLogs(target, () => functions, output.write, Date.now(), request.logIntervalMs)
+      : tailFunctionLogs(target, () => functions, output.write, { intervalMs: request.logIntervalMs });
     let watcher: import('./watch').ServiceWatcher | undefined;
     try {
       await deploy(false).catch(report);
@@ -94,7 +99,7 @@ export async function runDevLoop(request: DevRequest, output: DevOutput, signal:
       await new Promise<void>(resolve => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
     } finally {
       await watcher?.close();
-      await logs?.stop();
+      await logs.stop();
       await connection.close();
     }
   });
