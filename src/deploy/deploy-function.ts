@@ -58,7 +58,13 @@ export async function deployFunction(packaged: PackagedService, key: string, cli
     await uploadAll(clients, bucket, [{ key: keyInBucket, file: artifact.path, sha256: artifact.sha256 }]);
     return keyInBucket;
   };
-  return updateFunctionInPlace(packaged, key, lambdaClient(clients.target), { bucket, codeKey }, reporter);
+  const updates = await updateFunctionInPlace(packaged, key, lambdaClient(clients.target), { bucket, codeKey }, reporter);
+  // The stack's template no longer says what the function runs: the next deploy reconciles it, as after a hotswap.
+  if (updates.length > 0) {
+    const { recordDrift } = require('./hotswap') as typeof import('./hotswap');
+    await recordDrift(packaged, clients, bucket, [key]);
+  }
+  return updates;
 }
 
 /**

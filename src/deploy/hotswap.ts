@@ -20,6 +20,36 @@ export interface Drift {
   functions: string[];
 }
 
+/** The functions drifted after `functions` were updated in place, on top of those the last state names. */
+function drift(previousState: PackageState, functions: string[]): Drift {
+  return { hotswappedAt: new Date().toISOString(), functions: [...new Set([...(previousState.drift?.functions ?? []), ...functions])].sort() };
+}
+
+/**
+ * The last deployment's state, moved to `folder` and marked as drifted by `functions`: its package hash
+ * stays, and its artifacts are named where they are (the last deployment's folder or earlier ones).
+ */
+function driftedState(previousFolder: string, previousState: PackageState, folder: string, functions: string[]): PackageState {
+  const artifactKeys = Object.fromEntries(previousState.artifacts.map(a => [a.name, previousState.artifactKeys?.[a.name] ?? `${previousFolder}/${a.name}`]));
+  return { ...previousState, artifactDirectory: folder, artifactKeys, drift: drift(previousState, functions) };
+}
+
+/**
+ * After `fw deploy function`: writes the last deployment's state, marked as drifted by `functions`, into
+ * this package's folder, so the next full deploy goes through CloudFormation and sets them to what its
+ * package says. Nothing when fw has not deployed the service before.
+ */
+export async function recordDrift(packaged: PackagedService, clients: AwsClients, bucket: string, functions: string[]): Promise<void> {
+  const folder = packaged.state.artifactDirectory;
+  const servicePrefix = folder.split('/').slice(0, -1).join('/');
+  // This command's own folder (holding the code it just uploaded) is the newest: the state is in the one before.
+  const previous = (await listDeployments(clients, bucket, servicePrefix)).filter(deployment => deployment.folder !== folder).at(-1);
+  const previousState = previous ? await readJson<PackageState>(clients, bucket, `${previous.folder}/${STATE_FILE}`) : undefined;
+  if (!previous || !previousState) return;
+  const recorded = driftedState(previous.folder, previousState, folder, functions);
+  await uploadAll(clients, bucket, [{ key: `${folder}/${STATE_FILE}`, body: JSON.stringify(recorded, null, 2), sha256: recorded.deploymentHash }]);
+}
+
 export type HotswapResult = { hotswapped: string[] } | { unchanged: true } | { notPossible: string };
 
 /** Function settings the Lambda API sets in place (the code aside), as `deploy function` applies them. */
@@ -144,11 +174,7 @@ export async function hotswapService(packaged: PackagedService, clients: AwsClie
   const failed = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');
   // Any function may have changed by now, so the drift is recorded even when one update failed: then with the
   // last deployment's package hash, so that the next hotswap of this package tries again.
-  const drift = (functions: string[]): Drift => ({
-    hotswappedAt: new Date().toISOString(),
-    functions: [...new Set([...(previousState.drift?.functions ?? []), ...functions])].sort(),
-  });
-  const recorded = failed ? { ...previousState, artifactDirectory: folder, drift: drift(keys) } : { ...packaged.state, artifactKeys, drift: drift(hotswapped) };
+  const recorded = failed ? driftedState(previous.folder, previousState, folder, keys) : { ...packaged.state, artifactKeys, drift: drift(previousState, hotswapped) };
   await uploadAll(clients, bucket, [{ key: `${folder}/${STATE_FILE}`, body: JSON.stringify(recorded, null, 2), sha256: recorded.deploymentHash }]);
   if (failed) throw failed.reason;
   // The stack's template still names the code it was deployed with: those keys stay too.
