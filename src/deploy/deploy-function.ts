@@ -104,16 +104,17 @@ export async function updateFunctionInPlace(packaged: PackagedService, key: stri
   const artifact = packaged.artifacts.functions[key];
   if (artifact && artifact.codeSha256 !== current.CodeSha256) {
     const keyInBucket = await code.codeKey(artifact);
-    await lambda.send(new UpdateFunctionCodeCommand({ FunctionName: physicalName, S3Bucket: code.bucket, S3Key: keyInBucket }));
-    await updateFinished(lambda, physicalName);
+    const updated = await lambda.send(new UpdateFunctionCodeCommand({ FunctionName: physicalName, S3Bucket: code.bucket, S3Key: keyInBucket }));
+    // Lambda answers InProgress while it takes the new code in; an update already Successful needs no waiting.
+    if (updated.LastUpdateStatus !== 'Successful') await updateFinished(lambda, physicalName);
     updates.push('code');
     reporter.info(`Updated the code of ${physicalName}`);
   }
   const desired = desiredConfiguration(packaged, key);
   const changed = changedFields(current, desired);
   if (changed.length > 0) {
-    await lambda.send(new UpdateFunctionConfigurationCommand({ FunctionName: physicalName, ...Object.fromEntries(changed.map(name => [name, desired[name]])) }));
-    await updateFinished(lambda, physicalName);
+    const updated = await lambda.send(new UpdateFunctionConfigurationCommand({ FunctionName: physicalName, ...Object.fromEntries(changed.map(name => [name, desired[name]])) }));
+    if (updated.LastUpdateStatus !== 'Successful') await updateFinished(lambda, physicalName);
     updates.push('configuration');
     reporter.info(`Updated the configuration of ${physicalName}: ${changed.join(', ')}`);
   }

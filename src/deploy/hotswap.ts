@@ -20,6 +20,12 @@ export interface Drift {
   functions: string[];
 }
 
+/** The newest deployment folder under the service's prefix and the state written there. */
+async function lastState(clients: AwsClients, bucket: string, servicePrefix: string): Promise<{ folder: string; state: PackageState | undefined } | undefined> {
+  const previous = (await listDeployments(clients, bucket, servicePrefix)).at(-1);
+  return previous && { folder: previous.folder, state: await readJson<PackageState>(clients, bucket, `${previous.folder}/${STATE_FILE}`) };
+}
+
 /** The functions drifted after `functions` were updated in place, on top of those the last state names. */
 function drift(previousState: PackageState, functions: string[]): Drift {
   return { hotswappedAt: new Date().toISOString(), functions: [...new Set([...(previousState.drift?.functions ?? []), ...functions])].sort() };
@@ -50,7 +56,29 @@ export async function recordDrift(packaged: PackagedService, clients: AwsClients
   await uploadAll(clients, bucket, [{ key: `${folder}/${STATE_FILE}`, body: JSON.stringify(recorded, null, 2), sha256: recorded.deploymentHash }]);
 }
 
-export type HotswapResult = { hotswapped: string[] } | { unchanged: true } | { notPossible: string };
+/**
+ * What a hotswap knows of the deployed service afterwards: handed to the next hotswap of the same
+ * process (fw dev), it skips the requests that would read it again (stack, last state, template).
+ * It assumes no one else deploys the stage meanwhile; a full deploy reads everything again.
+ */
+export interface KnownDeployment {
+  stack: import('@aws-sdk/client-cloudformation').Stack;
+  /** The template the stack was deployed with (a hotswap leaves it as it is). */
+  template: Template;
+  /** The newest deployment folder in the bucket and the state written there. */
+  folder: string;
+  state: PackageState;
+}
+
+export type HotswapResult =
+  | {
+      hotswapped: string[];
+      known: KnownDeployment;
+      /** Old deployment folders being removed: awaited by the caller, after it has reported the hotswap. */
+      cleanup: Promise<void>;
+    }
+  | { unchanged: true }
+  | { notPossible: string };
 
 /** Function settings the Lambda API sets in place (the code aside), as `deploy function` applies them. */
 const SWAPPABLE_SETTINGS = ['Handler', 'Runtime', 'MemorySize', 'Timeout', 'Description', 'Environment'];
@@ -130,8 +158,8 @@ export function hotswapBlockers(deployed: Template, next: Template, servicePrefi
  * CloudFormation even with the same package) and returns the functions updated. Otherwise it says why
  * and changes nothing.
  */
-export async function hotswapService(packaged: PackagedService, clients: AwsClients, reporter: Reporter): Promise<HotswapResult> {
-  const stack = await describeStack(clients, packaged.stackName);
+export async function hotswapService(packaged: PackagedService, clients: AwsClients, reporter: Reporter, known?: KnownDeployment): Promise<HotswapResult> {
+  const stack = known?.stack ?? (await describeStack(clients, packaged.stackName));
   if (!stack) return { notPossible: `stack ${packaged.stackName} does not exist yet` };
   if (!/_COMPLETE$/.test(stack.StackStatus ?? '') || /ROLLBACK|DELETE/.test(stack.StackStatus ?? '')) {
     return { notPossible: `stack ${packaged.stackName} is in ${stack.StackStatus}` };
@@ -139,9 +167,11 @@ export async function hotswapService(packaged: PackagedService, clients: AwsClie
   if (packaged.state.nestedStacks?.length) return { notPossible: 'the service is split into nested stacks' };
   const bucket = deploymentBucketOf(stack, packaged.state.deploymentBucket);
   const servicePrefix = packaged.state.artifactDirectory.split('/').slice(0, -1).join('/');
-  const previous = bucket ? (await listDeployments(clients, bucket, servicePrefix)).at(-1) : undefined;
-  const previousState = bucket && previous ? await readJson<PackageState>(clients, bucket, `${previous.folder}/${STATE_FILE}`) : undefined;
-  const deployed = await currentTemplate(clients, packaged.stackName);
+  // Without what an earlier hotswap of this process learnt, the last state and the template are read (in parallel).
+  const [previous, deployed] = known
+    ? [{ folder: known.folder, state: known.state }, known.template]
+    : await Promise.all([bucket ? lastState(clients, bucket, servicePrefix) : undefined, currentTemplate(clients, packaged.stackName)]);
+  const previousState = previous?.state;
   if (!bucket || !previous || !previousState || !deployed) return { notPossible: 'no earlier deployment of this service to compare with' };
   if (previousState.deploymentHash === packaged.state.deploymentHash) return { unchanged: true };
 
@@ -179,6 +209,7 @@ export async function hotswapService(packaged: PackagedService, clients: AwsClie
   if (failed) throw failed.reason;
   // The stack's template still names the code it was deployed with: those keys stay too.
   const deployedKeys = JSON.stringify(deployed).match(new RegExp(`${servicePrefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/[^"]+`, 'g')) ?? [];
-  await pruneDeployments(clients, bucket, servicePrefix, [...Object.values(artifactKeys), ...deployedKeys]);
-  return { hotswapped };
+  const cleanup = pruneDeployments(clients, bucket, servicePrefix, [...Object.values(artifactKeys), ...deployedKeys]);
+  cleanup.catch(() => undefined); // the caller awaits it; until then a failure must not go unhandled
+  return { hotswapped, known: { stack, template: deployed, folder, state: recorded }, cleanup };
 }

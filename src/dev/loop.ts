@@ -45,13 +45,21 @@ export async function runDevLoop(request: DevRequest, output: DevOutput, signal:
     // One connection for the whole loop: a local cloud started for it serves the endpoints meanwhile.
     const connection = await connectFor(loaded, resolved);
     let functions: Array<{ key: string; name: string }> = [];
+    // What the last hotswap learnt of the deployed stack (so the next one does not read it again), and its clean-up.
+    let known: import('../deploy/hotswap').KnownDeployment | undefined;
+    let cleanup: Promise<void> | undefined;
     // A round that Ctrl-C cut short fails as the connection closes: that is no news.
     const report = (error: unknown) => (signal.aborted ? undefined : output.error(error));
     const deploy = async (hotswap: boolean) => {
       const started = Date.now();
-      const deployment = await openDeployment({ ...resolved, connection });
+      // Old deployment folders go while the loop waits for changes; a round starts once they are gone.
+      await cleanup?.catch(report);
+      cleanup = undefined;
+      const deployment = await openDeployment({ ...resolved, connection, known });
+      known = undefined;
       try {
-        const result = await deployment.deploy({ hotswap, hotswapProduction: request.hotswapProduction, reporter: output.reporter });
+        const result = await deployment.deploy({ hotswap, hotswapProduction: request.hotswapProduction, reporter: output.reporter, deferCleanup: true });
+        ({ known, cleanup } = result);
         functions = result.functions;
         const seconds = ((Date.now() - started) / 1000).toFixed(1);
         if (result.outcome === 'hotswapped') output.write(`✔ Hotswapped ${result.hotswapped?.join(', ') || 'nothing (the functions already run this code)'} (${seconds} s)\n`);
@@ -98,6 +106,7 @@ export async function runDevLoop(request: DevRequest, output: DevOutput, signal:
       if (!signal.aborted) output.write(`\nWatching ${cwd} for changes (Ctrl-C to stop; what is deployed stays deployed)\n`);
       await new Promise<void>(resolve => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
     } finally {
+      await cleanup?.catch(report);
       await watcher?.close();
       await logs.stop();
       await connection.close();
