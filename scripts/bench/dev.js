@@ -156,11 +156,11 @@ async function devBench(root, runs = 7) {
         const marker = `${mode} ${i}`;
         proxy.log.length = 0;
         const started = performance.now();
-        const done = change(marker);
+        // The requests of a round: those logged by the time fw reports it (fw dev prunes old folders after that).
+        const done = change(marker).then(() => [...proxy.log]);
         await answers(url, marker);
         const ms = performance.now() - started;
-        await done;
-        return { ms, requests: [...proxy.log] };
+        return { ms, requests: await done };
       };
       const samples = [];
       for (let i = 0; i < runs; i++) samples.push(await round(i));
@@ -188,13 +188,22 @@ async function devBench(root, runs = 7) {
     let output = '';
     dev.stdout.on('data', (chunk) => (output += chunk));
     dev.stderr.on('data', (chunk) => (output += chunk));
-    const printed = async (text, count) => {
-      const until = Date.now() + 60_000;
-      while (output.split(text).length - 1 < count) {
-        if (Date.now() > until || dev.exitCode !== null) throw new Error(`fw dev did not print ${JSON.stringify(text)}:\n${output}`);
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-    };
+    // Checked as output arrives, so that a round's requests are taken the moment fw reports it.
+    const printed = (text, count) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          if (output.split(text).length - 1 < count) return;
+          clearTimeout(timer);
+          dev.stdout.off('data', check);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          dev.stdout.off('data', check);
+          reject(new Error(`fw dev did not print ${JSON.stringify(text)}:\n${output}`));
+        }, 60_000);
+        dev.stdout.on('data', check);
+        check();
+      });
     await printed('Watching ', 1);
     let rounds = 0;
     await measureRounds('dev', (marker) => {

@@ -35,7 +35,7 @@ export interface DeployResult extends ServiceInfo {
   hotswapped?: string[];
   /** @internal After a hotswap: what it knows of the deployed service, for the next one (fw dev), and its clean-up of old deployment folders. */
   known?: import('../deploy/hotswap').KnownDeployment;
-  cleanup?: Promise<void>;
+  cleanup?: () => Promise<void>;
   /** The package that was deployed (template, artifacts). */
   package: PackageResult;
   /** The local cloud this call started and stopped again, if it did (its state is kept). */
@@ -121,7 +121,7 @@ export interface RunOptions {
   hotswap?: boolean;
   hotswapProduction?: boolean;
   reporter?: Reporter;
-  /** @internal After a hotswap, return the clean-up of old deployment folders (`cleanup`) instead of waiting for it (fw dev waits before its next round). */
+  /** @internal After a hotswap, return the clean-up of old deployment folders (`cleanup`) instead of running it (fw dev runs it after reporting the round). */
   deferCleanup?: boolean;
 }
 
@@ -141,7 +141,7 @@ async function runDeploy(
   reporter.info(`Deploying ${packaged.serviceName} to stage ${packaged.stage} in ${where}`);
   let hotswapped: string[] | undefined;
   let known: KnownDeployment | undefined;
-  let cleanup: Promise<void> | undefined;
+  let cleanup: (() => Promise<void>) | undefined;
   const fullDeploy = () => deployService(packaged, connection.clients, { force, allowDataLoss, reporter });
   const hotswapOrDeploy = async (): Promise<DeployOutcome> => {
     const swap = await hotswapService(packaged, connection.clients, reporter, options.known);
@@ -163,7 +163,7 @@ async function runDeploy(
   const outcome = manager ? (await manager.run('deploy:deploy', deploy))! : await deploy();
   await manager?.run('deploy:finalize');
   // A hotswap leaves the stack as it found it; anything else is read again.
-  if (cleanup && !options.deferCleanup) await cleanup;
+  if (cleanup && !options.deferCleanup) await cleanup();
   if (!cleanup) {
     const stack = await describeStack(connection.clients, packaged.stackName);
     return { ...serviceInfo(packaged, stack), outcome, package: packageResult(packaged), startedLocalCloud: connection.startedLocalCloud };

@@ -74,8 +74,8 @@ export type HotswapResult =
   | {
       hotswapped: string[];
       known: KnownDeployment;
-      /** Old deployment folders being removed: awaited by the caller, after it has reported the hotswap. */
-      cleanup: Promise<void>;
+      /** Removes old deployment folders: the caller runs it once it has reported the hotswap. */
+      cleanup: () => Promise<void>;
     }
   | { unchanged: true }
   | { notPossible: string };
@@ -209,7 +209,6 @@ export async function hotswapService(packaged: PackagedService, clients: AwsClie
   if (failed) throw failed.reason;
   // The stack's template still names the code it was deployed with: those keys stay too.
   const deployedKeys = JSON.stringify(deployed).match(new RegExp(`${servicePrefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/[^"]+`, 'g')) ?? [];
-  const cleanup = pruneDeployments(clients, bucket, servicePrefix, [...Object.values(artifactKeys), ...deployedKeys]);
-  cleanup.catch(() => undefined); // the caller awaits it; until then a failure must not go unhandled
+  const cleanup = () => pruneDeployments(clients, bucket, servicePrefix, [...Object.values(artifactKeys), ...deployedKeys]);
   return { hotswapped, known: { stack, template: deployed, folder, state: recorded }, cleanup };
 }

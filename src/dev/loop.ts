@@ -53,16 +53,17 @@ export async function runDevLoop(request: DevRequest, output: DevOutput, signal:
     const deploy = async (hotswap: boolean) => {
       const started = Date.now();
       // Old deployment folders go while the loop waits for changes; a round starts once they are gone.
-      await cleanup?.catch(report);
+      await cleanup;
       cleanup = undefined;
       const deployment = await openDeployment({ ...resolved, connection, known });
       known = undefined;
       try {
         const result = await deployment.deploy({ hotswap, hotswapProduction: request.hotswapProduction, reporter: output.reporter, deferCleanup: true });
-        ({ known, cleanup } = result);
+        known = result.known;
         functions = result.functions;
         const seconds = ((Date.now() - started) / 1000).toFixed(1);
         if (result.outcome === 'hotswapped') output.write(`✔ Hotswapped ${result.hotswapped?.join(', ') || 'nothing (the functions already run this code)'} (${seconds} s)\n`);
+        cleanup = result.cleanup?.().catch(report);
         if (result.outcome === 'deployed') output.write(`✔ Deployed stack ${deployment.packaged.stackName} (${seconds} s)\n\n${output.summary(result)}`);
       } finally {
         await deployment.close();
@@ -106,7 +107,7 @@ export async function runDevLoop(request: DevRequest, output: DevOutput, signal:
       if (!signal.aborted) output.write(`\nWatching ${cwd} for changes (Ctrl-C to stop; what is deployed stays deployed)\n`);
       await new Promise<void>(resolve => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
     } finally {
-      await cleanup?.catch(report);
+      await cleanup;
       await watcher?.close();
       await logs.stop();
       await connection.close();

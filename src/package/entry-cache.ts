@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, readSync, writeFileSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, writeFileSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { ZipEntry } from './zip';
 
@@ -56,7 +56,7 @@ export class EntryCache {
   private readonly previous = new Map<string, CachedFile>();
   private readonly next = new Map<string, CachedFile>();
   private readonly origins = new WeakMap<Buffer, Origin>();
-  private readonly zips = new Map<string, number | null>();
+  private readonly zips = new Map<string, ZipBytes | null>();
   /** Files changed after this are racy (packaging started, less the timestamp resolution). */
   private readonly racyAfter = Date.now() - RACY_MS;
   hits = 0;
@@ -167,7 +167,7 @@ export class EntryCache {
   }
 
   close(): void {
-    for (const fd of this.zips.values()) if (fd !== null) closeSync(fd);
+    for (const zip of this.zips.values()) zip?.close();
     this.zips.clear();
   }
 
@@ -178,19 +178,15 @@ export class EntryCache {
 
   /** The entry read back from the last package's zip, checked against its local header. */
   private stored(name: string, cached: CachedFile, executable: boolean): ZipEntry | undefined {
-    let fd = this.zips.get(cached.zip);
-    if (fd === undefined) {
-      try {
-        fd = openSync(join(this.from, cached.zip), 'r');
-      } catch {
-        fd = null;
-      }
-      this.zips.set(cached.zip, fd);
+    let zip = this.zips.get(cached.zip);
+    if (zip === undefined) {
+      zip = readZip(join(this.from, cached.zip));
+      this.zips.set(cached.zip, zip);
     }
-    if (fd === null) return undefined;
-    const header = Buffer.alloc(30);
-    if (readSync(fd, header, 0, 30, cached.offset) !== 30) return undefined;
+    if (zip === null) return undefined;
+    const header = zip.read(cached.offset, 30);
     if (
+      !header ||
       header.readUInt32LE(0) !== 0x04034b50 ||
       header.readUInt16LE(8) !== cached.method ||
       header.readUInt32LE(14) !== cached.crc >>> 0 ||
@@ -199,14 +195,52 @@ export class EntryCache {
     ) {
       return undefined;
     }
-    const data = Buffer.allocUnsafe(cached.dataLength);
-    const start = cached.offset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
-    let read = 0;
-    while (read < data.length) {
-      const n = readSync(fd, data, read, data.length - read, start + read);
-      if (n === 0) return undefined;
-      read += n;
-    }
+    const data = zip.read(cached.offset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28), cached.dataLength);
+    if (!data) return undefined;
     return { name, nameBytes: Buffer.from(name, 'utf8'), method: cached.method, crc: cached.crc, size: cached.size, data, executable };
   }
+}
+
+/** Zips up to this size are read whole, once (thousands of small reads cost more); bigger ones a range at a time. */
+const READ_WHOLE_BYTES = 64 << 20;
+
+interface ZipBytes {
+  /** `length` bytes at `offset`, or undefined past the end. */
+  read(offset: number, length: number): Buffer | undefined;
+  close(): void;
+}
+
+function readZip(path: string): ZipBytes | null {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return null;
+  }
+  const size = fstatSync(fd).size;
+  if (size <= READ_WHOLE_BYTES) {
+    const whole = Buffer.allocUnsafe(size);
+    let read = 0;
+    while (read < size) {
+      const n = readSync(fd, whole, read, size - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    closeSync(fd);
+    // Entries are slices of the one buffer: no copy per file.
+    return { read: (offset, length) => (offset + length <= read ? whole.subarray(offset, offset + length) : undefined), close: () => undefined };
+  }
+  return {
+    read: (offset, length) => {
+      const bytes = Buffer.allocUnsafe(length);
+      let read = 0;
+      while (read < length) {
+        const n = readSync(fd, bytes, read, length - read, offset + read);
+        if (n === 0) return undefined;
+        read += n;
+      }
+      return bytes;
+    },
+    close: () => closeSync(fd),
+  };
 }
