@@ -223,7 +223,7 @@ async function main() {
     verdicts.push(`INFO  sequential round trips of fw deploy --hotswap (a new process): ${dev.hotswap.chain.join(' → ')}`);
   }
   console.log(`\nfw package${reference ? ` vs serverless@${reference.version} package` : ''}: medians of ${options.runs} runs (${os.cpus().length} CPUs, Node ${process.version}${GNU_TIME ? '' : ', CPU and memory of the Node process only'})\n`);
-  console.log(table(rows));
+  if (results.length > 0) console.log(table(rows));
   if (verdicts.length > 0) console.log(`\n${verdicts.join('\n')}`);
   if (verdicts.some((verdict) => verdict.startsWith('FAIL'))) process.exitCode = 1;
 }
