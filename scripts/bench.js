@@ -13,7 +13,10 @@
 // development dependencies); "mixed": 100 functions cycling through every event
 // type (target: at most twice the HTTP-only 100); "deploy": a 60-function service
 // (about 400 resources) deployed into the local cloud (targets: first deploy under
-// 10 s, unchanged redeploy under 1 s); "compose": a 10-service application deployed with fw deploy in
+// 10 s, unchanged redeploy under 1 s); "dev": a one-line change to one function of a 20-function
+// service with a 5,000-file node_modules, from save to the function answering it, through
+// `fw deploy`, `fw deploy --hotswap` and `fw dev` against the local cloud, with the AWS requests
+// each makes (targets: under 1 s, at most 4 sequential round trips for hotswap; see bench/dev.js); "compose": a 10-service application deployed with fw deploy in
 // its compose folder vs the services one after another, against fw local start --provisioning-delay
 // 0.05 (target: at least 3x faster); "dynamodb": PutItem and GetItem through the AWS SDK
 // against `fw local start` and moto (`python3 -m moto.server`, when installed), 10,000 items
@@ -45,7 +48,7 @@ const TARGETS = { 100: 15, modules: 5 };
 const MEMORY_TARGET = 1 / 3;
 
 function parseArgs(argv) {
-  const options = { runs: 7, cases: ['1', '20', '100', '300', 'modules', 'mixed', 'deploy', 'compose', 'dynamodb'], reference: true, keep: false };
+  const options = { runs: 7, cases: ['1', '20', '100', '300', 'modules', 'mixed', 'deploy', 'dev', 'compose', 'dynamodb'], reference: true, keep: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--quick') options.runs = 3;
@@ -150,7 +153,7 @@ async function main() {
   try {
     for (const name of options.cases) {
       const dir = path.join(root, name);
-      if (name === 'deploy' || name === 'compose' || name === 'dynamodb') continue; // timed below, against the local cloud
+      if (name === 'deploy' || name === 'dev' || name === 'compose' || name === 'dynamodb') continue; // timed below, against the local cloud
       if (name === 'modules') nodeModulesService(dir);
       else if (name === 'mixed') mixedService(dir, 100);
       else if (/^\d+$/.test(name)) functionsService(dir, Number(name));
@@ -205,6 +208,25 @@ async function main() {
     verdicts.push(`${deploy.firstMs < 10000 ? 'PASS' : 'FAIL'}  first deploy of ${deploy.functions} functions (${deploy.resources} resources) to the local cloud: ${fmtMs(deploy.firstMs)} (target under 10 s)`);
     verdicts.push(`${deploy.unchangedMs < 1000 ? 'PASS' : 'FAIL'}  unchanged redeploy: ${fmtMs(deploy.unchangedMs)}, median of ${deploy.runs} (target under 1 s)`);
   }
+  if (options.cases.includes('dev')) {
+    process.stderr.write('save-to-answer in the local cloud…');
+    const { devBench } = require('./bench/dev');
+    const devRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-bench-dev-'));
+    let dev;
+    try {
+      dev = await devBench(devRoot, options.runs);
+    } finally {
+      fs.rmSync(devRoot, { recursive: true, force: true });
+    }
+    process.stderr.write(' done\n');
+    for (const [mode, label] of [['full', 'fw deploy'], ['hotswap', 'fw deploy --hotswap'], ['dev', 'fw dev']]) {
+      const r = dev[mode];
+      const verdict = mode === 'full' ? 'INFO' : r.ms < 1000 ? 'PASS' : 'FAIL';
+      verdicts.push(`${verdict}  save-to-answer, ${label}: ${fmtMs(r.ms)}; ${r.requests} AWS requests, ${r.sequential} sequential (median of ${dev.runs}, ${dev.functions} functions${mode === 'full' ? '' : '; target under 1 s'})`);
+    }
+    verdicts.push(`${dev.dev.sequential <= 4 ? 'PASS' : 'FAIL'}  sequential round trips of a code-only hotswap in fw dev: ${dev.dev.sequential} (target at most 4): ${dev.dev.chain.join(' → ')}`);
+    verdicts.push(`INFO  sequential round trips of fw deploy --hotswap (a new process): ${dev.hotswap.chain.join(' → ')}`);
+  }
   if (options.cases.includes('compose')) {
     process.stderr.write('compose application to the local cloud…');
     const { composeBench } = require('./bench/compose');
@@ -226,7 +248,7 @@ async function main() {
     verdicts.push(...dynamodb.verdicts);
   }
   console.log(`\nfw package${reference ? ` vs serverless@${reference.version} package` : ''}: medians of ${options.runs} runs (${os.cpus().length} CPUs, Node ${process.version}${GNU_TIME ? '' : ', CPU and memory of the Node process only'})\n`);
-  console.log(table(rows));
+  if (results.length > 0) console.log(table(rows));
   if (dynamodb) console.log(`\n${table(dynamodb.rows)}`);
   if (verdicts.length > 0) console.log(`\n${verdicts.join('\n')}`);
   if (verdicts.some((verdict) => verdict.startsWith('FAIL'))) process.exitCode = 1;

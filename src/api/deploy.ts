@@ -23,6 +23,8 @@ export interface DeployRequest extends CloudRequest {
   hotswapProduction?: boolean;
   /** @internal A connection the caller opened and keeps (fw dev): used, and left open by `close()`. */
   connection?: Connection;
+  /** @internal What the last hotswap of this process (fw dev) knows of the deployed service: not read again. */
+  known?: import('../deploy/hotswap').KnownDeployment;
 }
 
 /** The deployed service, and what was deployed. */
@@ -31,6 +33,9 @@ export interface DeployResult extends ServiceInfo {
   outcome: DeployOutcome;
   /** With `hotswap`: the function keys updated in place (outcome `hotswapped`). */
   hotswapped?: string[];
+  /** @internal After a hotswap: what it knows of the deployed service, for the next one (fw dev), and its clean-up of old deployment folders. */
+  known?: import('../deploy/hotswap').KnownDeployment;
+  cleanup?: () => Promise<void>;
   /** The package that was deployed (template, artifacts). */
   package: PackageResult;
   /** The local cloud this call started and stopped again, if it did (its state is kept). */
@@ -86,7 +91,7 @@ export async function openDeployment(request: DeployRequest): Promise<Deployment
     // move resources between stacks; the deployed placement from the bucket keeps them where they are.
     const { lastDeployedState, placementMoves } = require('../deploy/deploy') as typeof import('../deploy/deploy');
     const prefix = `${packaged.config.provider.deploymentPrefix ?? 'serverless'}/${packaged.serviceName}/${packaged.stage}`;
-    const deployed = await lastDeployedState(connection.clients, packaged.stackName, prefix, packaged.state.deploymentBucket).catch(() => undefined);
+    const deployed = request.known?.state ?? (await lastDeployedState(connection.clients, packaged.stackName, prefix, packaged.state.deploymentBucket).catch(() => undefined));
     if (deployed?.placement && placementMoves(deployed, packaged.state).length > 0) {
       packaged = await packageService({ cwd, options, previousPlacement: deployed.placement });
     }
@@ -102,10 +107,12 @@ export async function openDeployment(request: DeployRequest): Promise<Deployment
     packaged: ready,
     connection,
     plugins: manager,
-    deploy: options => runDeploy(ready, connection, manager, { ...options, reporter: options?.reporter ?? reporterOf(request) }),
+    deploy: options => runDeploy(ready, connection, manager, { ...options, known: request.known, reporter: options?.reporter ?? reporterOf(request) }),
     close: async () => (request.connection ? undefined : connection.close()),
   };
 }
+
+type KnownDeployment = import('../deploy/hotswap').KnownDeployment;
 
 /** How one deploy of an opened deployment runs. */
 export interface RunOptions {
@@ -114,9 +121,16 @@ export interface RunOptions {
   hotswap?: boolean;
   hotswapProduction?: boolean;
   reporter?: Reporter;
+  /** @internal After a hotswap, return the clean-up of old deployment folders (`cleanup`) instead of running it (fw dev runs it after reporting the round). */
+  deferCleanup?: boolean;
 }
 
-async function runDeploy(packaged: PackagedService, connection: Connection, manager: PluginManager | undefined, options: RunOptions & { reporter: Reporter }): Promise<DeployResult> {
+async function runDeploy(
+  packaged: PackagedService,
+  connection: Connection,
+  manager: PluginManager | undefined,
+  options: RunOptions & { reporter: Reporter; known?: KnownDeployment },
+): Promise<DeployResult> {
   const { force = false, allowDataLoss = false, reporter } = options;
   const { deployService } = require('../deploy/deploy') as typeof import('../deploy/deploy');
   const { hotswapService, refuseProductionHotswap } = require('../deploy/hotswap') as typeof import('../deploy/hotswap');
@@ -126,11 +140,13 @@ async function runDeploy(packaged: PackagedService, connection: Connection, mana
   const where = connection.startedLocalCloud ? `the local cloud (${connection.startedLocalCloud})` : connection.clients.target.endpoint ?? `AWS ${packaged.region}`;
   reporter.info(`Deploying ${packaged.serviceName} to stage ${packaged.stage} in ${where}`);
   let hotswapped: string[] | undefined;
+  let known: KnownDeployment | undefined;
+  let cleanup: (() => Promise<void>) | undefined;
   const fullDeploy = () => deployService(packaged, connection.clients, { force, allowDataLoss, reporter });
   const hotswapOrDeploy = async (): Promise<DeployOutcome> => {
-    const swap = await hotswapService(packaged, connection.clients, reporter);
+    const swap = await hotswapService(packaged, connection.clients, reporter, options.known);
     if ('hotswapped' in swap) {
-      hotswapped = swap.hotswapped;
+      ({ hotswapped, known, cleanup } = swap);
       return 'hotswapped';
     }
     if ('unchanged' in swap) {
@@ -146,6 +162,19 @@ async function runDeploy(packaged: PackagedService, connection: Connection, mana
     });
   const outcome = manager ? (await manager.run('deploy:deploy', deploy))! : await deploy();
   await manager?.run('deploy:finalize');
-  const stack = await describeStack(connection.clients, packaged.stackName);
-  return { ...serviceInfo(packaged, stack), outcome, ...(hotswapped ? { hotswapped } : {}), package: packageResult(packaged), startedLocalCloud: connection.startedLocalCloud };
+  // A hotswap leaves the stack as it found it; anything else is read again.
+  if (cleanup && !options.deferCleanup) await cleanup();
+  if (!cleanup) {
+    const stack = await describeStack(connection.clients, packaged.stackName);
+    return { ...serviceInfo(packaged, stack), outcome, package: packageResult(packaged), startedLocalCloud: connection.startedLocalCloud };
+  }
+  return {
+    ...serviceInfo(packaged, known?.stack),
+    outcome,
+    ...(hotswapped ? { hotswapped } : {}),
+    known,
+    ...(options.deferCleanup ? { cleanup } : {}),
+    package: packageResult(packaged),
+    startedLocalCloud: connection.startedLocalCloud,
+  };
 }

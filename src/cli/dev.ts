@@ -12,8 +12,9 @@ export class DevCommand extends CloudCommand {
       service is packaged and deployed with \`--hotswap\`: a code or plain-setting change updates the
       functions in place, anything else (a new route, a table) goes through CloudFormation.
       A syntax error or a failed deploy is printed and the loop waits for the next change.
-      With \`--local\` the functions' logs are printed as they come, prefixed by the function's name,
-      and a local cloud started by the command serves the endpoints while it runs.
+      The functions' logs are printed as they come, prefixed by the function's name (on AWS through
+      CloudWatch Logs Live Tail, 10 functions per session; polled where Live Tail is not served).
+      With \`--local\` a local cloud started by the command serves the endpoints while it runs.
       Ctrl-C stops watching and exits with 130; what is deployed stays deployed.
     `,
     examples: [

@@ -58,7 +58,13 @@ export async function deployFunction(packaged: PackagedService, key: string, cli
     await uploadAll(clients, bucket, [{ key: keyInBucket, file: artifact.path, sha256: artifact.sha256 }]);
     return keyInBucket;
   };
-  return updateFunctionInPlace(packaged, key, lambdaClient(clients.target), { bucket, codeKey }, reporter);
+  const updates = await updateFunctionInPlace(packaged, key, lambdaClient(clients.target), { bucket, codeKey }, reporter);
+  // The stack's template no longer says what the function runs: the next deploy reconciles it, as after a hotswap.
+  if (updates.length > 0) {
+    const { recordDrift } = require('./hotswap') as typeof import('./hotswap');
+    await recordDrift(packaged, clients, bucket, [key]);
+  }
+  return updates;
 }
 
 /**
@@ -98,16 +104,17 @@ export async function updateFunctionInPlace(packaged: PackagedService, key: stri
   const artifact = packaged.artifacts.functions[key];
   if (artifact && artifact.codeSha256 !== current.CodeSha256) {
     const keyInBucket = await code.codeKey(artifact);
-    await lambda.send(new UpdateFunctionCodeCommand({ FunctionName: physicalName, S3Bucket: code.bucket, S3Key: keyInBucket }));
-    await updateFinished(lambda, physicalName);
+    const updated = await lambda.send(new UpdateFunctionCodeCommand({ FunctionName: physicalName, S3Bucket: code.bucket, S3Key: keyInBucket }));
+    // Lambda answers InProgress while it takes the new code in; an update already Successful needs no waiting.
+    if (updated.LastUpdateStatus !== 'Successful') await updateFinished(lambda, physicalName);
     updates.push('code');
     reporter.info(`Updated the code of ${physicalName}`);
   }
   const desired = desiredConfiguration(packaged, key);
   const changed = changedFields(current, desired);
   if (changed.length > 0) {
-    await lambda.send(new UpdateFunctionConfigurationCommand({ FunctionName: physicalName, ...Object.fromEntries(changed.map(name => [name, desired[name]])) }));
-    await updateFinished(lambda, physicalName);
+    const updated = await lambda.send(new UpdateFunctionConfigurationCommand({ FunctionName: physicalName, ...Object.fromEntries(changed.map(name => [name, desired[name]])) }));
+    if (updated.LastUpdateStatus !== 'Successful') await updateFinished(lambda, physicalName);
     updates.push('configuration');
     reporter.info(`Updated the configuration of ${physicalName}: ${changed.join(', ')}`);
   }

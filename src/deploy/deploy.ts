@@ -120,7 +120,7 @@ export async function deployService(packaged: PackagedService, clients: AwsClien
   const previousState = previous ? await step('read the last deployment', readJson<PackageState>(clients, bucket, `${previous.folder}/${STATE_FILE}`)) : undefined;
 
   if (previousState?.drift) {
-    reporter.info(`The last deploy hotswapped ${previousState.drift.functions.join(', ') || 'nothing'}: updating the stack through CloudFormation to match`);
+    reporter.info(`The last deploy updated ${previousState.drift.functions.join(', ') || 'nothing'} in place (hotswap or deploy function): updating the stack through CloudFormation to match`);
   }
   if (!options.force && !previousState?.drift && stack && previousState?.deploymentHash === packaged.state.deploymentHash && /_COMPLETE$/.test(stack.StackStatus ?? '') && !/ROLLBACK/.test(stack.StackStatus ?? '')) {
     reporter.info(`No changes to deploy: the template and code are those of the last deployment (use --force to deploy anyway)`);

@@ -20,7 +20,65 @@ export interface Drift {
   functions: string[];
 }
 
-export type HotswapResult = { hotswapped: string[] } | { unchanged: true } | { notPossible: string };
+/** The newest deployment folder under the service's prefix and the state written there. */
+async function lastState(clients: AwsClients, bucket: string, servicePrefix: string): Promise<{ folder: string; state: PackageState | undefined } | undefined> {
+  const previous = (await listDeployments(clients, bucket, servicePrefix)).at(-1);
+  return previous && { folder: previous.folder, state: await readJson<PackageState>(clients, bucket, `${previous.folder}/${STATE_FILE}`) };
+}
+
+/** The functions drifted after `functions` were updated in place, on top of those the last state names. */
+function drift(previousState: PackageState, functions: string[]): Drift {
+  return { hotswappedAt: new Date().toISOString(), functions: [...new Set([...(previousState.drift?.functions ?? []), ...functions])].sort() };
+}
+
+/**
+ * The last deployment's state, moved to `folder` and marked as drifted by `functions`: its package hash
+ * stays, and its artifacts are named where they are (the last deployment's folder or earlier ones).
+ */
+function driftedState(previousFolder: string, previousState: PackageState, folder: string, functions: string[]): PackageState {
+  const artifactKeys = Object.fromEntries(previousState.artifacts.map(a => [a.name, previousState.artifactKeys?.[a.name] ?? `${previousFolder}/${a.name}`]));
+  return { ...previousState, artifactDirectory: folder, artifactKeys, drift: drift(previousState, functions) };
+}
+
+/**
+ * After `fw deploy function`: writes the last deployment's state, marked as drifted by `functions`, into
+ * this package's folder, so the next full deploy goes through CloudFormation and sets them to what its
+ * package says. Nothing when fw has not deployed the service before.
+ */
+export async function recordDrift(packaged: PackagedService, clients: AwsClients, bucket: string, functions: string[]): Promise<void> {
+  const folder = packaged.state.artifactDirectory;
+  const servicePrefix = folder.split('/').slice(0, -1).join('/');
+  // This command's own folder (holding the code it just uploaded) is the newest: the state is in the one before.
+  const previous = (await listDeployments(clients, bucket, servicePrefix)).filter(deployment => deployment.folder !== folder).at(-1);
+  const previousState = previous ? await readJson<PackageState>(clients, bucket, `${previous.folder}/${STATE_FILE}`) : undefined;
+  if (!previous || !previousState) return;
+  const recorded = driftedState(previous.folder, previousState, folder, functions);
+  await uploadAll(clients, bucket, [{ key: `${folder}/${STATE_FILE}`, body: JSON.stringify(recorded, null, 2), sha256: recorded.deploymentHash }]);
+}
+
+/**
+ * What a hotswap knows of the deployed service afterwards: handed to the next hotswap of the same
+ * process (fw dev), it skips the requests that would read it again (stack, last state, template).
+ * It assumes no one else deploys the stage meanwhile; a full deploy reads everything again.
+ */
+export interface KnownDeployment {
+  stack: import('@aws-sdk/client-cloudformation').Stack;
+  /** The template the stack was deployed with (a hotswap leaves it as it is). */
+  template: Template;
+  /** The newest deployment folder in the bucket and the state written there. */
+  folder: string;
+  state: PackageState;
+}
+
+export type HotswapResult =
+  | {
+      hotswapped: string[];
+      known: KnownDeployment;
+      /** Removes old deployment folders: the caller runs it once it has reported the hotswap. */
+      cleanup: () => Promise<void>;
+    }
+  | { unchanged: true }
+  | { notPossible: string };
 
 /** Function settings the Lambda API sets in place (the code aside), as `deploy function` applies them. */
 const SWAPPABLE_SETTINGS = ['Handler', 'Runtime', 'MemorySize', 'Timeout', 'Description', 'Environment'];
@@ -100,8 +158,8 @@ export function hotswapBlockers(deployed: Template, next: Template, servicePrefi
  * CloudFormation even with the same package) and returns the functions updated. Otherwise it says why
  * and changes nothing.
  */
-export async function hotswapService(packaged: PackagedService, clients: AwsClients, reporter: Reporter): Promise<HotswapResult> {
-  const stack = await describeStack(clients, packaged.stackName);
+export async function hotswapService(packaged: PackagedService, clients: AwsClients, reporter: Reporter, known?: KnownDeployment): Promise<HotswapResult> {
+  const stack = known?.stack ?? (await describeStack(clients, packaged.stackName));
   if (!stack) return { notPossible: `stack ${packaged.stackName} does not exist yet` };
   if (!/_COMPLETE$/.test(stack.StackStatus ?? '') || /ROLLBACK|DELETE/.test(stack.StackStatus ?? '')) {
     return { notPossible: `stack ${packaged.stackName} is in ${stack.StackStatus}` };
@@ -109,9 +167,11 @@ export async function hotswapService(packaged: PackagedService, clients: AwsClie
   if (packaged.state.nestedStacks?.length) return { notPossible: 'the service is split into nested stacks' };
   const bucket = deploymentBucketOf(stack, packaged.state.deploymentBucket);
   const servicePrefix = packaged.state.artifactDirectory.split('/').slice(0, -1).join('/');
-  const previous = bucket ? (await listDeployments(clients, bucket, servicePrefix)).at(-1) : undefined;
-  const previousState = bucket && previous ? await readJson<PackageState>(clients, bucket, `${previous.folder}/${STATE_FILE}`) : undefined;
-  const deployed = await currentTemplate(clients, packaged.stackName);
+  // Without what an earlier hotswap of this process learnt, the last state and the template are read (in parallel).
+  const [previous, deployed] = known
+    ? [{ folder: known.folder, state: known.state }, known.template]
+    : await Promise.all([bucket ? lastState(clients, bucket, servicePrefix) : undefined, currentTemplate(clients, packaged.stackName)]);
+  const previousState = previous?.state;
   if (!bucket || !previous || !previousState || !deployed) return { notPossible: 'no earlier deployment of this service to compare with' };
   if (previousState.deploymentHash === packaged.state.deploymentHash) return { unchanged: true };
 
@@ -144,15 +204,11 @@ export async function hotswapService(packaged: PackagedService, clients: AwsClie
   const failed = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');
   // Any function may have changed by now, so the drift is recorded even when one update failed: then with the
   // last deployment's package hash, so that the next hotswap of this package tries again.
-  const drift = (functions: string[]): Drift => ({
-    hotswappedAt: new Date().toISOString(),
-    functions: [...new Set([...(previousState.drift?.functions ?? []), ...functions])].sort(),
-  });
-  const recorded = failed ? { ...previousState, artifactDirectory: folder, drift: drift(keys) } : { ...packaged.state, artifactKeys, drift: drift(hotswapped) };
+  const recorded = failed ? driftedState(previous.folder, previousState, folder, keys) : { ...packaged.state, artifactKeys, drift: drift(previousState, hotswapped) };
   await uploadAll(clients, bucket, [{ key: `${folder}/${STATE_FILE}`, body: JSON.stringify(recorded, null, 2), sha256: recorded.deploymentHash }]);
   if (failed) throw failed.reason;
   // The stack's template still names the code it was deployed with: those keys stay too.
   const deployedKeys = JSON.stringify(deployed).match(new RegExp(`${servicePrefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/[^"]+`, 'g')) ?? [];
-  await pruneDeployments(clients, bucket, servicePrefix, [...Object.values(artifactKeys), ...deployedKeys]);
-  return { hotswapped };
+  const cleanup = () => pruneDeployments(clients, bucket, servicePrefix, [...Object.values(artifactKeys), ...deployedKeys]);
+  return { hotswapped, known: { stack, template: deployed, folder, state: recorded }, cleanup };
 }

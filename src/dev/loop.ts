@@ -7,7 +7,7 @@ export interface DevRequest extends CloudRequest {
   hotswapProduction?: boolean;
   /** How long a burst of file changes must be quiet before a deploy (default 100 ms). */
   debounceMs?: number;
-  /** How often the functions' logs are read with the local cloud (default 500 ms). */
+  /** How often the functions' logs are read when they are polled (the local cloud, endpoints without Live Tail; default 500 ms). */
   logIntervalMs?: number;
 }
 
@@ -24,8 +24,8 @@ export interface DevOutput {
 /**
  * `fw dev`: deploys the service, then watches its folder; each burst of changes is checked for
  * syntax errors, packaged and deployed with hotswap (which deploys through CloudFormation when it
- * cannot). A failure is printed and the loop waits for the next change. With the local cloud the
- * functions' logs are printed as they come. Ends when `signal` aborts, leaving what is deployed.
+ * cannot). A failure is printed and the loop waits for the next change. The functions' logs are
+ * printed as they come (CloudWatch Logs Live Tail on AWS, polling with the local cloud). Ends when `signal` aborts, leaving what is deployed.
  */
 export async function runDevLoop(request: DevRequest, output: DevOutput, signal: AbortSignal): Promise<void> {
   const { atEndpoint, connectFor, cwdOf, optionsOf } = require('../api/request') as typeof import('../api/request');
@@ -34,68 +34,90 @@ export async function runDevLoop(request: DevRequest, output: DevOutput, signal:
   const { watchService } = require('./watch') as typeof import('./watch');
   const { syntaxErrors } = require('./syntax') as typeof import('./syntax');
   const { streamFunctionLogs } = require('./logs') as typeof import('./logs');
+  const { tailFunctionLogs } = require('./live-tail') as typeof import('./live-tail');
+  const { keepBundlerContexts } = require('../package/bundle') as typeof import('../package/bundle');
   const cwd = cwdOf(request);
+  // TypeScript handlers are rebuilt by esbuild's incremental contexts from round to round.
+  const disposeBundlers = keepBundlerContexts();
 
-  await atEndpoint(request, async resolved => {
-    const loaded = await loadServiceConfig(cwd, optionsOf(resolved));
-    // Every round hotswaps: on a production stage without the flag each would be refused, so the loop is.
-    const { refuseProductionHotswap } = require('../deploy/hotswap') as typeof import('../deploy/hotswap');
-    refuseProductionHotswap(loaded.stage, request.hotswapProduction ?? false, 'Use fw deploy');
-    // One connection for the whole loop: a local cloud started for it serves the endpoints meanwhile.
-    const connection = await connectFor(loaded, resolved);
-    let functions: Array<{ key: string; name: string }> = [];
-    // A round that Ctrl-C cut short fails as the connection closes: that is no news.
-    const report = (error: unknown) => (signal.aborted ? undefined : output.error(error));
-    const deploy = async (hotswap: boolean) => {
-      const started = Date.now();
-      const deployment = await openDeployment({ ...resolved, connection });
-      try {
-        const result = await deployment.deploy({ hotswap, hotswapProduction: request.hotswapProduction, reporter: output.reporter });
-        functions = result.functions;
-        const seconds = ((Date.now() - started) / 1000).toFixed(1);
-        if (result.outcome === 'hotswapped') output.write(`✔ Hotswapped ${result.hotswapped?.join(', ') || 'nothing (the functions already run this code)'} (${seconds} s)\n`);
-        if (result.outcome === 'deployed') output.write(`✔ Deployed stack ${deployment.packaged.stackName} (${seconds} s)\n\n${output.summary(result)}`);
-      } finally {
-        await deployment.close();
-      }
-    };
-    const logs = request.local ? streamFunctionLogs(connection.clients.target, () => functions, output.write, Date.now(), request.logIntervalMs) : undefined;
-    let watcher: import('./watch').ServiceWatcher | undefined;
-    try {
-      await deploy(false).catch(report);
-      let pending: string[] | undefined;
-      let busy = false;
-      const next = async (): Promise<void> => {
-        if (busy || !pending || signal.aborted) return;
-        const files = pending;
-        pending = undefined;
-        busy = true;
-        output.write(`\nChanged: ${files.join(', ')}\n`);
-        const errors = await syntaxErrors(cwd, files);
-        if (errors.length > 0) {
-          for (const error of errors) output.write(`Syntax error in ${error}: not deployed, waiting for a fix\n`);
-        } else {
-          await deploy(true).catch(report);
+  try {
+    await atEndpoint(request, async resolved => {
+      const loaded = await loadServiceConfig(cwd, optionsOf(resolved));
+      // Every round hotswaps: on a production stage without the flag each would be refused, so the loop is.
+      const { refuseProductionHotswap } = require('../deploy/hotswap') as typeof import('../deploy/hotswap');
+      refuseProductionHotswap(loaded.stage, request.hotswapProduction ?? false, 'Use fw deploy');
+      // One connection for the whole loop: a local cloud started for it serves the endpoints meanwhile.
+      const connection = await connectFor(loaded, resolved);
+      let functions: Array<{ key: string; name: string }> = [];
+      // What the last hotswap learnt of the deployed stack (so the next one does not read it again), and its clean-up.
+      let known: import('../deploy/hotswap').KnownDeployment | undefined;
+      let cleanup: Promise<void> | undefined;
+      // A round that Ctrl-C cut short fails as the connection closes: that is no news.
+      const report = (error: unknown) => (signal.aborted ? undefined : output.error(error));
+      const deploy = async (hotswap: boolean) => {
+        const started = Date.now();
+        // Old deployment folders go while the loop waits for changes; a round starts once they are gone.
+        await cleanup;
+        cleanup = undefined;
+        const deployment = await openDeployment({ ...resolved, connection, known });
+        known = undefined;
+        try {
+          const result = await deployment.deploy({ hotswap, hotswapProduction: request.hotswapProduction, reporter: output.reporter, deferCleanup: true });
+          known = result.known;
+          functions = result.functions;
+          const seconds = ((Date.now() - started) / 1000).toFixed(1);
+          if (result.outcome === 'hotswapped') output.write(`✔ Hotswapped ${result.hotswapped?.join(', ') || 'nothing (the functions already run this code)'} (${seconds} s)\n`);
+          cleanup = result.cleanup?.().catch(report);
+          if (result.outcome === 'deployed') output.write(`✔ Deployed stack ${deployment.packaged.stackName} (${seconds} s)\n\n${output.summary(result)}`);
+        } finally {
+          await deployment.close();
         }
-        busy = false;
-        return next();
       };
-      watcher = watchService(
-        cwd,
-        files => {
-          pending = [...new Set([...(pending ?? []), ...files])].sort();
-          void next();
-        },
-        error => output.write(`Warning: watching ${cwd}: ${error.message}\n`),
-        request.debounceMs,
-      );
-      await watcher.ready;
-      if (!signal.aborted) output.write(`\nWatching ${cwd} for changes (Ctrl-C to stop; what is deployed stays deployed)\n`);
-      await new Promise<void>(resolve => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
-    } finally {
-      await watcher?.close();
-      await logs?.stop();
-      await connection.close();
-    }
-  });
+      // The local cloud is read directly; AWS (or another endpoint) through Live Tail, polling where it is not served.
+      const target = connection.clients.target;
+      const logs = request.local
+        ? streamFunctionLogs(target, () => functions, output.write, Date.now(), request.logIntervalMs)
+        : tailFunctionLogs(target, () => functions, output.write, { intervalMs: request.logIntervalMs });
+      let watcher: import('./watch').ServiceWatcher | undefined;
+      try {
+        await deploy(false).catch(report);
+        let pending: string[] | undefined;
+        let busy = false;
+        const next = async (): Promise<void> => {
+          if (busy || !pending || signal.aborted) return;
+          const files = pending;
+          pending = undefined;
+          busy = true;
+          output.write(`\nChanged: ${files.join(', ')}\n`);
+          const errors = await syntaxErrors(cwd, files);
+          if (errors.length > 0) {
+            for (const error of errors) output.write(`Syntax error in ${error}: not deployed, waiting for a fix\n`);
+          } else {
+            await deploy(true).catch(report);
+          }
+          busy = false;
+          return next();
+        };
+        watcher = watchService(
+          cwd,
+          files => {
+            pending = [...new Set([...(pending ?? []), ...files])].sort();
+            void next();
+          },
+          error => output.write(`Warning: watching ${cwd}: ${error.message}\n`),
+          request.debounceMs,
+        );
+        await watcher.ready;
+        if (!signal.aborted) output.write(`\nWatching ${cwd} for changes (Ctrl-C to stop; what is deployed stays deployed)\n`);
+        await new Promise<void>(resolve => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+      } finally {
+        await cleanup;
+        await watcher?.close();
+        await logs.stop();
+        await connection.close();
+      }
+    });
+  } finally {
+    await disposeBundlers();
+  }
 }

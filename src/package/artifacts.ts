@@ -33,6 +33,12 @@ export interface ArtifactInput {
   functions: FunctionToPackage[];
   layers?: Record<string, { path?: string; package?: PackageConfig }>;
   build?: Record<string, unknown>;
+  /**
+   * The folder of the last package (`.serverless`): its zips and their index are where unchanged
+   * files' compressed bytes are reused from; the new index is written into `outDir`. Without it,
+   * every file is read and compressed.
+   */
+  cacheDir?: string;
   /** Where warnings go (a symlink skipped, function patterns ignored); stderr when absent. */
   warn?: (message: string) => void;
 }
@@ -60,6 +66,8 @@ export interface Artifacts {
   /** Every zip-based function's artifact (several functions may share the service one). */
   functions: Record<string, Artifact>;
   layers: Record<string, Artifact>;
+  /** With `cacheDir`: how many files' compressed bytes were reused from the last package, how many were compressed. */
+  cache?: { reused: number; compressed: number };
 }
 
 export { buildArtifacts } from './build';

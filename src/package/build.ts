@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, type Stats } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { ConfigError, invalid, show } from '../errors';
 import type { Artifact, ArtifactInput, Artifacts, FunctionToPackage, PackageConfig } from './artifacts';
@@ -7,6 +7,7 @@ import { findDevDependencies, isDevDependencyFile, type DevDependencies } from '
 import { relativeInside, walkFiles, type SourceFile } from './files';
 import { excludedFolders, isIncluded, negate, rules } from './patterns';
 import { DeflatePool, SyncDeflater } from './deflate';
+import { EntryCache } from './entry-cache';
 import { compressedEntry, hashBytes, renamed, sortEntries, zipEntry, ZipWriter, type ZipEntry } from './zip';
 import { byKey } from '../order';
 
@@ -91,14 +92,15 @@ export async function buildArtifacts(input: ArtifactInput): Promise<Artifacts> {
 
   const pool = new DeflatePool();
   const deflater = new SyncDeflater();
+  const cache = input.cacheDir !== undefined ? new EntryCache(input.cacheDir) : undefined;
   try {
     if (zipped.length > 0) {
       const serviceFunctions = zipped.filter((fn) => packaging.get(fn.key)!.kind === 'service');
       const individual = zipped.filter((fn) => packaging.get(fn.key)!.kind === 'individual');
-      const context = new ServiceContext(input, warn, individual, serviceFunctions.length > 0);
+      const context = new ServiceContext(input, warn, individual, serviceFunctions.length > 0, cache);
       const bundles = await bundleHandlers(input.serviceDir, context.bundleRequests(zipped), esbuildOptions(input.build));
       // Keep compressed files in memory only when more than one zip is built from them.
-      const reader = new EntryReader(pool, deflater, individual.length + (serviceFunctions.length > 0 ? 1 : 0) > 1);
+      const reader = new EntryReader(pool, deflater, individual.length + (serviceFunctions.length > 0 ? 1 : 0) > 1, cache);
       if (serviceFunctions.length > 0) {
         const plan = context.plan(undefined, serviceFunctions, bundles, 'the service package');
         const artifact = await emit(input.outDir, `${input.serviceName}.zip`, plan, reader);
@@ -143,11 +145,16 @@ export async function buildArtifacts(input: ArtifactInput): Promise<Artifacts> {
       const ordered = rules(patterns);
       const selected = files.filter((file) => isIncluded(file.path, ordered));
       if (selected.length === 0) throw noFiles(`layer "${key}"`, `layers.${key}.package.patterns`);
-      result.layers[key] = await emit(input.outDir, `${key}.zip`, { files: selected, extra: [] }, new EntryReader(pool, deflater, false));
+      result.layers[key] = await emit(input.outDir, `${key}.zip`, { files: selected, extra: [] }, new EntryReader(pool, deflater, false, cache));
+    }
+    if (cache) {
+      cache.save(input.outDir);
+      result.cache = { reused: cache.hits, compressed: cache.misses };
     }
   } finally {
     pool.close();
     deflater.close();
+    cache?.close();
   }
   return result;
 }
@@ -199,6 +206,10 @@ async function emit(outDir: string, name: string, plan: ZipPlan, reader: EntryRe
   const extra = sortEntries(plan.extra);
   const writer = new ZipWriter(path);
   const ahead: Array<Promise<ZipEntry>> = [];
+  const add = (entry: ZipEntry) => {
+    const offset = writer.add(entry);
+    reader.cache?.written(entry, name, offset);
+  };
   try {
     let i = 0;
     let j = 0;
@@ -207,9 +218,9 @@ async function emit(outDir: string, name: string, plan: ZipPlan, reader: EntryRe
         j >= extra.length || (i < plan.files.length && plan.files[i].path < extra[j].name) ? reader.entry(plan.files[i++]) : Promise.resolve(extra[j++]);
       next.catch(() => undefined); // awaited below, in order; a later failure must not go unhandled
       ahead.push(next);
-      if (ahead.length >= 16) writer.add(await ahead.shift()!);
+      if (ahead.length >= 16) add(await ahead.shift()!);
     }
-    while (ahead.length > 0) writer.add(await ahead.shift()!);
+    while (ahead.length > 0) add(await ahead.shift()!);
   } catch (error) {
     writer.abort();
     rmSync(path, { force: true });
@@ -237,55 +248,74 @@ function includesOf(config: PackageConfig): string[] {
  * both give the same bytes.
  */
 class EntryReader {
-  private readonly cache = new Map<string, Promise<ZipEntry>>();
+  private readonly entries = new Map<string, Promise<ZipEntry>>();
 
   constructor(
     private readonly pool: DeflatePool,
     private readonly deflater: SyncDeflater,
     private readonly shared: boolean,
+    readonly cache?: EntryCache,
   ) {}
 
   entry(file: SourceFile): Promise<ZipEntry> {
-    const cached = this.cache.get(file.abs);
+    const cached = this.entries.get(file.abs);
     if (cached) return cached.then((entry) => (entry.name === file.path ? entry : renamed(entry, file.path)));
     const entry = this.read(file);
-    if (this.shared) this.cache.set(file.abs, entry);
+    if (this.shared) this.entries.set(file.abs, entry);
     return entry;
   }
 
   private async read(file: SourceFile): Promise<ZipEntry> {
     const slot = await this.pool.acquire();
     try {
-      let fd: number;
-      try {
-        fd = openSync(file.abs, 'r');
-      } catch (error) {
-        throw new ConfigError(`Cannot read ${show(file.path)} to package it: ${(error as Error).message}`);
-      }
-      let content: Buffer;
-      let executable: boolean;
-      try {
-        const stats = fstatSync(fd);
-        executable = (stats.mode & 0o111) !== 0;
-        // Each slot reads into its own buffer, reused from file to file: no garbage per file.
-        if (stats.size > slot.scratch.length) slot.scratch = Buffer.allocUnsafeSlow(Math.max(stats.size, slot.scratch.length * 2));
-        content = slot.scratch.subarray(0, stats.size);
-        let read = 0;
-        while (read < content.length) {
-          const n = readSync(fd, content, read, content.length - read, read);
-          if (n === 0) break;
-          read += n;
+      let fd: number | undefined;
+      const open = () => {
+        try {
+          return (fd ??= openSync(file.abs, 'r'));
+        } catch (error) {
+          throw new ConfigError(`Cannot read ${show(file.path)} to package it: ${(error as Error).message}`);
         }
-        content = content.subarray(0, read);
+      };
+      let content: Buffer | undefined;
+      let stats: Stats;
+      try {
+        // With a cache, a stat by path decides whether the file is opened at all.
+        stats = this.cache ? statOf(file) : fstatSync(open());
+        const readAll = () => {
+          const from = open();
+          // Each slot reads into its own buffer, reused from file to file: no garbage per file.
+          if (stats.size > slot.scratch.length) slot.scratch = Buffer.allocUnsafeSlow(Math.max(stats.size, slot.scratch.length * 2));
+          const buffer = slot.scratch.subarray(0, stats.size);
+          let read = 0;
+          while (read < buffer.length) {
+            const n = readSync(from, buffer, read, buffer.length - read, read);
+            if (n === 0) break;
+            read += n;
+          }
+          return (content = buffer.subarray(0, read));
+        };
+        const cached = this.cache?.fileEntry(file.path, file.abs, stats, readAll);
+        if (cached) return cached;
+        content ??= readAll();
       } finally {
-        closeSync(fd);
+        if (fd !== undefined) closeSync(fd);
       }
       let deflated = content;
       if (content.length > 0) deflated = content.length < POOL_MIN_BYTES ? this.deflater.deflate(content) : await slot.deflate(content);
-      return compressedEntry(file.path, content, deflated, executable);
+      const entry = compressedEntry(file.path, content, deflated, (stats.mode & 0o111) !== 0);
+      this.cache?.madeFromFile(entry, file.abs, stats, content);
+      return entry;
     } finally {
       this.pool.release(slot);
     }
+  }
+}
+
+function statOf(file: SourceFile): Stats {
+  try {
+    return statSync(file.abs);
+  } catch (error) {
+    throw new ConfigError(`Cannot read ${show(file.path)} to package it: ${(error as Error).message}`);
   }
 }
 
@@ -306,6 +336,7 @@ class ServiceContext {
     /** The individually packaged functions; whether a service zip is built too. */
     individual: FunctionToPackage[],
     serviceZip: boolean,
+    private readonly cache?: EntryCache,
   ) {
     const servicePackage = input.package ?? {};
     const others: string[] = [];
@@ -397,7 +428,14 @@ class ServiceContext {
     const key = bundle.files.map((file) => file.path).join('\n');
     let entries = this.bundledEntries.get(key);
     if (!entries) {
-      entries = bundle.files.map((file) => zipEntry(file.path, file.contents, false));
+      entries = bundle.files.map((file) => {
+        const key = `bundle:${file.path}`;
+        const cached = this.cache?.contentEntry(file.path, key, file.contents);
+        if (cached) return cached;
+        const entry = zipEntry(file.path, file.contents, false);
+        this.cache?.madeFromContent(entry, key, file.contents);
+        return entry;
+      });
       this.bundledEntries.set(key, entries);
     }
     return entries;

@@ -83,7 +83,7 @@ export async function bundleHandlers(
   for (const [target, group] of [...byTarget].sort(byKey)) {
     let result;
     try {
-      result = await esbuild.build({
+      result = await build(esbuild, {
         absWorkingDir: serviceDir,
         entryPoints: group.map((request) => join(serviceDir, `${request.module}.ts`)),
         outdir: serviceDir,
@@ -99,7 +99,7 @@ export async function bundleHandlers(
         logLevel: 'silent',
         charset: 'utf8',
         legalComments: 'none',
-      });
+      } as const);
     } catch (error) {
       const failures = (error as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> }).errors ?? [];
       const details = failures
@@ -122,4 +122,34 @@ export async function bundleHandlers(
     }
   }
   return bundles;
+}
+
+/** esbuild contexts kept between packages of one process (fw dev), by their options: a rebuild reparses only what changed. */
+let contexts: Map<string, Promise<import('esbuild').BuildContext>> | undefined;
+
+/**
+ * From now on, bundling keeps esbuild's incremental context per set of handlers and options and
+ * rebuilds it (fw dev). Returns the function that disposes of them all.
+ */
+export function keepBundlerContexts(): () => Promise<void> {
+  const kept: Map<string, Promise<import('esbuild').BuildContext>> = (contexts ??= new Map());
+  return async () => {
+    if (contexts === kept) contexts = undefined;
+    const all = [...kept.values()];
+    kept.clear();
+    await Promise.all(all.map(context => context.then(c => c.dispose(), () => undefined)));
+  };
+}
+
+/** One esbuild build: a kept context's rebuild when contexts are kept, a one-off build otherwise. */
+async function build(esbuild: typeof import('esbuild'), options: import('esbuild').BuildOptions & { write: false }): Promise<import('esbuild').BuildResult<{ write: false }>> {
+  if (!contexts) return esbuild.build(options);
+  const key = JSON.stringify(options);
+  let context = contexts.get(key);
+  if (!context) {
+    context = esbuild.context(options);
+    contexts.set(key, context);
+    context.catch(() => contexts?.delete(key));
+  }
+  return (await context).rebuild() as Promise<import('esbuild').BuildResult<{ write: false }>>;
 }

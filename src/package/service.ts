@@ -107,6 +107,8 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
       serviceName: loaded.serviceName,
       serviceFile,
       outDir: staging,
+      // Unchanged files' compressed bytes come from the last package's zips.
+      cacheDir: outDir,
       package: config.package as never,
       functions: Object.entries(config.functions ?? {}).map(([key, fn]) => ({
         key,

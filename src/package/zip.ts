@@ -99,7 +99,8 @@ export class ZipWriter {
     this.fd = openSync(file, 'w');
   }
 
-  add(entry: ZipEntry): void {
+  /** Appends the entry; returns the offset of its local header (where a later run finds its bytes). */
+  add(entry: ZipEntry): number {
     if (this.lastName !== undefined && !(entry.name > this.lastName)) {
       throw new Error(`Zip entries out of order or repeated: ${entry.name} after ${this.lastName}`);
     }
@@ -141,8 +142,10 @@ export class ZipWriter {
     entry.nameBytes.copy(record, 46);
     this.central.push(record);
 
+    const at = this.offset;
     this.push(local);
     this.push(entry.data);
+    return at;
   }
 
   /** Writes the central directory, closes the file and returns the hashes of all its bytes. */

@@ -138,6 +138,14 @@ deploy('deploy function updates the code and memory of one function without a st
   const again = await fw(context, 'deploy', 'function', '-f', 'users');
   assert.is(again.stdout, 'Function users is already up to date\n');
   writeFileSync(join(context.service, 'fw.yml'), SERVICE);
+  // The stack was left drifted: the next deploy goes through CloudFormation and sets the function back to its package.
+  const reconciled = await fw(context, 'deploy');
+  assert.is(reconciled.code, 0, reconciled.stderr);
+  assert.match(reconciled.stdout, 'The last deploy updated users in place (hotswap or deploy function): updating the stack through CloudFormation to match\n');
+  const { LambdaClient, GetFunctionConfigurationCommand } = await import('@aws-sdk/client-lambda');
+  const lambda = new LambdaClient({ endpoint: context.cloud.url, region: 'us-east-1', credentials });
+  assert.is((await lambda.send(new GetFunctionConfigurationCommand({ FunctionName: 'shop-dev-users' }))).MemorySize, 1024);
+  assert.match((await fw(context, 'deploy')).stdout, 'No changes to deploy');
 });
 
 deploy('a resource that fails rolls the update back and names the resource and reason', async context => {

@@ -61,7 +61,7 @@ hotswap('the next full deploy of the same package updates the stack through Clou
   const events = await eventCount(context);
   const result = await context.fw('deploy');
   assert.is(result.code, 0, result.stderr);
-  assert.match(result.stdout, 'The last deploy hotswapped users: updating the stack through CloudFormation to match\n');
+  assert.match(result.stdout, 'The last deploy updated users in place (hotswap or deploy function): updating the stack through CloudFormation to match\n');
   assert.match(result.stdout, '✔ Service deployed to stack swap-dev');
   assert.ok((await eventCount(context)) > events, 'the stack was updated');
   assert.equal(await answer(`${context.url}/users/3`), { greeting: 'bonjour', id: '3', level: 'debug' });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildArtifacts } from '../../src/package/artifacts';
-import { esbuildOptions, nodeTarget } from '../../src/package/bundle';
+import { bundleHandlers, esbuildOptions, keepBundlerContexts, nodeTarget } from '../../src/package/bundle';
 import { fn, input, names, readZip, removeDir, tempDir, text, writeTree } from './helpers';
 
 const bundle = suite('TypeScript handlers');
@@ -134,6 +134,24 @@ bundle('reads build.esbuild and refuses wrong values', () => {
   assert.throws(() => esbuildOptions({ esbuild: { sourcemap: 'yes' } }), /build.esbuild.sourcemap/);
   assert.is(nodeTarget('nodejs18.x'), 'node18');
   assert.is(nodeTarget('nodejs22.x'), 'node22');
+});
+
+bundle('with kept contexts (fw dev), a rebuild after an edit gives the bytes of a one-off build', async () => {
+  tsService(dir);
+  const request = [{ module: 'src/handler', runtime: 'nodejs20.x', functions: ['hello'] }];
+  const options = esbuildOptions({ esbuild: { external: ['left-pad'] } });
+  const kept = keepBundlerContexts();
+  try {
+    await bundleHandlers(dir, request, options);
+    writeFileSync(join(dir, 'src/greet.ts'), 'export function greet(name: string): string { return `hello ${name}`; }\n');
+    const rebuilt = await bundleHandlers(dir, request, options);
+    await kept();
+    const oneOff = await bundleHandlers(dir, request, options);
+    assert.equal(rebuilt, oneOff);
+    assert.match(rebuilt.get('src/handler')!.files[0].contents.toString(), 'return `hello ${name}`;');
+  } finally {
+    await kept();
+  }
 });
 
 bundle.run();
