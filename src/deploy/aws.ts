@@ -52,7 +52,7 @@ export function describeAwsError(error: unknown, action: string, target: AwsTarg
   return error instanceof Error ? error : new Error(String(error));
 }
 
-const sdkConfig = (target: AwsTarget) => ({
+export const sdkConfig = (target: AwsTarget) => ({
   region: target.region,
   ...(target.endpoint ? { endpoint: target.endpoint } : {}),
   ...(target.profile ? { profile: target.profile } : {}),

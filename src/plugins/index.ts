@@ -83,6 +83,11 @@ export async function addPlugin(manager: PluginManager, spec: PluginSpec): Promi
   } catch (error) {
     throw new PluginError(`Plugin "${spec.name}" cannot be loaded: ${(error as Error).message}`);
   }
+  await addPluginInstance(manager, spec, exported);
+}
+
+/** Constructs (a class) or calls (a factory) what a plugin module exports, and takes what it declares. */
+export async function addPluginInstance(manager: PluginManager, spec: PluginSpec, exported: unknown): Promise<void> {
   const plugin: LoadedPlugin = { name: spec.name, file: spec.file, instance: undefined };
   manager.plugins.push(plugin);
   const { createServerless } = require('./v3') as typeof import('./v3');
