@@ -165,7 +165,23 @@ export async function initialize(manager: PluginManager, loaded: ResolvedService
   for (const { path, value } of manager.configurationExtensions) setPath(loaded.config, path, value);
   Object.assign(manager.state, { config: loaded.config, stage: loaded.stage, region: loaded.region });
   manager.v3?.resetService();
+  const before = JSON.stringify(manager.v3?.v3Service ?? {});
   await manager.runEvent('initialize');
+  // What `initialize` hooks set on `serverless.service` (lift adds its IAM statements there) is configuration.
+  applyServiceChanges(manager, loaded.config, before);
+}
+
+/** Carries changes hooks made to `serverless.service` (outside functions and resources, taken on their own) into the configuration. */
+function applyServiceChanges(manager: PluginManager, config: Record<string, unknown>, before: string): void {
+  const v3Service = manager.v3?.v3Service;
+  if (!v3Service) return;
+  const { setPath } = require('./v3') as typeof import('./v3');
+  const changes = configurationChanges(JSON.parse(before), JSON.parse(JSON.stringify(v3Service)));
+  for (const { path, value } of changes) {
+    if (['initialServerlessConfig', 'serviceObject', 'service', 'functions', 'resources'].includes(path[0])) continue;
+    if (path[0] === 'provider' && (path[1] === 'stage' || path[1] === 'region')) continue;
+    setPath(config, path, value);
+  }
 }
 
 /** `fw package`, up to the construct tree: `initialize`, then `package:initialize` (the config may still change). */
@@ -216,6 +232,9 @@ export async function compile(manager: PluginManager, service: Service, config: 
   await manager.run('package:compileLayers');
   await manager.run('package:compileFunctions');
   await manager.run('package:compileEvents');
+  // `service.resources` extended during the compile steps (lift merges its constructs' resources there) is synthesized with the rest.
+  const resources = manager.v3?.v3Service?.resources;
+  if (resources !== undefined && resources !== config.resources) config.resources = resources;
 }
 
 /** The template exists: edits v3 plugins made during the compile steps, then `package:finalize`. */

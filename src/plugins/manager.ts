@@ -355,12 +355,21 @@ export class PluginManager {
         sections[section] ??= {};
         const target = sections[section]!;
         target[id] = original === undefined || !(id in target) ? value : patch(target[id], JSON.parse(original), value);
+        // v3 exports every output in the compiled template when it finalizes, plugins' too.
+        if (section === 'Outputs' && original === undefined) target[id] = this.exported(id, target[id]);
       }
       for (const key of before.keys()) {
         const id = key.slice(section.length + 1);
         if (!(id in (edited[section] ?? {}))) delete sections[section]?.[id];
       }
     }
+  }
+
+  private exported(key: string, output: unknown): unknown {
+    const service = this.state.service;
+    if (!service || output === null || typeof output !== 'object' || 'Export' in output) return output;
+    const { exportName } = require('../synth/naming') as typeof import('../synth/naming');
+    return { ...output, Export: { Name: exportName(service.name, service.stage, key) } };
   }
 
   /** An event type a v3 plugin declares (`defineFunctionEvent`): it compiles the event itself, so fw builds nothing. */
