@@ -225,7 +225,7 @@ async function main() {
   console.log(`${cases.length} case(s), ${cases.length - errors} template(s), ${errors} error.txt`);
 }
 
-module.exports = { findReference, runCase };
+module.exports = { findReference, runCase, clockPreload, FIXED_TIME };
 
 if (require.main === module) {
   main().catch((err) => {

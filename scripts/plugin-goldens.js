@@ -64,7 +64,11 @@ async function main() {
       dir: path.join(ROOT, entry.name),
       label: path.relative(process.cwd(), path.join(ROOT, entry.name)),
       // Next to the copy, not in it: found by Node's resolution, never zipped with the code.
-      prepare: (work) => fs.symlinkSync(nodeModules, path.join(work, '..', 'node_modules'), 'dir'),
+      // An empty node_modules in the service (serverless-plugin-typescript links it into its build).
+      prepare: (work) => {
+        fs.symlinkSync(nodeModules, path.join(work, '..', 'node_modules'), 'dir');
+        fs.mkdirSync(path.join(work, 'node_modules'));
+      },
     }));
   let next = 0;
   const worker = async () => {

@@ -18,6 +18,12 @@ export { PluginError, PluginManager } from './manager';
 /** A service file that does not mention `plugins` has none: no module is loaded to find out. */
 const MENTIONS_PLUGINS = /\bplugins\b/;
 
+/** Plugins whose work fw does itself: listed in `plugins:`, they are not loaded, and fw says why. */
+const NOT_NEEDED: Record<string, string> = {
+  'serverless-plugin-split-stacks': 'fw splits a template past CloudFormation\'s limits into nested stacks itself',
+  'serverless-plugin-typescript': 'fw bundles TypeScript handlers itself (build.esbuild)',
+};
+
 let session: PluginManager | undefined;
 
 let sessionSources: string[] = [];
@@ -59,7 +65,11 @@ export async function loadPlugins({ cwd, options }: { cwd: string; options: Reco
   const { createServerless } = require('./v3') as typeof import('./v3');
   manager.v3 = createServerless(manager);
   const before = JSON.parse(JSON.stringify(manager.v3.service)) as unknown;
-  for (const name of names) await addPlugin(manager, resolvePlugin(name, file.dir, localPath));
+  for (const name of names) {
+    const instead = NOT_NEEDED[name];
+    if (instead) process.stderr.write(`${name}: not loaded, ${instead}\n`);
+    else await addPlugin(manager, resolvePlugin(name, file.dir, localPath));
+  }
   // Constructors that set configuration on `serverless.service` (v3 plugins do, e.g. environment
   // variables from .env) change the configuration as written: applied again once it is resolved.
   const changes = configurationChanges(before, JSON.parse(JSON.stringify(manager.v3.service)));
@@ -246,6 +256,7 @@ export async function finalize(manager: PluginManager, template: Template): Prom
   Object.assign(template, JSON.parse(JSON.stringify(template)));
   manager.applyPreviewChanges(template);
   manager.state.template = template;
+  showArtifacts(manager);
   await manager.runEvent('package:createDeploymentArtifacts');
   await manager.runEvent('after:package:createDeploymentArtifacts');
   // v3 merges `resources` and writes the state inside package:finalize; plugins hook those steps too.
@@ -254,6 +265,18 @@ export async function finalize(manager: PluginManager, template: Template): Prom
   await manager.run('aws:package:finalize:saveServiceState');
   await manager.runEvent('package:finalize');
   await manager.runEvent('after:package:finalize');
+}
+
+/** v3 sets `package.artifact` of the service (or each function) to its zip once packaged; plugins that add files to the zips read it. */
+function showArtifacts(manager: PluginManager): void {
+  const artifacts = manager.state.service?.artifacts;
+  const v3Service = manager.v3?.v3Service;
+  if (!artifacts || !v3Service) return;
+  if (artifacts.service) v3Service.package.artifact ??= artifacts.service.path;
+  for (const [key, artifact] of Object.entries(artifacts.functions)) {
+    const fn = v3Service.functions[key];
+    if (fn && artifact !== artifacts.service) fn.package = { ...(fn.package as object | undefined), artifact: artifact.path };
+  }
 }
 
 const attached = new WeakMap<object, PluginManager>();

@@ -55,7 +55,10 @@ export function v3Naming(context: V3NamingContext) {
     getLogGroupName: naming.logGroupName,
     getNormalizedFunctionName: fnName,
     extractLambdaNameFromArn: (arn: string) => arn.split(':').slice(-1)[0],
-    extractAuthorizerNameFromArn: (arn: string) => /.*:.*-(.*)$/.exec(arn.split(':').slice(-1)[0])?.[1] ?? arn.split(':').slice(-1)[0],
+    extractAuthorizerNameFromArn: (arn: string) => {
+      const name = arn.split(':').slice(-1)[0];
+      return /-([^-]*)$/.exec(name)?.[1] ?? name;
+    },
     getLambdaLogicalId: naming.lambdaFunction,
     getLambdaFunctionUrlLogicalId: naming.lambdaUrl,
     getLambdaEventConfigLogicalId: naming.lambdaEventConfig,
@@ -147,7 +150,7 @@ export function v3Naming(context: V3NamingContext) {
     getLambdaApiGatewayPermissionLogicalId: naming.restApiPermission,
     getLambdaHttpApiPermissionLogicalId: naming.httpApiPermission,
     getLambdaFnUrlPermissionLogicalId: naming.lambdaUrlPermission,
-    getLambdaAuthorizerHttpApiPermissionLogicalId: naming.httpApiAuthorizerPermission,
+    getLambdaAuthorizerHttpApiPermissionLogicalId: (name: string) => `${fnName(name)}LambdaAuthorizerPermissionHttpApi`,
     getLambdaAlexaSkillPermissionLogicalId: naming.alexaSkillPermission,
     getLambdaAlexaSmartHomePermissionLogicalId: naming.alexaSmartHomePermission,
     getLambdaCloudWatchLogPermissionLogicalId: naming.cloudWatchLogPermission,
@@ -176,7 +179,7 @@ export function v3Naming(context: V3NamingContext) {
     getCloudFrontDistributionDomainNameLogicalId: naming.cloudFrontDistributionDomainNameOutput,
     getLambdaAtEdgeInvokePermissionLogicalId: naming.lambdaAtEdgePermission,
     getCloudFrontOriginId: (origin: { DomainName: string; OriginPath?: string; S3OriginConfig?: unknown }) =>
-      `${origin.S3OriginConfig ? 's3' : 'custom'}/${origin.DomainName.split('.')[0]}${origin.OriginPath ?? ''}`,
+      origin.S3OriginConfig ? `s3/${origin.DomainName.split('.')[0]}${origin.OriginPath ?? ''}` : `custom/${origin.DomainName}${origin.OriginPath ?? ''}`,
     getCloudFrontCachePolicyLogicalId: naming.cloudFrontCachePolicy,
     getCloudFrontCachePolicyName: (name: string) => naming.cloudFrontCachePolicyName(service(), stage(), name),
     getHttpApiName: () => `${stage()}-${service()}`,
@@ -184,7 +187,7 @@ export function v3Naming(context: V3NamingContext) {
     getHttpApiStageLogicalId: naming.httpApiStage,
     getHttpApiIntegrationLogicalId: naming.httpApiIntegration,
     getHttpApiRouteLogicalId: naming.httpApiRoute,
-    getHttpApiAuthorizerLogicalId: naming.httpApiAuthorizer,
+    getHttpApiAuthorizerLogicalId: (name: string) => `HttpApiAuthorizer${fnName(name)}`,
     getHttpApiLogGroupLogicalId: naming.httpApiLogGroup,
     getHttpApiLogGroupName: () => `/aws/http-api/${stackName()}`,
     getEcrRepositoryName: () => `serverless-${service()}-${stage()}`,

@@ -252,10 +252,11 @@ export function createServerless(manager: PluginManager) {
         const { addPluginInstance } = require('./index') as typeof import('./index');
         await addPluginInstance(manager, { name: Plugin.name || 'plugin', file: manager.serviceFile }, Plugin);
       },
+      // The plugins constructed so far (v3 lists the ones before the plugin asking, in its constructor).
       get plugins() {
-        return manager.plugins.map((plugin) => plugin.instance);
+        return manager.plugins.filter((plugin) => plugin.instance !== undefined).map((plugin) => plugin.instance);
       },
-      getPlugins: () => manager.plugins.map((plugin) => plugin.instance),
+      getPlugins: () => manager.plugins.filter((plugin) => plugin.instance !== undefined).map((plugin) => plugin.instance),
       get hooks() {
         return manager.hooksByEvent();
       },
