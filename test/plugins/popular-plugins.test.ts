@@ -159,7 +159,7 @@ popular('serverless-step-functions and serverless-lift: their resources are crea
   }
 });
 
-popular('serverless-export-env: "fw export-env" writes the deployed service's and functions' environment to .env', async (context) => {
+popular('serverless-export-env: "fw export-env --all" writes the deployed service and function environment to .env', async (context) => {
   const c = context.cases.get('export-env')!;
   const preload = join(context.root, 'fixed-clock.cjs');
   const endpoint = ['--endpoint-url', context.cloud!.cloud.url];
@@ -167,7 +167,7 @@ popular('serverless-export-env: "fw export-env" writes the deployed service's an
   assert.is(deployed.code, 0, deployed.stderr);
   const result = await run(['export-env', '--all', ...endpoint], c.work, preload);
   assert.is(result.code, 0, result.stderr);
-  assert.is(readFileSync(join(c.work, '.env'), 'utf8'), 'GREETING=hello\nTABLE=orders\n');
+  assert.is(readFileSync(join(c.work, '.env'), 'utf8'), 'GREETING=hello\nTABLE=orders');
 });
 
 /** README's table of Serverless v3 plugins: plugin name → its result column. */
