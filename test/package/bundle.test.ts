@@ -134,6 +134,16 @@ const sdkService = (root: string) =>
     ].join('\n'),
   });
 
+/** The message packaging `hello` on `runtime` fails with (the SDK the runtime lacks is not in node_modules). */
+async function bundlingError(runtime: string): Promise<string> {
+  try {
+    await buildArtifacts(input(dir, { functions: [fn('hello', { runtime })] }));
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error(`packaging for ${runtime} succeeded`);
+}
+
 bundle('leaves aws-sdk (v2) out of bundles for nodejs16.x and older, which provide it', async () => {
   sdkService(dir);
   const artifacts = await buildArtifacts(input(dir, { build: { esbuild: { exclude: ['aws-sdk', '@aws-sdk/*'] } }, functions: [fn('hello', { runtime: 'nodejs16.x' })] }));
@@ -142,12 +152,7 @@ bundle('leaves aws-sdk (v2) out of bundles for nodejs16.x and older, which provi
   assert.match(js, 'require("@aws-sdk/client-s3")');
   assert.equal(runtimeModules('nodejs16.x'), ['aws-sdk']);
   assert.equal(runtimeModules('nodejs14.x'), ['aws-sdk']);
-  try {
-    await buildArtifacts(input(dir, { functions: [fn('hello', { runtime: 'nodejs16.x' })] }));
-    assert.unreachable();
-  } catch (error) {
-    assert.match((error as Error).message, /^Cannot bundle the TypeScript handlers of hello:\n {2}handler\.ts:2:\d+: Could not resolve "@aws-sdk\/client-s3"/);
-  }
+  assert.match(await bundlingError('nodejs16.x'), /^Cannot bundle the TypeScript handlers of hello:\n {2}handler\.ts:2:\d+: Could not resolve "@aws-sdk\/client-s3"/);
 });
 
 bundle('leaves @aws-sdk/* (v3) out of bundles for nodejs18.x and later, and bundles aws-sdk there', async () => {
@@ -156,12 +161,7 @@ bundle('leaves @aws-sdk/* (v3) out of bundles for nodejs18.x and later, and bund
   assert.match(text(artifacts.service!.path, 'handler.js')!, 'require("@aws-sdk/client-s3")');
   assert.equal(runtimeModules('nodejs18.x'), ['@aws-sdk/*']);
   sdkService(dir);
-  try {
-    await buildArtifacts(input(dir, { functions: [fn('hello', { runtime: 'nodejs20.x' })] }));
-    assert.unreachable();
-  } catch (error) {
-    assert.match((error as Error).message, /^Cannot bundle the TypeScript handlers of hello:\n {2}handler\.ts:1:\d+: Could not resolve "aws-sdk"/);
-  }
+  assert.match(await bundlingError('nodejs20.x'), /^Cannot bundle the TypeScript handlers of hello:\n {2}handler\.ts:1:\d+: Could not resolve "aws-sdk"/);
 });
 
 bundle('build.esbuild.exclude replaces the runtime\'s modules: [] bundles the SDK from node_modules', async () => {
