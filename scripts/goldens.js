@@ -127,6 +127,8 @@ function runCase(serverlessBin, c) {
     const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-golden-'));
     const work = path.join(tmpRoot, c.name);
     copyCase(c.dir, work);
+    // scripts/plugin-goldens.js links the plugins' node_modules in.
+    if (c.prepare) c.prepare(work);
     const argsFile = path.join(c.dir, 'args.txt');
     const extra = fs.existsSync(argsFile) ? parseArgs(fs.readFileSync(argsFile, 'utf8')) : [];
     const nodeArgs = [];
@@ -223,7 +225,11 @@ async function main() {
   console.log(`${cases.length} case(s), ${cases.length - errors} template(s), ${errors} error.txt`);
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+module.exports = { findReference, runCase, clockPreload, FIXED_TIME };
+
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

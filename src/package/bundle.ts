@@ -6,6 +6,8 @@ import { byKey } from '../order';
 export interface EsbuildOptions {
   /** Module names left out of the bundle (they must then be in node_modules). */
   external: string[];
+  /** Module names left out of the bundle because the Lambda runtime provides them; undefined: the runtime's own (`runtimeModules`). */
+  exclude?: string[];
   sourcemap: false | 'linked' | 'inline' | 'external';
   minify: boolean;
   /** Overrides the target derived from the runtime (`node18`, …). */
@@ -38,6 +40,12 @@ export function esbuildOptions(build: Record<string, unknown> | undefined): Esbu
     }
     options.external = [...config.external];
   }
+  if (config.exclude !== undefined) {
+    if (!Array.isArray(config.exclude) || !config.exclude.every((name) => typeof name === 'string')) {
+      throw invalid('build.esbuild.exclude', 'a list of module names', config.exclude);
+    }
+    options.exclude = [...config.exclude];
+  }
   if (config.sourcemap !== undefined) {
     const value = config.sourcemap;
     if (value === true) options.sourcemap = 'linked';
@@ -63,6 +71,16 @@ export function nodeTarget(runtime: string): string {
 }
 
 /**
+ * What the Lambda runtime provides, left out of bundles unless `build.esbuild.exclude` says
+ * otherwise: the AWS SDK for JavaScript v2 (`aws-sdk`) up to nodejs16.x, v3 (`@aws-sdk/*`) from
+ * nodejs18.x on (as serverless-esbuild and SAM do).
+ */
+export function runtimeModules(runtime: string): string[] {
+  const major = Number(/^nodejs(\d+)/.exec(runtime)?.[1] ?? 20);
+  return major <= 16 ? ['aws-sdk'] : ['@aws-sdk/*'];
+}
+
+/**
  * Bundles TypeScript handlers with esbuild (CommonJS, platform node), one output per handler
  * module at `<module>.js`, so the handler string keeps resolving inside the zip. One esbuild
  * call per target bundles every handler at once.
@@ -75,12 +93,14 @@ export async function bundleHandlers(
   const bundles = new Map<string, Bundle>();
   if (requests.length === 0) return bundles;
   const esbuild = require('esbuild') as typeof import('esbuild');
+  // One esbuild call per target and set of runtime-provided modules.
   const byTarget = new Map<string, BundleRequest[]>();
   for (const request of requests) {
-    const target = options.target ?? nodeTarget(request.runtime);
-    byTarget.set(target, [...(byTarget.get(target) ?? []), request]);
+    const key = JSON.stringify([options.target ?? nodeTarget(request.runtime), options.exclude ?? runtimeModules(request.runtime)]);
+    byTarget.set(key, [...(byTarget.get(key) ?? []), request]);
   }
-  for (const [target, group] of [...byTarget].sort(byKey)) {
+  for (const [key, group] of [...byTarget].sort(byKey)) {
+    const [target, excluded] = JSON.parse(key) as [string, string[]];
     let result;
     try {
       result = await build(esbuild, {
@@ -92,7 +112,7 @@ export async function bundleHandlers(
         platform: 'node',
         format: 'cjs',
         target,
-        external: options.external,
+        external: [...excluded, ...options.external],
         sourcemap: options.sourcemap,
         minify: options.minify,
         write: false,

@@ -88,6 +88,9 @@ export async function registerPluginCommands(cli: Cli, argv: string[], cwd: stri
   if (region !== undefined) options.region = region;
   const manager = await loadPlugins({ cwd, options });
   if (manager.empty) return argv;
+  // v3's `processedInput.commands`: the command's words before its options.
+  const words = argv.slice(0, argv.findIndex((arg) => arg.startsWith('-')) >>> 0);
+  manager.commandPath.splice(0, manager.commandPath.length, ...words);
   setPluginSession(manager);
   for (const commandClass of pluginCommandClasses(manager)) cli.register(commandClass);
   // v3 users type `--includeLayers`; clipanion wants `--include-layers`.

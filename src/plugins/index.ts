@@ -18,6 +18,12 @@ export { PluginError, PluginManager } from './manager';
 /** A service file that does not mention `plugins` has none: no module is loaded to find out. */
 const MENTIONS_PLUGINS = /\bplugins\b/;
 
+/** Plugins whose work fw does itself: listed in `plugins:`, they are not loaded, and fw says why. */
+const NOT_NEEDED: Record<string, string> = {
+  'serverless-plugin-split-stacks': 'fw splits a template past CloudFormation\'s limits into nested stacks itself',
+  'serverless-plugin-typescript': 'fw bundles TypeScript handlers itself (build.esbuild)',
+};
+
 let session: PluginManager | undefined;
 
 let sessionSources: string[] = [];
@@ -59,7 +65,11 @@ export async function loadPlugins({ cwd, options }: { cwd: string; options: Reco
   const { createServerless } = require('./v3') as typeof import('./v3');
   manager.v3 = createServerless(manager);
   const before = JSON.parse(JSON.stringify(manager.v3.service)) as unknown;
-  for (const name of names) await addPlugin(manager, resolvePlugin(name, file.dir, localPath));
+  for (const name of names) {
+    const instead = NOT_NEEDED[name];
+    if (instead) process.stderr.write(`${name}: not loaded, ${instead}\n`);
+    else await addPlugin(manager, resolvePlugin(name, file.dir, localPath));
+  }
   // Constructors that set configuration on `serverless.service` (v3 plugins do, e.g. environment
   // variables from .env) change the configuration as written: applied again once it is resolved.
   const changes = configurationChanges(before, JSON.parse(JSON.stringify(manager.v3.service)));
@@ -83,6 +93,11 @@ export async function addPlugin(manager: PluginManager, spec: PluginSpec): Promi
   } catch (error) {
     throw new PluginError(`Plugin "${spec.name}" cannot be loaded: ${(error as Error).message}`);
   }
+  await addPluginInstance(manager, spec, exported);
+}
+
+/** Constructs (a class) or calls (a factory) what a plugin module exports, and takes what it declares. */
+export async function addPluginInstance(manager: PluginManager, spec: PluginSpec, exported: unknown): Promise<void> {
   const plugin: LoadedPlugin = { name: spec.name, file: spec.file, instance: undefined };
   manager.plugins.push(plugin);
   const { createServerless } = require('./v3') as typeof import('./v3');
@@ -160,7 +175,23 @@ export async function initialize(manager: PluginManager, loaded: ResolvedService
   for (const { path, value } of manager.configurationExtensions) setPath(loaded.config, path, value);
   Object.assign(manager.state, { config: loaded.config, stage: loaded.stage, region: loaded.region });
   manager.v3?.resetService();
+  const before = JSON.stringify(manager.v3?.v3Service ?? {});
   await manager.runEvent('initialize');
+  // What `initialize` hooks set on `serverless.service` (lift adds its IAM statements there) is configuration.
+  applyServiceChanges(manager, loaded.config, before);
+}
+
+/** Carries changes hooks made to `serverless.service` (outside functions and resources, taken on their own) into the configuration. */
+function applyServiceChanges(manager: PluginManager, config: Record<string, unknown>, before: string): void {
+  const v3Service = manager.v3?.v3Service;
+  if (!v3Service) return;
+  const { setPath } = require('./v3') as typeof import('./v3');
+  const changes = configurationChanges(JSON.parse(before), JSON.parse(JSON.stringify(v3Service)));
+  for (const { path, value } of changes) {
+    if (['initialServerlessConfig', 'serviceObject', 'service', 'functions', 'resources'].includes(path[0])) continue;
+    if (path[0] === 'provider' && (path[1] === 'stage' || path[1] === 'region')) continue;
+    setPath(config, path, value);
+  }
 }
 
 /** `fw package`, up to the construct tree: `initialize`, then `package:initialize` (the config may still change). */
@@ -211,6 +242,9 @@ export async function compile(manager: PluginManager, service: Service, config: 
   await manager.run('package:compileLayers');
   await manager.run('package:compileFunctions');
   await manager.run('package:compileEvents');
+  // `service.resources` extended during the compile steps (lift merges its constructs' resources there) is synthesized with the rest.
+  const resources = manager.v3?.v3Service?.resources;
+  if (resources !== undefined && resources !== config.resources) config.resources = resources;
 }
 
 /** The template exists: edits v3 plugins made during the compile steps, then `package:finalize`. */
@@ -222,6 +256,7 @@ export async function finalize(manager: PluginManager, template: Template): Prom
   Object.assign(template, JSON.parse(JSON.stringify(template)));
   manager.applyPreviewChanges(template);
   manager.state.template = template;
+  showArtifacts(manager);
   await manager.runEvent('package:createDeploymentArtifacts');
   await manager.runEvent('after:package:createDeploymentArtifacts');
   // v3 merges `resources` and writes the state inside package:finalize; plugins hook those steps too.
@@ -230,6 +265,18 @@ export async function finalize(manager: PluginManager, template: Template): Prom
   await manager.run('aws:package:finalize:saveServiceState');
   await manager.runEvent('package:finalize');
   await manager.runEvent('after:package:finalize');
+}
+
+/** v3 sets `package.artifact` of the service (or each function) to its zip once packaged; plugins that add files to the zips read it. */
+function showArtifacts(manager: PluginManager): void {
+  const artifacts = manager.state.service?.artifacts;
+  const v3Service = manager.v3?.v3Service;
+  if (!artifacts || !v3Service) return;
+  if (artifacts.service) v3Service.package.artifact ??= artifacts.service.path;
+  for (const [key, artifact] of Object.entries(artifacts.functions)) {
+    const fn = v3Service.functions[key];
+    if (fn && artifact !== artifacts.service) fn.package = { ...(fn.package as object | undefined), artifact: artifact.path };
+  }
 }
 
 const attached = new WeakMap<object, PluginManager>();

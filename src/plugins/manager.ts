@@ -69,6 +69,8 @@ export class PluginManager {
   };
   /** The running command's CLI options; one object, so plugins that kept it see the values. */
   readonly options: Record<string, unknown> = {};
+  /** The running command's words (`['deploy', 'function']`): v3's `processedInput.commands`. */
+  readonly commandPath: string[] = [];
   readonly state: State = { config: {} };
   /** Where `provider.request` sends calls; set by the command (deploy's connection, `--local`, …). */
   awsTarget?: () => Promise<AwsTarget>;
@@ -100,10 +102,24 @@ export class PluginManager {
     this.hooks.set(event, list);
   }
 
+  /**
+   * A command, or more of one another plugin added: as Serverless v3 does, the definitions are
+   * merged (options and sub-commands added, lifecycle events merged position by position), so
+   * serverless-webpack and serverless-offline both extending `offline` work together.
+   */
   addCommand(plugin: LoadedPlugin, name: string, definition: CommandDefinition): void {
-    const clash = this.commands.find((command) => command.value.name === name);
-    if (clash) throw new PluginError(`Plugin "${plugin.name}" adds the command "${name}", which plugin "${clash.plugin.name}" already added`);
-    this.commands.push({ plugin, value: { name, definition } });
+    const existing = this.commands.find((command) => command.value.name === name);
+    if (existing) existing.value.definition = mergeDefinitions(existing.value.definition, definition) as CommandDefinition;
+    else this.commands.push({ plugin, value: { name, definition } });
+  }
+
+  commandDefinition(name: string): CommandDefinition | undefined {
+    return this.commands.find((entry) => entry.value.name === name)?.value.definition;
+  }
+
+  /** v3's `pluginManager.hooks`: each event's hooks, as `{ pluginName, hook }`. */
+  hooksByEvent(): Record<string, Array<{ pluginName: string; hook: Hook }>> {
+    return Object.fromEntries([...this.hooks].map(([event, list]) => [event, list.map(({ plugin, value }) => ({ pluginName: plugin.name, hook: value }))]));
   }
 
   extendSchema(extension: SchemaExtension): void {
@@ -134,8 +150,26 @@ export class PluginManager {
 
   /** The API object one plugin receives: fw's own methods over the shared v3 `serverless` object. */
   apiFor(plugin: LoadedPlugin, v3: object): PluginApi {
+    // Each surface object seen through the plugin's view: a v3 member fw lacks fails naming the plugin.
+    const { surface } = require('./v3-surface') as typeof import('./v3-surface');
+    const shared = v3 as import('./v3').ServerlessV3;
+    const views = {
+      provider: surface(plugin.name, shared.awsProvider, 'provider', "serverless.getProvider('aws')"),
+      pluginManager: surface(plugin.name, shared.pluginManager, 'pluginManager', 'serverless.pluginManager'),
+      utils: surface(plugin.name, shared.utils, 'utils', 'serverless.utils'),
+      cli: surface(plugin.name, shared.cli, 'cli', 'serverless.cli'),
+      configSchemaHandler: surface(plugin.name, shared.configSchemaHandler, 'configSchemaHandler', 'serverless.configSchemaHandler'),
+      classes: surface(plugin.name, shared.classes, 'classes', 'serverless.classes'),
+    };
     const api = Object.create(v3) as PluginApi & Record<string, unknown>;
+    Object.defineProperty(api, 'service', {
+      get: () => surface(plugin.name, shared.service, 'service', 'serverless.service'),
+      set: (value) => (shared.service = value),
+    });
     Object.assign(api, {
+      ...views,
+      getProvider: (name: string) => (name === 'aws' ? views.provider : undefined),
+      providers: { aws: views.provider },
       pluginName: plugin.name,
       serviceDir: this.serviceDir,
       options: this.options,
@@ -321,12 +355,21 @@ export class PluginManager {
         sections[section] ??= {};
         const target = sections[section]!;
         target[id] = original === undefined || !(id in target) ? value : patch(target[id], JSON.parse(original), value);
+        // v3 exports every output in the compiled template when it finalizes, plugins' too.
+        if (section === 'Outputs' && original === undefined) target[id] = this.exported(id, target[id]);
       }
       for (const key of before.keys()) {
         const id = key.slice(section.length + 1);
         if (!(id in (edited[section] ?? {}))) delete sections[section]?.[id];
       }
     }
+  }
+
+  private exported(key: string, output: unknown): unknown {
+    const service = this.state.service;
+    if (!service || output === null || typeof output !== 'object' || 'Export' in output) return output;
+    const { exportName } = require('../synth/naming') as typeof import('../synth/naming');
+    return { ...output, Export: { Name: exportName(service.name, service.stage, key) } };
   }
 
   /** An event type a v3 plugin declares (`defineFunctionEvent`): it compiles the event itself, so fw builds nothing. */
@@ -338,6 +381,22 @@ export class PluginManager {
     };
     this.addEventType(plugin, eventType as unknown as PluginEventType, json);
   }
+}
+
+/** lodash's `merge` as v3 merges command definitions: objects key by key, arrays position by position. */
+function mergeDefinitions(target: unknown, source: unknown): unknown {
+  if (source === undefined) return target;
+  if (Array.isArray(target) && Array.isArray(source)) {
+    const length = Math.max(target.length, source.length);
+    return Array.from({ length }, (_, index) => mergeDefinitions(target[index], source[index]));
+  }
+  const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+  if (isObject(target) && isObject(source)) {
+    const result: Record<string, unknown> = { ...target };
+    for (const [key, value] of Object.entries(source)) if (key !== '__proto__' && key !== 'constructor') result[key] = mergeDefinitions(target[key], value);
+    return result;
+  }
+  return source;
 }
 
 /** `target` with the changes that turned `before` into `after` (keys added, changed, removed), recursively. */

@@ -1,4 +1,5 @@
-import type { AwsTarget } from '../deploy/aws';
+import { sdkConfig, type AwsTarget } from '../deploy/aws';
+import { withTimeouts } from '../deploy/timeouts';
 
 /** v3's `provider.request('Lambda', 'listVersionsByFunction', params)` service names → AWS SDK v3 packages fw ships. */
 const CLIENTS: Record<string, { module: string; client: string }> = {
@@ -8,11 +9,17 @@ const CLIENTS: Record<string, { module: string; client: string }> = {
   CloudWatchLogs: { module: '@aws-sdk/client-cloudwatch-logs', client: 'CloudWatchLogsClient' },
   SSM: { module: '@aws-sdk/client-ssm', client: 'SSMClient' },
   STS: { module: '@aws-sdk/client-sts', client: 'STSClient' },
+  SNS: { module: '@aws-sdk/client-sns', client: 'SNSClient' },
+  SQS: { module: '@aws-sdk/client-sqs', client: 'SQSClient' },
+  DynamoDB: { module: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' },
+  EventBridge: { module: '@aws-sdk/client-eventbridge', client: 'EventBridgeClient' },
+  SecretsManager: { module: '@aws-sdk/client-secrets-manager', client: 'SecretsManagerClient' },
 };
 
 interface SdkClient {
   send(command: unknown): Promise<Record<string, unknown>>;
   destroy(): void;
+  middlewareStack: unknown;
 }
 
 /** v3's error shape: plugins look at `providerError.statusCode` and `code`. */
@@ -30,7 +37,7 @@ export class ProviderRequestError extends Error {
 /**
  * One AWS call, the way a v3 plugin makes it: service and method by name (`'Lambda'`,
  * `'listVersionsByFunction'`), sent with the AWS SDK v3 client of that service (loaded on first
- * use) at the endpoint and with the credentials of the running command.
+ * use) at the endpoint and with the credentials of the running command, with fw's time-outs.
  */
 export async function awsRequest(target: AwsTarget, service: string, method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
   const known = CLIENTS[service];
@@ -39,13 +46,9 @@ export async function awsRequest(target: AwsTarget, service: string, method: str
   const commandName = `${method.charAt(0).toUpperCase()}${method.slice(1)}Command`;
   const Command = sdk[commandName];
   if (typeof Command !== 'function') throw new Error(`provider.request: ${service} has no method "${method}"`);
-  const client = new sdk[known.client]({
-    region: target.region,
-    ...(target.endpoint ? { endpoint: target.endpoint } : {}),
-    ...(target.profile ? { profile: target.profile } : {}),
-    ...(target.credentials ? { credentials: target.credentials } : {}),
-    ...(service === 'S3' && target.endpoint ? { forcePathStyle: true } : {}),
-  }) as SdkClient;
+  const client = withTimeouts(
+    (settings) => new sdk[known.client]({ ...sdkConfig(target), ...settings, ...(service === 'S3' && target.endpoint ? { forcePathStyle: true } : {}) }) as SdkClient,
+  );
   try {
     const response = await client.send(new Command(params));
     delete response.$metadata;

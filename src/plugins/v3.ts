@@ -1,9 +1,12 @@
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import * as naming from '../synth/naming';
 import type { Template } from '../synth/template';
 import { fromJsonSchema, propertiesOf } from './json-schema';
 import type { PluginManager } from './manager';
 import { awsRequest } from './request';
+import { v3Naming } from './v3-naming';
 
 /**
  * The `serverless` object a Serverless Framework v3 plugin is constructed with, for the common
@@ -41,11 +44,11 @@ export class V3Service {
 
   constructor(private readonly manager: PluginManager, config: Config, stage: string, region: string) {
     Object.defineProperty(this, 'manager', { enumerable: false });
-    this.update(config, stage, region);
+    this.refill(config, stage, region);
   }
 
   /** Refills every field from `config` (the raw one while plugins load, the resolved one after). */
-  update(config: Config, stage: string, region: string): void {
+  refill(config: Config, stage: string, region: string): void {
     const manager = this.manager;
     for (const [key, value] of Object.entries(config)) {
       if (!['functions', 'provider', 'service', 'custom', 'layers', 'package'].includes(key)) this[key] = value;
@@ -79,6 +82,16 @@ export class V3Service {
   getServiceName(): string {
     return this.service;
   }
+  getServiceObject(): { name: string } {
+    return this.serviceObject;
+  }
+  /** v3 fills in each function's deployed name (`<service>-<stage>-<key>`) where the config has none. */
+  setFunctionNames(options: { stage?: string } = {}): void {
+    const stage = options.stage ?? this.provider.stage;
+    for (const [key, fn] of Object.entries(this.functions)) {
+      if (fn && typeof fn === 'object') fn.name ??= naming.defaultFunctionName(this.service, stage, key);
+    }
+  }
   getAllFunctions(): string[] {
     return Object.keys(this.functions);
   }
@@ -106,41 +119,18 @@ export class V3Service {
   }
 }
 
-/** `provider.naming`: v3's logical ids, from fw's one naming module. */
-export function v3Naming(service: () => V3Service) {
-  return {
-    normalizeName: naming.normalizeName,
-    normalizeNameToAlphaNumericOnly: naming.normalizeNameToAlphaNumericOnly,
-    getNormalizedFunctionName: naming.functionName,
-    getLambdaLogicalId: naming.lambdaFunction,
-    getLambdaLogicalIdRegex: () => /LambdaFunction$/,
-    getLambdaVersionLogicalId: (fn: string, hash: string) => naming.lambdaVersion(fn, hash),
-    getLambdaVersionOutputLogicalId: naming.lambdaQualifiedArnOutput,
-    getLambdaFunctionUrlLogicalId: naming.lambdaUrl,
-    getLogGroupLogicalId: naming.logGroup,
-    getLogGroupName: naming.logGroupName,
-    getRoleLogicalId: naming.roleLambdaExecution,
-    getRoleName: () => ({ 'Fn::Join': ['-', [service().service, service().provider.stage, { Ref: 'AWS::Region' }, 'lambdaRole']] }),
-    getPolicyName: () => ({ 'Fn::Join': ['-', [service().service, service().provider.stage, 'lambda']] }),
-    getStackName: () => (typeof service().provider.stackName === 'string' ? service().provider.stackName : naming.stackName(service().service, service().provider.stage)),
-    getDeploymentBucketLogicalId: naming.deploymentBucket,
-    getDeploymentBucketPolicyLogicalId: naming.deploymentBucketPolicy,
-    getDeploymentBucketOutputLogicalId: naming.deploymentBucketOutput,
-    getServiceEndpointRegex: () => /^ServiceEndpoint/,
-    getRestApiLogicalId: naming.restApi,
-    getHttpApiLogicalId: naming.httpApi,
-    getHttpApiStageLogicalId: naming.httpApiStage,
-    getApiGatewayName: () => `${service().provider.stage}-${service().service}`,
-    getStackOutputName: (key: string) => naming.exportName(service().service, service().provider.stage, key),
-  };
-}
-
 /** The shared `serverless` object (each plugin gets it through its own API object). */
 export function createServerless(manager: PluginManager) {
   let v3Service: V3Service | undefined;
   const service = () => (v3Service ??= new V3Service(manager, manager.raw, stageOf(manager), regionOf(manager)));
   const provider = {
-    naming: v3Naming(service),
+    naming: v3Naming({
+      service: () => service().service,
+      stage: () => service().provider.stage,
+      region: () => service().provider.region,
+      stackName: () => (typeof service().provider.stackName === 'string' ? (service().provider.stackName as string) : undefined),
+      albTargetGroupPrefix: () => String((service().provider.alb as { targetGroupPrefix?: string } | undefined)?.targetGroupPrefix ?? ''),
+    }),
     getStage: () => service().provider.stage,
     getRegion: () => service().provider.region,
     getServerlessDeploymentBucketName: async () => (service().provider.deploymentBucket as string | undefined) ?? undefined,
@@ -150,8 +140,35 @@ export function createServerless(manager: PluginManager) {
     },
     getAccountId: async () => ((await provider.request('STS', 'getCallerIdentity')) as { Account: string }).Account,
     getCredentials: () => ({ region: service().provider.region }),
+    getRuntime: (runtime?: string) => runtime ?? (service().provider.runtime as string | undefined) ?? 'nodejs20.x',
+    getApiGatewayPredefinedResources: () => {
+      const apiGateway = (service().provider.apiGateway ?? {}) as { restApiResources?: unknown };
+      const resources = apiGateway.restApiResources;
+      if (!resources) return [];
+      if (Array.isArray(resources)) return resources;
+      return Object.entries(resources as Record<string, unknown>).map(([path, resourceId]) => ({ path, resourceId }));
+    },
+    getApiGatewayRestApiId: () => (service().provider.apiGateway as { restApiId?: unknown } | undefined)?.restApiId ?? { Ref: 'ApiGatewayRestApi' },
+    getApiGatewayRestApiRootResourceId: () =>
+      (service().provider.apiGateway as { restApiRootResourceId?: unknown } | undefined)?.restApiRootResourceId ?? { 'Fn::GetAtt': ['ApiGatewayRestApi', 'RootResourceId'] },
+    getLogRetentionInDays: () => service().provider.logRetentionInDays,
+    getDeploymentPrefix: () => ((service().provider.deploymentPrefix as string | undefined) ?? 'serverless'),
+    getAlbTargetGroupPrefix: () => String((service().provider.alb as { targetGroupPrefix?: string } | undefined)?.targetGroupPrefix ?? ''),
+    isExistingRoleProvided: (role: unknown) => role !== undefined && role !== null,
+    options: manager.options,
+    hooks: {},
+    get serverless() {
+      return serverless;
+    },
   };
   const schema = manager.schema;
+  const deprecations = new Set<string>();
+  const spawn = async (command: string | string[]) => {
+    const path = Array.isArray(command) ? command : command.split(':');
+    let definition = manager.commandDefinition(path[0]);
+    for (const name of path.slice(1)) definition = definition?.commands?.[name];
+    for (const step of definition?.lifecycleEvents ?? []) await manager.run(`${path.join(':')}:${step}`);
+  };
   const serverless = {
     version: V3_VERSION,
     get service() {
@@ -166,18 +183,50 @@ export function createServerless(manager: PluginManager) {
     get configurationInput() {
       return manager.raw;
     },
-    processedInput: { commands: [] as string[], options: manager.options },
+    set configurationInput(value: Record<string, unknown>) {
+      if (value !== manager.raw) Object.assign(manager.raw, value);
+    },
+    processedInput: { commands: manager.commandPath, options: manager.options },
+    getVersion: () => V3_VERSION,
+    /** v3 prints each deprecation once; fw prints it as a warning on stderr. */
+    logDeprecation: (code: string, message: string) => {
+      if (deprecations.has(code)) return;
+      deprecations.add(code);
+      process.stderr.write(`Deprecation warning: ${message}\n`);
+    },
+    isDashboardEnabled: false,
+    /** Sections v3 prints after `info`/`deploy`; fw keeps them (its own output lists the stack's outputs). */
+    serviceOutputs: new Map<string, unknown>(),
+    servicePluginOutputs: new Map<string, unknown>(),
+    addServiceOutputSection: (title: string, content: unknown) => serverless.serviceOutputs.set(title, content),
+    variables: { options: manager.options, get service() { return service(); } },
+    isStandaloneExecutable: false,
+    instanceId: 'fw',
     providers: { aws: provider },
     getProvider: (name: string) => (name === 'aws' ? provider : undefined),
     setProvider: () => undefined,
     classes: { Error: ServerlessError },
     cli: { log: (message: string) => manager.write(`${message}\n`), consoleLog: (message: string) => manager.write(`${message}\n`) },
     utils: {
-      readFileSync: (path: string) => JSON.parse(readFileSync(path, 'utf8')),
-      writeFileSync: (path: string, contents: unknown) => writeFileSync(path, typeof contents === 'string' ? contents : JSON.stringify(contents, null, 2)),
+      readFileSync: (path: string) => {
+        const text = readFileSync(path, 'utf8');
+        return path.endsWith('.json') ? JSON.parse(text) : text;
+      },
+      writeFileSync: (path: string, contents: unknown) => {
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(path, typeof contents === 'string' ? contents : JSON.stringify(contents, null, 2));
+      },
       fileExistsSync: (path: string) => existsSync(path) && statSync(path).isFile(),
       dirExistsSync: (path: string) => existsSync(path) && statSync(path).isDirectory(),
       getVersion: () => V3_VERSION,
+      readFile: async (path: string) => JSON.parse(readFileSync(path, 'utf8')),
+      writeFile: async (path: string, contents: unknown) => serverless.utils.writeFileSync(path, contents),
+      appendFileSync: (path: string, contents: string) => appendFileSync(path, contents),
+      writeFileDir: (path: string) => mkdirSync(dirname(path), { recursive: true }),
+      getTmpDirPath: () => mkdtempSync(join(tmpdir(), 'fw-plugin-')),
+      generateShortId: (length = 6) => Math.random().toString(36).slice(2, 2 + length),
+      isEventUsed: (functions: Record<string, { events?: unknown[] }>, type: string) =>
+        Object.values(functions).some((fn) => (fn.events ?? []).some((event) => event !== null && typeof event === 'object' && type in event)),
     },
     configSchemaHandler: {
       defineTopLevelProperty: (name: string, json: Record<string, unknown>) => {
@@ -196,17 +245,33 @@ export function createServerless(manager: PluginManager) {
     },
     pluginManager: {
       /** Runs another command's steps (`warmup:addWarmers` is the sub-command addWarmers of warmup). */
-      spawn: async (command: string | string[]) => {
-        const path = Array.isArray(command) ? command : command.split(':');
-        let definition = manager.commands.find((entry) => entry.value.name === path[0])?.value.definition;
-        for (const name of path.slice(1)) definition = definition?.commands?.[name];
-        for (const step of definition?.lifecycleEvents ?? []) await manager.run(`${path.join(':')}:${step}`);
+      spawn,
+      run: spawn,
+      /** Adds a plugin class at run time (plugins that bundle others do), constructed as `plugins:` entries are. */
+      addPlugin: async (Plugin: new (...args: unknown[]) => unknown) => {
+        const { addPluginInstance } = require('./index') as typeof import('./index');
+        await addPluginInstance(manager, { name: Plugin.name || 'plugin', file: manager.serviceFile }, Plugin);
       },
+      // The plugins constructed so far (v3 lists the ones before the plugin asking, in its constructor).
+      get plugins() {
+        return manager.plugins.filter((plugin) => plugin.instance !== undefined).map((plugin) => plugin.instance);
+      },
+      getPlugins: () => manager.plugins.filter((plugin) => plugin.instance !== undefined).map((plugin) => plugin.instance),
+      get hooks() {
+        return manager.hooksByEvent();
+      },
+      get commands() {
+        return Object.fromEntries(manager.commands.map(({ value }) => [value.name, value.definition]));
+      },
+      cliOptions: manager.options,
+      cliCommands: manager.commandPath,
     },
     /** fw's own: refill `service` from the resolved configuration. */
     resetService: () => {
       v3Service = new V3Service(manager, manager.state.config, stageOf(manager), regionOf(manager));
     },
+    /** fw's own: the v3 provider object, for the per-plugin views. */
+    awsProvider: provider,
     get v3Service() {
       return v3Service;
     },

@@ -17,6 +17,9 @@ export const NOT_ACCEPTED: Record<string, string> = {
   // Plugins add these keys and event types: fw validates them once the plugin is loaded; `fw schema` knows fw's own.
   'test/fixtures/plugins/event-type/fw.yml': '/functions/report/events/0: must NOT have additional properties (cronJob)',
   'test/fixtures/plugins/v3-service/serverless.yml': '/functions/reader: must NOT have additional properties (iamRoleStatementsInherit)',
+  'test/fixtures/plugins/popular/appsync/serverless.yml': '/: must NOT have additional properties (appSync)',
+  'test/fixtures/plugins/popular/lift/serverless.yml': '/: must NOT have additional properties (constructs)',
+  'test/fixtures/plugins/popular/step-functions/serverless.yml': '/: must NOT have additional properties (stepFunctions)',
 };
 
 /** Every YAML/JSON service file of the examples, templates and test fixtures (paths from the repository root), with whether fw accepts it. */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildArtifacts } from '../../src/package/artifacts';
-import { bundleHandlers, esbuildOptions, keepBundlerContexts, nodeTarget } from '../../src/package/bundle';
+import { bundleHandlers, esbuildOptions, keepBundlerContexts, nodeTarget, runtimeModules } from '../../src/package/bundle';
 import { fn, input, names, readZip, removeDir, tempDir, text, writeTree } from './helpers';
 
 const bundle = suite('TypeScript handlers');
@@ -123,6 +123,59 @@ bundle('reports a TypeScript syntax error as a configuration error naming the fu
   }
 });
 
+/** A handler importing both AWS SDKs, neither of which is in node_modules (the Lambda runtime provides one). */
+const sdkService = (root: string) =>
+  writeTree(root, {
+    'handler.ts': [
+      "import { S3 } from 'aws-sdk';",
+      "import { S3Client } from '@aws-sdk/client-s3';",
+      'export const v2 = () => new S3();',
+      'export const v3 = () => new S3Client({});',
+    ].join('\n'),
+  });
+
+/** The message packaging `hello` on `runtime` fails with (the SDK the runtime lacks is not in node_modules). */
+async function bundlingError(runtime: string): Promise<string> {
+  try {
+    await buildArtifacts(input(dir, { functions: [fn('hello', { runtime })] }));
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error(`packaging for ${runtime} succeeded`);
+}
+
+bundle('leaves aws-sdk (v2) out of bundles for nodejs16.x and older, which provide it', async () => {
+  sdkService(dir);
+  const artifacts = await buildArtifacts(input(dir, { build: { esbuild: { exclude: ['aws-sdk', '@aws-sdk/*'] } }, functions: [fn('hello', { runtime: 'nodejs16.x' })] }));
+  const js = text(artifacts.service!.path, 'handler.js')!;
+  assert.match(js, 'require("aws-sdk")');
+  assert.match(js, 'require("@aws-sdk/client-s3")');
+  assert.equal(runtimeModules('nodejs16.x'), ['aws-sdk']);
+  assert.equal(runtimeModules('nodejs14.x'), ['aws-sdk']);
+  assert.match(await bundlingError('nodejs16.x'), /^Cannot bundle the TypeScript handlers of hello:\n {2}handler\.ts:2:\d+: Could not resolve "@aws-sdk\/client-s3"/);
+});
+
+bundle('leaves @aws-sdk/* (v3) out of bundles for nodejs18.x and later, and bundles aws-sdk there', async () => {
+  writeTree(dir, { 'handler.ts': "import { S3Client } from '@aws-sdk/client-s3';\nexport const main = () => new S3Client({});" });
+  const artifacts = await buildArtifacts(input(dir, { functions: [fn('hello', { runtime: 'nodejs20.x' }), fn('other', { runtime: 'nodejs18.x' })] }));
+  assert.match(text(artifacts.service!.path, 'handler.js')!, 'require("@aws-sdk/client-s3")');
+  assert.equal(runtimeModules('nodejs18.x'), ['@aws-sdk/*']);
+  sdkService(dir);
+  assert.match(await bundlingError('nodejs20.x'), /^Cannot bundle the TypeScript handlers of hello:\n {2}handler\.ts:1:\d+: Could not resolve "aws-sdk"/);
+});
+
+bundle('build.esbuild.exclude replaces the runtime\'s modules: [] bundles the SDK from node_modules', async () => {
+  writeTree(dir, {
+    'handler.ts': "import { S3Client } from '@aws-sdk/client-s3';\nexport const main = () => new S3Client().name;",
+    'node_modules/@aws-sdk/client-s3/package.json': JSON.stringify({ name: '@aws-sdk/client-s3', main: 'index.js' }),
+    'node_modules/@aws-sdk/client-s3/index.js': "exports.S3Client = class { constructor() { this.name = 'bundled'; } };",
+  });
+  const artifacts = await buildArtifacts(input(dir, { build: { esbuild: { exclude: [] } }, functions: [fn('hello', { runtime: 'nodejs20.x' })] }));
+  const js = text(artifacts.service!.path, 'handler.js')!;
+  assert.not.match(js, 'require("@aws-sdk/client-s3")');
+  assert.match(js, /this.name = "bundled"/);
+});
+
 bundle('reads build.esbuild and refuses wrong values', () => {
   assert.equal(esbuildOptions(undefined), { external: [], sourcemap: false, minify: false });
   assert.equal(esbuildOptions({ esbuild: { external: ['@aws-sdk/*'], sourcemap: 'inline', minify: true } }), {
@@ -132,6 +185,8 @@ bundle('reads build.esbuild and refuses wrong values', () => {
   });
   assert.throws(() => esbuildOptions({ esbuild: { external: 'x' } }), /Invalid configuration in 'build.esbuild.external': expected a list of module names, got "x"/);
   assert.throws(() => esbuildOptions({ esbuild: { sourcemap: 'yes' } }), /build.esbuild.sourcemap/);
+  assert.equal(esbuildOptions({ esbuild: { exclude: ['aws-sdk'] } }), { external: [], exclude: ['aws-sdk'], sourcemap: false, minify: false });
+  assert.throws(() => esbuildOptions({ esbuild: { exclude: 'aws-sdk' } }), /Invalid configuration in 'build.esbuild.exclude': expected a list of module names, got "aws-sdk"/);
   assert.is(nodeTarget('nodejs18.x'), 'node18');
   assert.is(nodeTarget('nodejs22.x'), 'node22');
 });
