@@ -134,7 +134,7 @@ const COMPANIONS = [
   ['provider.cloudFront', 'cloudFront', withEvent({ cloudFront: EVENTS.cloudFront })],
   ['provider.kafka', 'kafka', withEvent({ kafka: EVENTS.kafka })],
   ['functions.hello.snapStart', 'java', { functions: { hello: { runtime: 'java17', handler: 'sweep.Handler' } } }],
-  ['layers', 'layer', { layers: { sweep: { path: 'layer' } } }],
+  ['layers', 'layer', { layers: { tools: { path: 'layer' } } }],
 ];
 
 /** Samples the schema does not give (patterns, ARNs of the right service, non-default values). */
@@ -178,8 +178,8 @@ const SAMPLES = [
   [/^package\.path$/, 'sweep-package'],
   [/\.(include|exclude|patterns)$/, ['!sweep/**']],
   [/allowedAccounts$/, ['123456789012']],
-  [/^layers\.sweep\.name$/, 'sweep-layer'],
-  [/^layers\.sweep\.path$/, 'layer'],
+  [/^layers\.tools\.name$/, 'sweep-layer'],
+  [/^layers\.tools\.path$/, 'layer'],
   [/logDataProtectionPolicy\.Statement$/, [{ Sid: 'audit', DataIdentifier: ['arn:aws:dataprotection::aws:data-identifier/EmailAddress'], Operation: { Audit: { FindingsDestination: {} } } }]],
   [/\.binaryMediaTypes$/, ['image/png']],
   [/\.resourcePolicy$/, [{ Effect: 'Allow', Principal: '*', Action: 'execute-api:Invoke', Resource: ['execute-api:/*/*/*'] }]],
@@ -516,7 +516,7 @@ function buildCases(schema) {
   // top level, provider, package, layers
   for (const [key, child] of Object.entries(top.properties)) {
     if (key === 'functions') continue;
-    const rootPath = key === 'layers' ? 'layers.sweep' : key;
+    const rootPath = key === 'layers' ? 'layers.tools' : key;
     const rootSchema = key === 'layers' ? w.deref(child).additionalProperties : child;
     const isObjectSection = ['provider', 'package', 'layers', 'resources'].includes(key);
     const found = isObjectSection ? w.leaves(rootPath, rootSchema, 1) : [{ path: key, schema: child }];
@@ -525,7 +525,7 @@ function buildCases(schema) {
       const value = w.sample(leaf.schema, leaf.path);
       const [, companion, companionPatch] = companionOf(leaf.path);
       const inner = key === 'layers' ? merge({ path: 'layer' }, w.requiredAround(rootSchema, rootPath, rel, value)) : w.requiredAround(rootSchema, rootPath, rel, value);
-      const patch = key === 'layers' ? { layers: { sweep: inner } } : { [key]: rel ? inner : value };
+      const patch = key === 'layers' ? { layers: { tools: inner } } : { [key]: rel ? inner : value };
       add(leaf.path, companion, merge(companionPatch, patch));
     }
   }

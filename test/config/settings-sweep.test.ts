@@ -76,10 +76,11 @@ function expectedTemplate(entry: SweepEntry): Record<string, unknown> {
   return template;
 }
 
-/** Fields that differ by construction: code hashes, the version ids built from them, layer hashes. */
+/** Fields that differ by construction: code hashes, the version ids built from them, layer hashes (and retained layers' ids). */
 function normalize(template: unknown): Record<string, unknown> {
   const text = JSON.stringify(template)
     .replace(/LambdaVersion[0-9A-Za-z]{20,}/g, 'LambdaVersion<hash>')
+    .replace(/LambdaLayer[0-9a-f]{40}/g, 'LambdaLayer<hash>')
     .replace(/"CodeSha256":"[^"]*"/g, '"CodeSha256":"<sha256>"');
   const out = JSON.parse(text) as { Outputs?: Record<string, { Value?: unknown }> };
   for (const [id, output] of Object.entries(out.Outputs ?? {})) if (id.endsWith('LambdaLayerHash')) output.Value = '<hash>';
