@@ -343,6 +343,8 @@ const PROVIDER = {
       statements: neededOuter(plainList, list(iamStatement)),
       managedPolicies: neededOuter(plainList, strList),
       permissionsBoundary: str,
+      // The spelling Serverless v3 also accepts.
+      permissionBoundary: str,
       tags: strMap,
     })),
     deploymentRole: str,

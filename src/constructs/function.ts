@@ -44,6 +44,11 @@ export class FunctionConstruct extends Construct {
     if (!customName && config.disableLogs) role?.denyLogs(naming.logGroupName(this.physicalName));
     if (config.tracing ?? service.provider.tracing?.lambda) role?.enableTracing();
     if (config.onError !== undefined) role?.addFunctionStatement({ Effect: 'Allow', Action: ['sns:Publish'], Resource: [config.onError] });
+    if (config.fileSystemConfig) {
+      role?.addFunctionStatement({ Effect: 'Allow', Action: ['elasticfilesystem:ClientMount', 'elasticfilesystem:ClientWrite'], Resource: [config.fileSystemConfig.arn] });
+    }
+    const kmsKeyArn = config.kmsKeyArn ?? service.provider.kmsKeyArn;
+    if (kmsKeyArn !== undefined) role?.addFunctionStatement({ Effect: 'Allow', Action: ['kms:Decrypt'], Resource: [kmsKeyArn] });
 
     if (config.provisionedConcurrency && config.snapStart) {
       throw new ConfigError(
@@ -192,6 +197,7 @@ export class LambdaFunction extends Resource {
     const runtimeManagement = runtimeManagementConfig(config.runtimeManagement ?? provider.runtimeManagement);
     if (runtimeManagement !== undefined) properties.RuntimeManagementConfig = runtimeManagement;
     if (config.snapStart) properties.SnapStart = { ApplyOn: 'PublishedVersions' };
+    if (config.fileSystemConfig) properties.FileSystemConfigs = [{ Arn: config.fileSystemConfig.arn, LocalMountPath: config.fileSystemConfig.localMountPath }];
     properties.Role = this.roleArn();
     return properties;
   }

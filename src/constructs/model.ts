@@ -131,6 +131,7 @@ export interface FunctionConfig {
   snapStart?: boolean;
   runtimeManagement?: RuntimeManagement;
   logDataProtectionPolicy?: Json;
+  fileSystemConfig?: { arn: Json; localMountPath: string };
   [key: string]: Json;
 }
 

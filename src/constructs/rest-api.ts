@@ -66,7 +66,8 @@ export class RestApi extends Construct {
       logicalId: this.deploymentLogicalId,
       type: 'AWS::ApiGateway::Deployment',
       properties: () => {
-        const properties: Record<string, Json> = { RestApiId: this.apiId, StageName: this.service.stage };
+        const stage = typeof this.config.stage === 'string' ? this.config.stage : this.service.stage;
+        const properties: Record<string, Json> = { RestApiId: this.apiId, StageName: stage };
         if (this.config.description !== undefined) properties.Description = this.config.description;
         return properties;
       },

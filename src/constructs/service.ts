@@ -137,7 +137,7 @@ export class Service extends Construct {
       path: roleConfig.path,
       statements,
       managedPolicies,
-      permissionsBoundary: roleConfig.permissionsBoundary ?? this.provider.rolePermissionsBoundary,
+      permissionsBoundary: roleConfig.permissionsBoundary ?? roleConfig.permissionBoundary ?? this.provider.rolePermissionsBoundary,
       tags: roleConfig.tags,
     });
     if (this.provider.vpc || anyFunctionVpc) executionRole.addManagedPolicy(vpcAccessPolicyArn);
@@ -151,5 +151,6 @@ interface RoleSettings {
   statements?: IamStatement[];
   managedPolicies?: Json[];
   permissionsBoundary?: Json;
+  permissionBoundary?: Json;
   tags?: Record<string, Json>;
 }
