@@ -433,6 +433,8 @@ const FUNCTION = {
 function eventSchema(eventSchemas: Record<string, Schema>): Schema {
   return describe(t.makeValidator<unknown, unknown>({
     test: (value, state) => {
+      // A bare `- alexaSkill` (deprecated in v3): accepted with a warning when the function is built.
+      if (value === 'alexaSkill') return true;
       if (value === null || typeof value !== 'object' || Array.isArray(value)) return fail(state, 'an event like { httpApi: … }', value);
       const keys = Object.keys(value);
       if (keys.length !== 1) return fail(state, 'one event type per list item', value);

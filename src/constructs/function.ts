@@ -11,6 +11,9 @@ import { FunctionUrl } from './function-url';
 import { EventInvokeConfig } from './event-invoke-config';
 import { createEvents } from './events/registry';
 
+/** The runtime of a function that names none, as Serverless Framework v3.40.0 writes it. */
+export const DEFAULT_RUNTIME = 'nodejs16.x';
+
 /**
  * One function of the service: its log group, the Lambda function, its published
  * version, optional URL and async-invoke config, and the events that trigger it.
@@ -162,7 +165,7 @@ export class LambdaFunction extends Resource {
     const provider = service.provider;
     const properties: Record<string, Json> = {};
     if (config.handler !== undefined) properties.Handler = config.handler;
-    properties.Runtime = config.runtime ?? provider.runtime ?? 'nodejs14.x';
+    properties.Runtime = config.runtime ?? provider.runtime ?? DEFAULT_RUNTIME;
     properties.FunctionName = this.fn.physicalName;
     properties.MemorySize = config.memorySize ?? provider.memorySize ?? 1024;
     properties.Timeout = config.timeout ?? provider.timeout ?? 6;

@@ -121,7 +121,8 @@ export class Service extends Construct {
 
   private needsExecutionRole(functions: Array<{ role?: unknown }>): boolean {
     if (this.providerRole !== undefined) return false;
-    if (functions.length === 0) return true;
+    // As the reference: a service without functions has no execution role.
+    if (functions.length === 0) return false;
     return functions.some(fn => fn.role === undefined);
   }
 
