@@ -11,7 +11,9 @@ export const provisionedConcurrencyAlias = (fn: string) => `${normalizeName(fn)}
 export const snapStartAlias = (fn: string) => `${normalizeName(fn)}SnapStartLambdaAlias`;
 /** `layers.<key>`: the layer version, its permission per account, and its outputs. */
 export const lambdaLayer = (layer: string) => `${normalizeName(layer)}LambdaLayer`;
-export const lambdaLayerPermission = (layer: string, account: string) => `${normalizeNameToAlphaNumericOnly(layer)}${account.replace(/[^0-9A-Za-z]/g, '')}LambdaLayerPermission`;
+/** `*` (every account) is spelled `Wild`; an account ARN keeps its letters and digits. */
+export const lambdaLayerPermission = (layer: string, account: string) =>
+  `${normalizeNameToAlphaNumericOnly(layer)}${account === '*' ? 'Wild' : account.replace(/[^0-9A-Za-z]/g, '')}LambdaLayerPermission`;
 export const lambdaLayerQualifiedArnOutput = (layer: string) => `${normalizeName(layer)}LambdaLayerQualifiedArn`;
 export const lambdaLayerHashOutput = (layer: string) => `${normalizeName(layer)}LambdaLayerHash`;
 export const lambdaLayerS3KeyOutput = (layer: string) => `${normalizeName(layer)}LambdaLayerS3Key`;
