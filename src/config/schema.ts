@@ -257,8 +257,16 @@ function neededOuter<T>(outer: Schema, inner: Typed<T>): Typed<T> {
   ) as Typed<T>;
 }
 
-/** `runtime`: a string fw reads itself (an intrinsic cannot stand in for it); an unknown identifier is advisory. */
-const runtime = neededOuter(plainString, oneOfValues(RUNTIMES));
+const knownRuntime = oneOfValues(RUNTIMES);
+/** `FW_EXTRA_RUNTIMES` (comma-separated): runtime identifiers newer than this fw, accepted without the warning. */
+const extraRuntimes = () => (process.env.FW_EXTRA_RUNTIMES ?? '').split(',').map(name => name.trim()).filter(Boolean);
+const runtimeIdentifier = describe(
+  t.makeValidator<unknown, unknown>({ test: (value, state) => (typeof value === 'string' && extraRuntimes().includes(value)) || knownRuntime(value, state) }),
+  () => jsonSchemaOf(knownRuntime),
+) as typeof knownRuntime;
+
+/** `runtime`: a string fw reads itself (an intrinsic cannot stand in for it); an unknown identifier is advisory (a warning listing the known ones). */
+const runtime = neededOuter(plainString, runtimeIdentifier);
 
 /** `functions`: keys that can form logical ids, no two giving the same ones, each function an object. */
 function functionsRecord<T>(functionSchema: Typed<T>): Typed<Record<string, T>> {
