@@ -125,6 +125,24 @@ Module._load = function (...args) {
   );
 }
 
+/** The reference's environment: no real AWS settings, fake credentials, telemetry off, no colours. */
+function referenceEnv() {
+  const env = { ...process.env };
+  for (const k of Object.keys(env)) {
+    if (/^(AWS_|SLS_|SERVERLESS_)/.test(k)) delete env[k];
+  }
+  return Object.assign(env, {
+    AWS_ACCESS_KEY_ID: 'AKIAFAKE',
+    AWS_SECRET_ACCESS_KEY: 'fake',
+    SLS_TELEMETRY_DISABLED: '1',
+    SLS_NOTIFICATIONS_MODE: 'off',
+    // print each deprecation in full instead of a "run serverless doctor" summary
+    SLS_DEPRECATION_NOTIFICATION_MODE: 'warn',
+    FORCE_COLOR: '0',
+    NO_COLOR: '1',
+  });
+}
+
 function parseArgs(text) {
   // whitespace-separated; single or double quotes group words
   const out = [];
@@ -151,20 +169,7 @@ function runCase(serverlessBin, c) {
       clockPreload(preload);
       nodeArgs.push('--require', preload);
     }
-    const env = { ...process.env };
-    for (const k of Object.keys(env)) {
-      if (/^(AWS_|SLS_|SERVERLESS_)/.test(k)) delete env[k];
-    }
-    Object.assign(env, {
-      AWS_ACCESS_KEY_ID: 'AKIAFAKE',
-      AWS_SECRET_ACCESS_KEY: 'fake',
-      SLS_TELEMETRY_DISABLED: '1',
-      SLS_NOTIFICATIONS_MODE: 'off',
-      // print each deprecation in full instead of a "run serverless doctor" summary
-      SLS_DEPRECATION_NOTIFICATION_MODE: 'warn',
-      FORCE_COLOR: '0',
-      NO_COLOR: '1',
-    });
+    const env = referenceEnv();
     const child = spawn(process.execPath, [...nodeArgs, serverlessBin, 'package', ...extra], {
       cwd: work,
       env,
@@ -239,7 +244,12 @@ async function main() {
   console.log(`${cases.length} case(s), ${cases.length - errors} template(s), ${errors} error.txt`);
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
+
+// The settings sweep runs the reference under the same preload (fixed clock, no CloudFormation).
+module.exports = { clockPreload, referenceEnv };

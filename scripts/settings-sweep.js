@@ -37,10 +37,10 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { fork } = require('child_process');
+const { clockPreload, referenceEnv } = require('./goldens');
 
 const REPO = path.resolve(__dirname, '..');
 const FIXTURE = path.join(REPO, 'test/fixtures/settings-sweep.json');
-const FIXED_TIME = '2024-01-01T00:00:00.000Z';
 const REFERENCE_VERSION = '3.40.0';
 
 function referenceDir() {
@@ -583,17 +583,7 @@ function mergeService(base, patch) {
 // Running the reference (worker side)
 
 function worker() {
-  const RealDate = Date;
-  const FIXED = RealDate.parse(FIXED_TIME);
-  function FixedDate(...args) {
-    if (!new.target) return new RealDate(FIXED).toString();
-    return args.length === 0 ? new RealDate(FIXED) : new RealDate(...args);
-  }
-  FixedDate.prototype = RealDate.prototype;
-  FixedDate.now = () => FIXED;
-  FixedDate.parse = RealDate.parse;
-  FixedDate.UTC = RealDate.UTC;
-  global.Date = FixedDate;
+  // The fixed clock and the offline answer to CloudFormation come from the goldens' preload (see runAll).
   const Serverless = require(path.join(process.env.FW_SWEEP_REFERENCE, 'lib/serverless'));
   const stripAnsi = (s) => s.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
   process.on('message', async (job) => {
@@ -615,14 +605,6 @@ function worker() {
         variablesMeta: new Map(),
       });
       await sls.init();
-      // No AWS here: packaging a layer asks CloudFormation for the last deployed layer's hash;
-      // answer as AWS does for a stack never deployed.
-      const provider = sls.getProvider('aws');
-      const request = provider.request.bind(provider);
-      provider.request = async (service, method, ...rest) => {
-        if (service === 'CloudFormation' && method === 'describeStacks') throw new Error('Stack with id sweep-dev does not exist');
-        return request(service, method, ...rest);
-      };
       await sls.run();
       const template = JSON.parse(fs.readFileSync(path.join(dir, '.serverless/cloudformation-template-update-stack.json'), 'utf8'));
       result = { template };
@@ -697,22 +679,15 @@ async function runAll(allJobs, referenceDir) {
   const byId = new Map(jobs.map((job) => [job.id, job]));
   let next = 0;
   if (jobs.length === 0) return results;
+  const preload = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fw-sweep-preload-')), 'reference-preload.cjs');
+  clockPreload(preload);
   await Promise.all(
     Array.from({ length: Math.min(count, jobs.length) }, () =>
       new Promise((resolve, reject) => {
         const child = fork(__filename, ['--worker'], {
-          env: {
-            ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(AWS_|SLS_|SERVERLESS_)/.test(k))),
-            AWS_ACCESS_KEY_ID: 'AKIAFAKE',
-            AWS_SECRET_ACCESS_KEY: 'fake',
-            SLS_TELEMETRY_DISABLED: '1',
-            SLS_NOTIFICATIONS_MODE: 'off',
-            SLS_DEPRECATION_NOTIFICATION_MODE: 'warn',
-            FORCE_COLOR: '0',
-            NO_COLOR: '1',
-            FW_SWEEP_REFERENCE: referenceDir,
-          },
+          env: { ...referenceEnv(), FW_SWEEP_REFERENCE: referenceDir },
           stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+          execArgv: ['--require', preload],
         });
         const send = () => {
           if (next >= jobs.length) return child.kill();
@@ -730,6 +705,7 @@ async function runAll(allJobs, referenceDir) {
       }),
     ),
   );
+  fs.rmSync(path.dirname(preload), { recursive: true, force: true });
   return results;
 }
 
