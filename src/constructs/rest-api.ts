@@ -96,7 +96,8 @@ export class RestApi extends Construct {
     if (config.description !== undefined) properties.Description = config.description;
     const endpointType = String(provider.endpointType ?? 'EDGE').toUpperCase();
     const endpoint: Record<string, Json> = { Types: [endpointType] };
-    if (provider.vpcEndpointIds !== undefined) endpoint.VpcEndpointIds = provider.vpcEndpointIds;
+    // VPC endpoints belong to private APIs only; the reference leaves them out of the others.
+    if (provider.vpcEndpointIds !== undefined && endpointType === 'PRIVATE') endpoint.VpcEndpointIds = provider.vpcEndpointIds;
     properties.EndpointConfiguration = endpoint;
     if (config.apiKeySourceType !== undefined) properties.ApiKeySourceType = String(config.apiKeySourceType).toUpperCase();
     properties.Policy = config.resourcePolicy && config.resourcePolicy.length > 0

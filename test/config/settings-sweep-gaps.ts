@@ -34,7 +34,6 @@ export const STILL_DIFFERING: Record<string, string> = {
   'provider.iam.role.statements': 'the reference writes a one-item Resource list as a string',
   'provider.iamRoleStatements': 'the reference writes a one-item Resource list as a string',
   'provider.logs.restApi.role': 'the API Gateway account custom resource ignores the given CloudWatch role',
-  'provider.vpcEndpointIds': 'the REST API endpoint configuration ignores vpcEndpointIds',
   'resources.Resources.Fn::Transform.Name': 'a Fn::Transform entry in Resources is refused by fw with a multi-line error; the reference passes it through',
   'resources.Resources.Fn::Transform.Parameters': 'a Fn::Transform entry in Resources is refused by fw with a multi-line error; the reference passes it through',
 };
