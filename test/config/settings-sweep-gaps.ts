@@ -16,7 +16,6 @@ export const STILL_DIFFERING: Record<string, string> = {
   'functions.hello.events.cloudFront.origin.OriginCustomHeaders': CLOUDFRONT_ORIGIN,
   'functions.hello.events.cloudFront.origin.OriginPath': CLOUDFRONT_ORIGIN,
   'functions.hello.events.cloudFront.origin.S3OriginConfig.OriginAccessIdentity': CLOUDFRONT_ORIGIN,
-  'functions.hello.events.http.cors.methods': 'REST CORS preflight: the reference lists the given methods only',
   'functions.hello.events.http.cors.origins': "REST CORS preflight: origins ['*'] response template not written yet",
   'functions.hello.events.http.request.parameters.headers': REQUEST_VALIDATION,
   'functions.hello.events.http.request.parameters.paths': REQUEST_VALIDATION,
