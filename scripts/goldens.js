@@ -105,8 +105,42 @@ FixedDate.now = () => FIXED;
 FixedDate.parse = RealDate.parse;
 FixedDate.UTC = RealDate.UTC;
 global.Date = FixedDate;
+// No AWS here: packaging a layer asks CloudFormation for the last deployed layer's hash; answer as
+// AWS does for a stack never deployed (the provider class is patched when the reference loads it).
+const Module = require('module');
+const load = Module._load;
+Module._load = function (...args) {
+  const loaded = load.apply(this, args);
+  if (typeof loaded === 'function' && loaded.getProviderName && loaded.getProviderName() === 'aws' && !loaded.prototype.fwOffline) {
+    const request = loaded.prototype.request;
+    loaded.prototype.request = async function (service, method, ...rest) {
+      if (service === 'CloudFormation' && method === 'describeStacks') throw new Error('Stack with id ' + (rest[0] && rest[0].StackName) + ' does not exist');
+      return request.call(this, service, method, ...rest);
+    };
+    loaded.prototype.fwOffline = true;
+  }
+  return loaded;
+};
 `,
   );
+}
+
+/** The reference's environment: no real AWS settings, fake credentials, telemetry off, no colours. */
+function referenceEnv() {
+  const env = { ...process.env };
+  for (const k of Object.keys(env)) {
+    if (/^(AWS_|SLS_|SERVERLESS_)/.test(k)) delete env[k];
+  }
+  return Object.assign(env, {
+    AWS_ACCESS_KEY_ID: 'AKIAFAKE',
+    AWS_SECRET_ACCESS_KEY: 'fake',
+    SLS_TELEMETRY_DISABLED: '1',
+    SLS_NOTIFICATIONS_MODE: 'off',
+    // print each deprecation in full instead of a "run serverless doctor" summary
+    SLS_DEPRECATION_NOTIFICATION_MODE: 'warn',
+    FORCE_COLOR: '0',
+    NO_COLOR: '1',
+  });
 }
 
 function parseArgs(text) {
@@ -137,20 +171,7 @@ function runCase(serverlessBin, c) {
       clockPreload(preload);
       nodeArgs.push('--require', preload);
     }
-    const env = { ...process.env };
-    for (const k of Object.keys(env)) {
-      if (/^(AWS_|SLS_|SERVERLESS_)/.test(k)) delete env[k];
-    }
-    Object.assign(env, {
-      AWS_ACCESS_KEY_ID: 'AKIAFAKE',
-      AWS_SECRET_ACCESS_KEY: 'fake',
-      SLS_TELEMETRY_DISABLED: '1',
-      SLS_NOTIFICATIONS_MODE: 'off',
-      // print each deprecation in full instead of a "run serverless doctor" summary
-      SLS_DEPRECATION_NOTIFICATION_MODE: 'warn',
-      FORCE_COLOR: '0',
-      NO_COLOR: '1',
-    });
+    const env = referenceEnv();
     const child = spawn(process.execPath, [...nodeArgs, serverlessBin, 'package', ...extra], {
       cwd: work,
       env,
@@ -225,7 +246,8 @@ async function main() {
   console.log(`${cases.length} case(s), ${cases.length - errors} template(s), ${errors} error.txt`);
 }
 
-module.exports = { findReference, runCase, clockPreload, FIXED_TIME };
+// The plugin goldens and the settings sweep run the reference under the same preload (fixed clock, no CloudFormation).
+module.exports = { findReference, runCase, clockPreload, referenceEnv, FIXED_TIME };
 
 if (require.main === module) {
   main().catch((err) => {

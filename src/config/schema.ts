@@ -257,8 +257,16 @@ function neededOuter<T>(outer: Schema, inner: Typed<T>): Typed<T> {
   ) as Typed<T>;
 }
 
-/** `runtime`: a string fw reads itself (an intrinsic cannot stand in for it); an unknown identifier is advisory. */
-const runtime = neededOuter(plainString, oneOfValues(RUNTIMES));
+const knownRuntime = oneOfValues(RUNTIMES);
+/** `FW_EXTRA_RUNTIMES` (comma-separated): runtime identifiers newer than this fw, accepted without the warning. */
+const extraRuntimes = () => (process.env.FW_EXTRA_RUNTIMES ?? '').split(',').map(name => name.trim()).filter(Boolean);
+const runtimeIdentifier = describe(
+  t.makeValidator<unknown, unknown>({ test: (value, state) => (typeof value === 'string' && extraRuntimes().includes(value)) || knownRuntime(value, state) }),
+  () => jsonSchemaOf(knownRuntime),
+) as typeof knownRuntime;
+
+/** `runtime`: a string fw reads itself (an intrinsic cannot stand in for it); an unknown identifier is advisory (a warning listing the known ones). */
+const runtime = neededOuter(plainString, runtimeIdentifier);
 
 /** `functions`: keys that can form logical ids, no two giving the same ones, each function an object. */
 function functionsRecord<T>(functionSchema: Typed<T>): Typed<Record<string, T>> {
@@ -343,6 +351,8 @@ const PROVIDER = {
       statements: neededOuter(plainList, list(iamStatement)),
       managedPolicies: neededOuter(plainList, strList),
       permissionsBoundary: str,
+      // The spelling Serverless v3 also accepts.
+      permissionBoundary: str,
       tags: strMap,
     })),
     deploymentRole: str,
@@ -431,6 +441,8 @@ const FUNCTION = {
 function eventSchema(eventSchemas: Record<string, Schema>): Schema {
   return describe(t.makeValidator<unknown, unknown>({
     test: (value, state) => {
+      // A bare `- alexaSkill` (deprecated in v3): accepted with a warning when the function is built.
+      if (value === 'alexaSkill') return true;
       if (value === null || typeof value !== 'object' || Array.isArray(value)) return fail(state, 'an event like { httpApi: … }', value);
       const keys = Object.keys(value);
       if (keys.length !== 1) return fail(state, 'one event type per list item', value);

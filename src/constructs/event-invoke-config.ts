@@ -11,6 +11,12 @@ function destinationAction(arn: string): string | undefined {
   return { lambda: 'lambda:InvokeFunction', sns: 'sns:Publish', sqs: 'sqs:SendMessage', events: 'events:PutEvents' }[service];
 }
 
+const TYPE_ACTIONS: Record<string, string> = { function: 'lambda:InvokeFunction', sns: 'sns:Publish', sqs: 'sqs:SendMessage', eventBus: 'events:PutEvents' };
+
+function isTypedDestination(target: unknown): target is { arn: Json; type: string } {
+  return typeof target === 'object' && target !== null && 'arn' in target && typeof (target as { type?: unknown }).type === 'string';
+}
+
 /**
  * `{Fn}LambdaEvConf`: where asynchronous invocations report (`destinations`)
  * and how often they are retried. A destination named by function key points
@@ -36,9 +42,12 @@ export class EventInvokeConfig extends Resource {
         });
         continue;
       }
-      this.destinations[property] = { Destination: target };
-      const action = typeof target === 'string' ? destinationAction(target) : undefined;
-      if (action) role?.addFunctionStatement({ Effect: 'Allow', Action: action, Resource: target });
+      // `{ arn, type }`: an ARN the template computes, and the kind of target it is.
+      const typed = isTypedDestination(target) ? target : undefined;
+      const arn = typed ? typed.arn : target;
+      this.destinations[property] = { Destination: arn };
+      const action = typed ? TYPE_ACTIONS[typed.type] : typeof arn === 'string' ? destinationAction(arn) : undefined;
+      if (action) role?.addFunctionStatement({ Effect: 'Allow', Action: action, Resource: arn });
     }
   }
 

@@ -23,7 +23,8 @@ export class FunctionUrl extends Construct {
         const properties: Record<string, Json> = { AuthType: authType, TargetFunctionArn: fn.arn };
         const cors = functionUrlCors(options.cors);
         if (cors !== undefined) properties.Cors = cors;
-        if (options.invokeMode !== undefined) properties.InvokeMode = options.invokeMode;
+        // BUFFERED is Lambda's default; the reference writes only RESPONSE_STREAM.
+        if (options.invokeMode !== undefined && options.invokeMode !== 'BUFFERED') properties.InvokeMode = options.invokeMode;
         return properties;
       },
     });

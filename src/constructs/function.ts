@@ -2,14 +2,17 @@ import { createHash } from 'node:crypto';
 import { Construct } from 'constructs';
 import * as naming from '../synth/naming';
 import { checkFunctionName } from '../synth/name-checks';
-import { invalid } from '../errors';
+import { ConfigError, invalid } from '../errors';
 import type { Artifact } from '../package/artifacts';
-import type { FunctionConfig, Json } from './model';
+import type { FunctionConfig, Json, RuntimeManagement } from './model';
 import { CfnOutput, Resource, getAtt, ref } from './resource';
 import type { Service } from './service';
 import { FunctionUrl } from './function-url';
 import { EventInvokeConfig } from './event-invoke-config';
 import { createEvents } from './events/registry';
+
+/** The runtime of a function that names none, as Serverless Framework v3.40.0 writes it. */
+export const DEFAULT_RUNTIME = 'nodejs16.x';
 
 /**
  * One function of the service: its log group, the Lambda function, its published
@@ -44,11 +47,29 @@ export class FunctionConstruct extends Construct {
     if (!customName && config.disableLogs) role?.denyLogs(naming.logGroupName(this.physicalName));
     if (config.tracing ?? service.provider.tracing?.lambda) role?.enableTracing();
     if (config.onError !== undefined) role?.addFunctionStatement({ Effect: 'Allow', Action: ['sns:Publish'], Resource: [config.onError] });
-
-    this.lambda = new LambdaFunction(this, 'Function', this);
-    if (service.versionFunctions) {
-      this.version = new LambdaVersion(this, 'Version', this);
+    if (config.fileSystemConfig) {
+      role?.addFunctionStatement({ Effect: 'Allow', Action: ['elasticfilesystem:ClientMount', 'elasticfilesystem:ClientWrite'], Resource: [config.fileSystemConfig.arn] });
     }
+    const kmsKeyArn = config.kmsKeyArn ?? service.provider.kmsKeyArn;
+    if (kmsKeyArn !== undefined) role?.addFunctionStatement({ Effect: 'Allow', Action: ['kms:Decrypt'], Resource: [kmsKeyArn] });
+
+    if (config.provisionedConcurrency && config.snapStart) {
+      throw new ConfigError(
+        `Invalid configuration in '${path}': Functions with enabled SnapStart does not support provisioned concurrency. Please remove at least one of the settings on function "${key}".`,
+      );
+    }
+    this.lambda = new LambdaFunction(this, 'Function', this);
+    // An alias (provisioned concurrency, SnapStart) points at a version, so it needs one even when versioning is off.
+    const versioned = config.versionFunction ?? service.versionFunctions;
+    if (versioned || config.provisionedConcurrency || config.snapStart) {
+      this.version = new LambdaVersion(this, 'Version', this, versioned);
+    }
+    if (config.provisionedConcurrency) {
+      new LambdaAlias(this, 'ProvisionedConcurrencyAlias', this, naming.provisionedConcurrencyAlias(key), 'provisioned', {
+        ProvisionedConcurrentExecutions: config.provisionedConcurrency,
+      });
+    }
+    if (config.snapStart) new LambdaAlias(this, 'SnapStartAlias', this, naming.snapStartAlias(key), 'snapstart');
     if (this.version) {
       new CfnOutput(this, 'QualifiedArn', {
         key: naming.lambdaQualifiedArnOutput(key),
@@ -95,7 +116,7 @@ class LogGroup extends Resource {
     const retention = this.fn.config.logRetentionInDays ?? this.fn.service.provider.logRetentionInDays;
     const properties: Record<string, Json> = { LogGroupName: naming.logGroupName(this.fn.physicalName) };
     if (retention !== undefined) properties.RetentionInDays = retention;
-    const protection = this.fn.service.provider.logDataProtectionPolicy;
+    const protection = this.fn.config.logDataProtectionPolicy ?? this.fn.service.provider.logDataProtectionPolicy;
     if (protection !== undefined) properties.DataProtectionPolicy = protection;
     return properties;
   }
@@ -110,6 +131,8 @@ export class LambdaFunction extends Resource {
     if (!fn.config.disableLogs) this.dependencies.push(naming.logGroup(fn.key));
     const role = this.roleLogicalId();
     if (role !== undefined) this.dependencies.push(role);
+    const dependsOn = fn.config.dependsOn;
+    for (const id of typeof dependsOn === 'string' ? [dependsOn] : dependsOn ?? []) this.addDependency(id);
   }
 
   get logicalId() {
@@ -142,7 +165,7 @@ export class LambdaFunction extends Resource {
     const provider = service.provider;
     const properties: Record<string, Json> = {};
     if (config.handler !== undefined) properties.Handler = config.handler;
-    properties.Runtime = config.runtime ?? provider.runtime ?? 'nodejs14.x';
+    properties.Runtime = config.runtime ?? provider.runtime ?? DEFAULT_RUNTIME;
     properties.FunctionName = this.fn.physicalName;
     properties.MemorySize = config.memorySize ?? provider.memorySize ?? 1024;
     properties.Timeout = config.timeout ?? provider.timeout ?? 6;
@@ -174,6 +197,10 @@ export class LambdaFunction extends Resource {
     const layers = config.layers ?? provider.layers;
     if (layers !== undefined) properties.Layers = layers;
     if (config.reservedConcurrency !== undefined) properties.ReservedConcurrentExecutions = config.reservedConcurrency;
+    const runtimeManagement = runtimeManagementConfig(config.runtimeManagement ?? provider.runtimeManagement);
+    if (runtimeManagement !== undefined) properties.RuntimeManagementConfig = runtimeManagement;
+    if (config.snapStart) properties.SnapStart = { ApplyOn: 'PublishedVersions' };
+    if (config.fileSystemConfig) properties.FileSystemConfigs = [{ Arn: config.fileSystemConfig.arn, LocalMountPath: config.fileSystemConfig.localMountPath }];
     properties.Role = this.roleArn();
     return properties;
   }
@@ -189,7 +216,52 @@ export class LambdaFunction extends Resource {
   }
 
   protected override attributes() {
-    return { after: this.dependencies.length > 0 ? { DependsOn: [...this.dependencies] } : undefined };
+    const after: Record<string, Json> = {};
+    if (this.fn.config.condition !== undefined) after.Condition = this.fn.config.condition;
+    if (this.dependencies.length > 0) after.DependsOn = [...this.dependencies];
+    return { after: Object.keys(after).length > 0 ? after : undefined };
+  }
+}
+
+const UPDATE_RUNTIME_ON: Record<string, string> = { auto: 'Auto', onFunctionUpdate: 'FunctionUpdate', manual: 'Manual' };
+
+/** `RuntimeManagementConfig`: none for `auto` (Lambda's default); `manual` names the runtime version. */
+function runtimeManagementConfig(setting: RuntimeManagement | undefined): Record<string, Json> | undefined {
+  if (setting === undefined) return undefined;
+  const { mode = 'auto', arn } = typeof setting === 'string' ? { mode: setting, arn: undefined } : setting;
+  if (mode === 'auto') return undefined;
+  const config: Record<string, Json> = { UpdateRuntimeOn: UPDATE_RUNTIME_ON[mode] ?? mode };
+  if (mode === 'manual' && arn !== undefined) config.RuntimeVersionArn = arn;
+  return config;
+}
+
+/** `{Fn}ProvConcLambdaAlias` / `{Fn}SnapStartLambdaAlias`: an alias on the function's published version. */
+class LambdaAlias extends Resource {
+  readonly type = 'AWS::Lambda::Alias';
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly fn: FunctionConstruct,
+    private readonly aliasLogicalId: string,
+    private readonly name: string,
+    private readonly provisionedConcurrency?: Record<string, Json>,
+  ) {
+    super(scope, id);
+  }
+  get logicalId() {
+    return this.aliasLogicalId;
+  }
+  protected properties() {
+    const properties: Record<string, Json> = {
+      FunctionName: ref(this.fn.lambda.logicalId),
+      FunctionVersion: getAtt(this.fn.version!.logicalId, 'Version'),
+      Name: this.name,
+    };
+    if (this.provisionedConcurrency) properties.ProvisionedConcurrencyConfig = this.provisionedConcurrency;
+    return properties;
+  }
+  protected override attributes() {
+    return { after: { DependsOn: this.fn.lambda.logicalId } };
   }
 }
 
@@ -199,7 +271,8 @@ export class LambdaFunction extends Resource {
  */
 export class LambdaVersion extends Resource {
   readonly type = 'AWS::Lambda::Version';
-  constructor(scope: Construct, id: string, private readonly fn: FunctionConstruct) {
+  /** `retained`: kept on update (DeletionPolicy Retain), unless the version exists only for an alias. */
+  constructor(scope: Construct, id: string, private readonly fn: FunctionConstruct, private readonly retained = true) {
     super(scope, id);
   }
 
@@ -220,7 +293,7 @@ export class LambdaVersion extends Resource {
   }
 
   protected override attributes() {
-    return { before: { DeletionPolicy: 'Retain' } };
+    return this.retained ? { before: { DeletionPolicy: 'Retain' } } : {};
   }
 }
 

@@ -93,6 +93,7 @@ export interface ProviderConfig {
   kmsKeyArn?: StringLike;
   layers?: Json[];
   logDataProtectionPolicy?: Json;
+  runtimeManagement?: RuntimeManagement;
   [key: string]: Json;
 }
 
@@ -124,8 +125,18 @@ export interface FunctionConfig {
   ephemeralStorageSize?: number;
   events?: Array<Record<string, Json>>;
   package?: Record<string, Json>;
+  condition?: string;
+  dependsOn?: string | string[];
+  versionFunction?: boolean;
+  snapStart?: boolean;
+  runtimeManagement?: RuntimeManagement;
+  logDataProtectionPolicy?: Json;
+  fileSystemConfig?: { arn: Json; localMountPath: string };
   [key: string]: Json;
 }
+
+/** `auto`, `onFunctionUpdate`, or `{ mode, arn }` (`manual` with a runtime version ARN). */
+export type RuntimeManagement = string | { mode?: string; arn?: Json };
 
 export interface ServiceConfig {
   service: string | { name: string };

@@ -15,6 +15,8 @@ export interface CorsConfig {
   allowCredentials: boolean;
   maxAge?: number;
   cacheControl?: string;
+  /** `cors.methods`: the methods the preflight allows besides the event's own (default OPTIONS). */
+  methods?: string[];
 }
 
 export function parseCors(cors: unknown): CorsConfig | undefined {
@@ -29,6 +31,7 @@ export function parseCors(cors: unknown): CorsConfig | undefined {
     allowCredentials: Boolean(c.allowCredentials),
     maxAge: c.maxAge as number | undefined,
     cacheControl: c.cacheControl as string | undefined,
+    methods: Array.isArray(c.methods) ? (c.methods as string[]).map(method => method.toUpperCase()) : undefined,
   };
 }
 
@@ -57,7 +60,7 @@ export class CorsPreflight extends Resource {
   }
 
   add(method: string, cors: CorsConfig): void {
-    this.methods = union(['OPTIONS', method], this.methods);
+    this.methods = union([...(cors.methods ?? ['OPTIONS']), method], this.methods);
     if (!this.config) {
       this.config = { ...cors };
       return;

@@ -66,7 +66,8 @@ export class RestApi extends Construct {
       logicalId: this.deploymentLogicalId,
       type: 'AWS::ApiGateway::Deployment',
       properties: () => {
-        const properties: Record<string, Json> = { RestApiId: this.apiId, StageName: this.service.stage };
+        const stage = typeof this.config.stage === 'string' ? this.config.stage : this.service.stage;
+        const properties: Record<string, Json> = { RestApiId: this.apiId, StageName: stage };
         if (this.config.description !== undefined) properties.Description = this.config.description;
         return properties;
       },
@@ -95,7 +96,8 @@ export class RestApi extends Construct {
     if (config.description !== undefined) properties.Description = config.description;
     const endpointType = String(provider.endpointType ?? 'EDGE').toUpperCase();
     const endpoint: Record<string, Json> = { Types: [endpointType] };
-    if (provider.vpcEndpointIds !== undefined) endpoint.VpcEndpointIds = provider.vpcEndpointIds;
+    // VPC endpoints belong to private APIs only; the reference leaves them out of the others.
+    if (provider.vpcEndpointIds !== undefined && endpointType === 'PRIVATE') endpoint.VpcEndpointIds = provider.vpcEndpointIds;
     properties.EndpointConfiguration = endpoint;
     if (config.apiKeySourceType !== undefined) properties.ApiKeySourceType = String(config.apiKeySourceType).toUpperCase();
     properties.Policy = config.resourcePolicy && config.resourcePolicy.length > 0

@@ -3,7 +3,8 @@ import * as naming from '../synth/naming';
 import { invalid } from '../errors';
 import type { Artifacts } from '../package/artifacts';
 import type { IamStatement, Json, ProviderConfig, ServiceConfig, StringLike } from './model';
-import { DeploymentBucket } from './deployment-bucket';
+import { LambdaLayer, type LayerConfig } from './lambda-layer';
+import { DeploymentBucket, type DeploymentBucketSettings } from './deployment-bucket';
 import { ExecutionRole, vpcAccessPolicyArn } from './execution-role';
 import { FunctionConstruct } from './function';
 import { HttpApi } from './http-api';
@@ -52,12 +53,16 @@ export class Service extends Construct {
     this.artifactDirectory = props.artifactDirectory;
     this.instanceId = props.instanceId;
 
-    if (this.deploymentBucketName === undefined) new DeploymentBucket(this, 'DeploymentBucket');
+    if (this.deploymentBucketName === undefined) {
+      const settings = this.provider.deploymentBucket;
+      new DeploymentBucket(this, 'DeploymentBucket', typeof settings === 'object' && settings !== null ? (settings as DeploymentBucketSettings) : {});
+    }
     else new CfnOutput(this, 'DeploymentBucketName', { key: naming.deploymentBucketOutput(), value: this.deploymentBucketName });
     const functions = Object.entries(config.functions ?? {});
     if (this.needsExecutionRole(functions.map(([, fn]) => fn ?? {}))) {
       this.role = this.createExecutionRole(functions.some(([, fn]) => fn?.vpc));
     }
+    for (const [key, layer] of Object.entries(config.layers ?? {})) new LambdaLayer(this, key, (layer ?? {}) as LayerConfig);
     for (const [key, fn] of functions) {
       if (fn === null || typeof fn !== 'object') throw invalid(`functions.${key}`, 'an object with a handler', fn);
       this.functions.push(new FunctionConstruct(this, key, fn));
@@ -116,7 +121,8 @@ export class Service extends Construct {
 
   private needsExecutionRole(functions: Array<{ role?: unknown }>): boolean {
     if (this.providerRole !== undefined) return false;
-    if (functions.length === 0) return true;
+    // As the reference: a service without functions has no execution role.
+    if (functions.length === 0) return false;
     return functions.some(fn => fn.role === undefined);
   }
 
@@ -132,7 +138,7 @@ export class Service extends Construct {
       path: roleConfig.path,
       statements,
       managedPolicies,
-      permissionsBoundary: roleConfig.permissionsBoundary,
+      permissionsBoundary: roleConfig.permissionsBoundary ?? roleConfig.permissionBoundary ?? this.provider.rolePermissionsBoundary,
       tags: roleConfig.tags,
     });
     if (this.provider.vpc || anyFunctionVpc) executionRole.addManagedPolicy(vpcAccessPolicyArn);
@@ -146,5 +152,6 @@ interface RoleSettings {
   statements?: IamStatement[];
   managedPolicies?: Json[];
   permissionsBoundary?: Json;
+  permissionBoundary?: Json;
   tags?: Record<string, Json>;
 }

@@ -4,12 +4,14 @@ import { join, relative, resolve } from 'node:path';
 import { ConfigError } from '../errors';
 import { Service } from '../constructs/service';
 import { writeCustomResourcesZip } from '../constructs/custom-resources';
+import { DEFAULT_RUNTIME } from '../constructs/function';
 import type { ServiceConfig } from '../constructs/model';
 import { createStackTemplate, synthesize } from '../synth/synthesize';
 import { splitPackagedTemplate } from '../synth/split/package';
 import type { Template } from '../synth/template';
 import { version } from '../version';
 import { buildArtifacts, type Artifact, type Artifacts } from './artifacts';
+import { checkHandlerFiles } from './handler-files';
 import { loadServiceConfig, type LoadedService } from './load';
 import { attachPlugins, compile as compilePlugins, finalize as finalizePlugins, loadPlugins, loadServiceWithPlugins, startPackage } from '../plugins';
 import { byCodeUnits } from '../order';
@@ -102,6 +104,15 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   try {
+    const functions = Object.entries(config.functions ?? {}).map(([key, fn]) => ({
+      key,
+      handler: fn.handler,
+      runtime: fn.runtime ?? config.provider.runtime ?? DEFAULT_RUNTIME,
+      image: fn.image,
+      package: fn.package as never,
+    }));
+    // A plugin may write the handler's file itself (a bundler, a compiler): then it is not checked.
+    if (!config.plugins) checkHandlerFiles(serviceDir, functions, config.package as never);
     const artifacts = await buildArtifacts({
       serviceDir,
       serviceName: loaded.serviceName,
@@ -110,13 +121,7 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
       // Unchanged files' compressed bytes come from the last package's zips.
       cacheDir: outDir,
       package: config.package as never,
-      functions: Object.entries(config.functions ?? {}).map(([key, fn]) => ({
-        key,
-        handler: fn.handler,
-        runtime: fn.runtime ?? config.provider.runtime ?? 'nodejs14.x',
-        image: fn.image,
-        package: fn.package as never,
-      })),
+      functions,
       layers: config.layers as never,
       build: config.build as never,
     });

@@ -49,7 +49,8 @@ function applyBlock(template: Template, block: UserResources, path: string): voi
     (template as unknown as Record<string, unknown>)[section] = deepMerge((template as unknown as Record<string, unknown>)[section] ?? {}, value);
   }
   if (typeof block.Description === 'string') template.Description = block.Description;
-  if (block.Transform !== undefined) (template as unknown as Record<string, unknown>).Transform = block.Transform;
+  // The reference writes Transform as a list, even when given one macro.
+  if (block.Transform !== undefined) (template as unknown as Record<string, unknown>).Transform = typeof block.Transform === 'string' ? [block.Transform] : block.Transform;
   if (block.extensions !== undefined) applyExtensions(template, block.extensions, `${path}.extensions`);
 }
 

@@ -85,6 +85,21 @@ schema('off mode checks nothing', () => {
 
 schema.run();
 
+schema('an unknown runtime is reported with the known ones; FW_EXTRA_RUNTIMES accepts newer ones', () => {
+  const config = { ...base, provider: { name: 'aws', runtime: 'nodejs26.x' } };
+  const [problem] = validateConfig(config);
+  assert.ok(problem.startsWith('at "provider.runtime": expected "nodejs14.x", "nodejs16.x",'), problem);
+  assert.ok(problem.endsWith('"provided.al2" or "provided.al2023", got "nodejs26.x"'), problem);
+  const saved = process.env.FW_EXTRA_RUNTIMES;
+  process.env.FW_EXTRA_RUNTIMES = 'nodejs26.x, python3.15';
+  try {
+    assert.equal(validateConfig(config), []);
+  } finally {
+    if (saved === undefined) delete process.env.FW_EXTRA_RUNTIMES;
+    else process.env.FW_EXTRA_RUNTIMES = saved;
+  }
+});
+
 const modes = suite('configValidationMode');
 
 modes('warn prints every problem and goes on', async () => {

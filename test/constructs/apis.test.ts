@@ -61,6 +61,15 @@ restApi('an authorizer naming a function that does not exist is an error', () =>
   );
 });
 
+restApi('VPC endpoint ids go to a private API only, as the reference writes them', () => {
+  const http = { hello: { handler: 'h.main', events: [{ http: 'GET /x' }] } };
+  const endpoint = (endpointType: string) =>
+    (synth({ provider: { name: 'aws', runtime: 'nodejs18.x', endpointType, vpcEndpointIds: ['vpce-123'] }, functions: http }).Resources.ApiGatewayRestApi.Properties as Record<string, unknown>)
+      .EndpointConfiguration;
+  assert.equal(endpoint('PRIVATE'), { Types: ['PRIVATE'], VpcEndpointIds: ['vpce-123'] });
+  assert.equal(endpoint('REGIONAL'), { Types: ['REGIONAL'] });
+});
+
 restApi.run();
 
 const role = suite('ExecutionRole and DeploymentBucket');

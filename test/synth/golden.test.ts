@@ -17,9 +17,6 @@ const DEVIATIONS: Record<string, string> = {
   // Without a fan-out consumer the reference drops startingPositionTimestamp, so the mapping cannot deploy.
   'stream-kinesis':
     `Invalid configuration in 'functions.timestamped.events[0].stream.startingPositionTimestamp': startingPosition AT_TIMESTAMP needs a fan-out consumer ("consumer: true" or a consumer ARN): without one, Serverless Framework v3 templates leave the timestamp out and the mapping fails to deploy`,
-  // A bare `- alexaSkill` makes the reference open the function to every Alexa skill (deprecated since v3).
-  'alexaSkill-no-app-id':
-    `Invalid configuration in 'functions.mySkill.events[0]': the "alexaSkill" event needs its settings, e.g. "- alexaSkill: …" (see the alexaSkill event's documentation)`,
   'http-authorizers-arn-name-collision':
     `Invalid configuration in 'functions.byArn.events[1].http.authorizer': this authorizer's logical id "AuthorizerApiGatewayAuthorizer" is already used by a different authorizer at 'functions.byArn.events[0].http.authorizer'; give one of them a distinct "name"`,
 };

@@ -167,12 +167,10 @@ function authorize(fn: FunctionConstruct, api: RestApi, raw: unknown, path: stri
     throw new ConfigError(`Invalid configuration in '${path}': no function named ${JSON.stringify(name)} in this service to use as authorizer`);
   }
 
-  const definition: Record<string, Json> = {
-    AuthorizerResultTtlInSeconds: config.resultTtlInSeconds ?? 300,
-    IdentitySource: config.identitySource ?? 'method.request.header.Authorization',
-    Name: name,
-    RestApiId: api.apiId,
-  };
+  const definition: Record<string, Json> = {};
+  // The reference writes the cache time for the object form only (300 s unless given).
+  if (typeof raw !== 'string') definition.AuthorizerResultTtlInSeconds = config.resultTtlInSeconds ?? 300;
+  Object.assign(definition, { IdentitySource: config.identitySource ?? 'method.request.header.Authorization', Name: name, RestApiId: api.apiId });
   const logicalId = naming.restApiAuthorizer(name);
   if (isCognito) {
     definition.Type = 'COGNITO_USER_POOLS';

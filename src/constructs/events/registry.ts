@@ -96,8 +96,12 @@ export function createEvents(fn: FunctionConstruct, events: unknown, path: strin
   if (!Array.isArray(events)) throw invalid(path, 'a list of events', events);
   events.forEach((event, index) => {
     const at = `${path}[${index}]`;
+    if (event === 'alexaSkill') {
+      // Serverless v2 allowed a bare `- alexaSkill`; v3 accepts it with a deprecation warning and writes nothing for it.
+      process.stderr.write(`Warning: ${at}: an alexaSkill event without an appId adds no permission; give the skill's id ("- alexaSkill: amzn1.ask.skill.…"). Serverless Framework v3 deprecated this form.\n`);
+      return;
+    }
     if (typeof event === 'string' && isEventType(event)) {
-      // Serverless v2 allowed a bare `- alexaSkill` (a permission open to every skill); v3 deprecated it.
       throw new ConfigError(`Invalid configuration in '${at}': the "${event}" event needs its settings, e.g. "- ${event}: …" (see the ${event} event's documentation)`);
     }
     if (event === null || typeof event !== 'object' || Array.isArray(event)) throw invalid(at, 'an event like { httpApi: "GET /" }', event);

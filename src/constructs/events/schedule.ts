@@ -57,7 +57,7 @@ export class ScheduleEvent extends Construct {
     if (options.name !== undefined && Array.isArray(options.rate) && options.rate.length > 1) {
       throw new ConfigError(`Invalid configuration in '${path}.name': a name is for one schedule, and rate lists ${options.rate.length} expressions`);
     }
-    const input = typeof options.input === 'object' ? JSON.stringify(options.input) : options.input;
+    const input = typeof options.input === 'object' ? JSON.stringify(parsedBody(options.input, `${path}.input.body`)) : options.input;
     const expressions = Array.isArray(options.rate) ? options.rate : [options.rate];
 
     expressions.forEach((expression, position) => {
@@ -118,4 +118,14 @@ export function inputTransformer(config: { inputTemplate: string; inputPathsMap?
   const transformer: Record<string, Json> = { InputTemplate: config.inputTemplate };
   if (config.inputPathsMap !== undefined) transformer.InputPathsMap = config.inputPathsMap;
   return transformer;
+}
+
+/** `input.body` given as JSON text is sent as the value it spells, as the reference does. */
+function parsedBody(input: Record<string, Json>, path: string): Record<string, Json> {
+  if (typeof input.body !== 'string') return input;
+  try {
+    return { ...input, body: JSON.parse(input.body) as Json };
+  } catch {
+    throw new ConfigError(`Invalid configuration in '${path}': expected JSON text (it is sent parsed), got ${JSON.stringify(input.body)}`);
+  }
 }

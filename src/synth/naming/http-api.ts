@@ -5,7 +5,7 @@ export const httpApi = () => 'HttpApi';
 export const httpApiStage = () => 'HttpApiStage';
 export const httpApiIntegration = (fn: string) => `HttpApiIntegration${normalizeName(fn)}`;
 export const httpApiPermission = (fn: string) => `${normalizeName(fn)}LambdaPermissionHttpApi`;
-export const httpApiAuthorizer = (name: string) => `HttpApiAuthorizer${normalizeNameToAlphaNumericOnly(name)}`;
+export const httpApiAuthorizer = (name: string) => `HttpApiAuthorizer${normalizeName(name)}`;
 export const httpApiAuthorizerPermission = (name: string) => `${normalizeNameToAlphaNumericOnly(name)}LambdaAuthorizerPermissionHttpApi`;
 export const httpApiLogGroup = () => 'HttpApiLogGroup';
 
