@@ -13,6 +13,12 @@ import { LocalTokenCommand } from './local-token';
 import { CreateCommand, DefaultCommand } from './create';
 import { PrintCommand } from './print';
 import { SchemaCommand } from './schema';
+import { DeployListCommand, DeployListFunctionsCommand } from './deploy-list';
+import { RollbackCommand, RollbackFunctionCommand } from './rollback';
+import { MetricsCommand } from './metrics';
+import { PluginInstallCommand, PluginListCommand, PluginSearchCommand, PluginUninstallCommand } from './plugin';
+import { ConfigCommand, ConfigCredentialsCommand } from './config-credentials';
+import { DoctorCommand } from './doctor';
 import { colorsEnabled } from './output';
 import { version } from '../version';
 import { isUserFacing } from '../errors';
@@ -23,6 +29,8 @@ import { shareFwModule } from '../plugins/share';
 const COMMANDS = [
   CreateCommand, PackageCommand, DeployCommand, DeployFunctionCommand, DevCommand, DiffCommand, RemoveCommand, InfoCommand,
   InvokeCommand, InvokeLocalCommand, LogsCommand, PrintCommand, LocalStartCommand, LocalResetCommand, LocalTokenCommand, SchemaCommand,
+  DeployListCommand, DeployListFunctionsCommand, RollbackCommand, RollbackFunctionCommand, MetricsCommand,
+  PluginInstallCommand, PluginUninstallCommand, PluginListCommand, PluginSearchCommand, ConfigCommand, ConfigCredentialsCommand, DoctorCommand,
 ];
 
 /**
@@ -50,7 +58,7 @@ export function buildCli(argv?: string[]): FwCli {
 }
 
 /** Commands that never read the service file: they run even where its plugins cannot load. */
-const WITHOUT_SERVICE = new Set(['create', 'local', 'schema', '--version', '-v']);
+const WITHOUT_SERVICE = new Set(['create', 'local', 'schema', '--version', '-v', 'plugin', 'config', 'doctor']);
 
 /**
  * The CLI for a run in `cwd`: the built-in commands, plus the commands of the service's plugins
@@ -87,5 +95,5 @@ export async function main(argv: string[]): Promise<void> {
   setTimeout(() => process.exit(), 200).unref();
 }
 
-const BUILT_IN = new Set(['package', 'deploy', 'remove', 'info', 'invoke', 'logs', 'print']);
+const BUILT_IN = new Set(['package', 'deploy', 'remove', 'info', 'invoke', 'logs', 'print', 'rollback', 'metrics']);
 const HELP = new Set(['help', '--help', '-h']);

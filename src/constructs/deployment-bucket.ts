@@ -4,10 +4,11 @@ import { CfnOutput, CfnResource, join, partition, ref } from './resource';
 
 /**
  * `ServerlessDeploymentBucket`, where artifacts and templates are uploaded,
- * with a policy that refuses any request not made over TLS.
+ * with a policy that refuses any request not made over TLS. `accelerate` (`deploy --aws-s3-accelerate`)
+ * turns S3 Transfer Acceleration on (and says so in an output) or, false, suspends it.
  */
 export class DeploymentBucket extends Construct {
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, accelerate?: boolean) {
     super(scope, id);
     const bucket = naming.deploymentBucket();
     new CfnResource(this, 'Bucket', {
@@ -17,6 +18,7 @@ export class DeploymentBucket extends Construct {
         BucketEncryption: {
           ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
         },
+        ...(accelerate === undefined ? {} : { AccelerateConfiguration: { AccelerationStatus: accelerate ? 'Enabled' : 'Suspended' } }),
       }),
     });
     new CfnResource(this, 'Policy', {
@@ -41,5 +43,6 @@ export class DeploymentBucket extends Construct {
       }),
     });
     new CfnOutput(this, 'Name', { key: naming.deploymentBucketOutput(), value: ref(bucket) });
+    if (accelerate) new CfnOutput(this, 'Accelerated', { key: 'ServerlessDeploymentBucketAccelerated', value: true });
   }
 }

@@ -59,7 +59,7 @@ const sdkConfig = (target: AwsTarget) => ({
   ...(target.credentials ? { credentials: target.credentials } : {}),
 });
 
-/** Lambda and CloudWatch Logs clients, loaded only by `invoke` and `logs`. */
+/** Lambda, CloudWatch Logs and CloudWatch clients, loaded only by the commands that use them (`invoke`, `logs`, `metrics`). */
 export function lambdaClient(target: AwsTarget): import('@aws-sdk/client-lambda').LambdaClient {
   const { LambdaClient } = require('@aws-sdk/client-lambda') as typeof import('@aws-sdk/client-lambda');
   return withTimeouts(settings => new LambdaClient({ ...sdkConfig(target), ...settings }));
@@ -68,4 +68,9 @@ export function lambdaClient(target: AwsTarget): import('@aws-sdk/client-lambda'
 export function logsClient(target: AwsTarget): import('@aws-sdk/client-cloudwatch-logs').CloudWatchLogsClient {
   const { CloudWatchLogsClient } = require('@aws-sdk/client-cloudwatch-logs') as typeof import('@aws-sdk/client-cloudwatch-logs');
   return withTimeouts(settings => new CloudWatchLogsClient({ ...sdkConfig(target), ...settings }));
+}
+
+export function cloudWatchClient(target: AwsTarget): import('@aws-sdk/client-cloudwatch').CloudWatchClient {
+  const { CloudWatchClient } = require('@aws-sdk/client-cloudwatch') as typeof import('@aws-sdk/client-cloudwatch');
+  return withTimeouts(settings => new CloudWatchClient({ ...sdkConfig(target), ...settings }));
 }

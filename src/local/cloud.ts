@@ -10,6 +10,7 @@ import { FunctionRuntime } from './runtime/functions';
 import { S3Store } from './s3/store';
 import { makePrivateDir } from './state/files';
 import { LogStore } from './state/logs';
+import { InvocationMetrics } from './metrics/invocation-metrics';
 import { ParameterStore } from './state/parameters';
 
 export const ACCOUNT_ID = '000000000000';
@@ -40,6 +41,8 @@ export class LocalCloud {
   readonly logs: LogStore;
   readonly ssm: ParameterStore;
   readonly functions: FunctionRuntime;
+  /** What CloudWatch's AWS/Lambda metrics answer from (services/cloudwatch.ts). */
+  readonly invocationMetrics: InvocationMetrics;
   readonly scheduler: Scheduler;
   private readonly changeListeners: (() => void)[] = [];
   private readonly logLine: (line: string) => void;
@@ -56,6 +59,7 @@ export class LocalCloud {
     this.logs = new LogStore(this.dataDir);
     this.ssm = new ParameterStore(this.dataDir);
     this.functions = new FunctionRuntime(this);
+    this.invocationMetrics = new InvocationMetrics(this.dataDir);
     this.scheduler = new Scheduler(this);
     this.s3.onObjectEvent = (event) => notifyObjectEvent(this, event);
     this.dynamodb.onItemChanges = (changes) => deliverStreamRecords(this, changes);

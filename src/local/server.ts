@@ -12,17 +12,18 @@ import { GatewayRouter } from './gateway/router';
 import { dynamoDbApi } from './services/dynamodb';
 import { eventBridgeApi } from './services/eventbridge';
 import { SqsApi } from './services/sqs';
+import { cloudWatchApi } from './services/cloudwatch';
 import { lambdaApi } from './services/lambda';
 import { logsApi } from './services/logs';
 import { snsAction } from './services/sns';
 import { ssmApi } from './services/ssm';
 import { stsAction } from './services/sts';
 
-type Service = 'cloudformation' | 'sts' | 'sns' | 'sqs' | 'lambda' | 'logs' | 'ssm' | 'dynamodb' | 'events' | 'gateway' | 's3';
+type Service = 'cloudformation' | 'sts' | 'sns' | 'sqs' | 'lambda' | 'logs' | 'ssm' | 'dynamodb' | 'events' | 'monitoring' | 'gateway' | 's3';
 
 const QUERY_VERSIONS: Record<string, Service> = { '2010-05-15': 'cloudformation', '2011-06-15': 'sts', '2010-03-31': 'sns', '2012-11-05': 'sqs' };
 
-const TARGET_PREFIXES: Record<string, Service> = { Logs_20140328: 'logs', AmazonSSM: 'ssm', DynamoDB_20120810: 'dynamodb', AmazonSQS: 'sqs', AWSEvents: 'events' };
+const TARGET_PREFIXES: Record<string, Service> = { Logs_20140328: 'logs', AmazonSSM: 'ssm', DynamoDB_20120810: 'dynamodb', AmazonSQS: 'sqs', AWSEvents: 'events', GraniteServiceVersion20100801: 'monitoring' };
 
 /** Credential-scope service names that are also the local service's name. */
 const SIGNED_SERVICES = new Set<string>(['cloudformation', 'sts', 'sns', 'sqs', 'logs', 'ssm', 'lambda', 'dynamodb', 'events', 's3']);
@@ -149,7 +150,7 @@ export class LocalServer {
         return s3Error(asAwsError(error), request.method);
       }
     }
-    const jsonContentType = service === 'lambda' || service === 'gateway' ? 'application/json' : service === 'dynamodb' || service === 'sqs' ? 'application/x-amz-json-1.0' : undefined;
+    const jsonContentType = service === 'lambda' || service === 'gateway' ? 'application/json' : service === 'dynamodb' || service === 'sqs' || service === 'monitoring' ? 'application/x-amz-json-1.0' : undefined;
     try {
       const response = await this.serveJson(service, request);
       if (response) return response;
@@ -163,7 +164,7 @@ export class LocalServer {
   private async serveJson(service: Service, request: LocalRequest): Promise<LocalResponse | undefined> {
     if (service === 'gateway') return this.gateway.handle(request);
     if (service === 'lambda') return lambdaApi(this.cloud, request);
-    if (service === 'logs' || service === 'ssm' || service === 'dynamodb' || service === 'events' || service === 'sqs') {
+    if (service === 'logs' || service === 'ssm' || service === 'dynamodb' || service === 'events' || service === 'sqs' || service === 'monitoring') {
       const operation = (header(request, 'x-amz-target') ?? '').split('.')[1] ?? '';
       let input: Record<string, unknown>;
       try {
@@ -174,6 +175,7 @@ export class LocalServer {
       if (service === 'dynamodb') return dynamoDbApi(this.cloud, operation, input, request.region);
       if (service === 'events') return eventBridgeApi(this.cloud, operation, input, request.region);
       if (service === 'sqs') return this.sqs.handle(operation, input);
+      if (service === 'monitoring') return cloudWatchApi(this.cloud, operation, input);
       return service === 'logs' ? logsApi(this.cloud, operation, input) : ssmApi(this.cloud, operation, input);
     }
     return undefined;

@@ -31,6 +31,8 @@ export interface PackageRequest {
    * state), kept so nothing moves; default: the placement in `.serverless/` from the last package, if any.
    */
   previousPlacement?: PackageState['placement'];
+  /** Where the package goes (`fw package --package DIR`), relative to `cwd`; default `.serverless/` in the service folder. */
+  outDir?: string;
 }
 
 /** What deploy needs to know about a packaged service (also written as the state file). */
@@ -68,6 +70,9 @@ export interface PackagedService extends LoadedService {
   state: PackageState;
 }
 
+/** `--aws-s3-accelerate` (true) and `--no-aws-s3-accelerate` (false), as given on the command line. */
+const s3AccelerateOption = (value: unknown) => (typeof value === 'boolean' ? value : undefined);
+
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
@@ -89,11 +94,12 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
     region,
     artifactDirectory: `${prefix}/${loaded.serviceName}/${stage}/${now.getTime()}-${now.toISOString()}`,
     instanceId: String(now.getTime()),
+    s3Accelerate: s3AccelerateOption(request.options['aws-s3-accelerate']),
   }));
   // Plugin hooks (issue 9): changes to the construct tree before synthesis go here.
   await compilePlugins(plugins, service, config as Record<string, unknown>);
 
-  const outDir = join(serviceDir, OUTPUT_FOLDER);
+  const outDir = request.outDir !== undefined ? resolve(request.cwd, request.outDir) : join(serviceDir, OUTPUT_FOLDER);
   const staging = join(serviceDir, `${OUTPUT_FOLDER}.tmp-${process.pid}`);
   removeStaleStaging(serviceDir);
   // Listening before the folder exists: a signal between the two would otherwise end the process

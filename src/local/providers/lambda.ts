@@ -1,5 +1,5 @@
 import { AwsError } from '../aws/errors';
-import { materializeCode } from '../runtime/code';
+import { materializeCode, publishedCode } from '../runtime/code';
 import { functionNameOf } from '../runtime/functions';
 import { arn, generatedName, randomSuffix } from './names';
 import type { ProviderContext, Provisioned, ResourceProvider } from './provider';
@@ -41,7 +41,7 @@ export const lambdaFunctionProvider: ResourceProvider = {
   },
 };
 
-/** A published version: a number per function. It runs the function's current code. */
+/** A published version: a number per function. It runs the code the function had when it was created. */
 export const lambdaVersionProvider: ResourceProvider = {
   replaceOn: ['FunctionName', 'CodeSha256', 'Description', 'ProvisionedConcurrencyConfig'],
   create(properties, context) {
@@ -53,7 +53,9 @@ export const lambdaVersionProvider: ResourceProvider = {
       .map(({ record }) => Number(record.attributes.Version));
     const version = String(Math.max(0, ...versions) + 1);
     const versionArn = arn('lambda', context.region, context.accountId, `function:${name}:${version}`);
-    return { physicalId: versionArn, attributes: { Version: version, FunctionArn: arn('lambda', context.region, context.accountId, `function:${name}`) } };
+    // A version keeps the code the function had when it was published (invoke with a qualifier, rollback function).
+    const published = publishedCode(context.cloud.functions.record(name));
+    return { physicalId: versionArn, attributes: { Version: version, FunctionArn: arn('lambda', context.region, context.accountId, `function:${name}`), ...published } };
   },
 };
 

@@ -33,6 +33,22 @@ function unpackOnce(dataDir: string, bytes: Buffer, unpack: (dir: string) => voi
   return { sha256, size: bytes.length };
 }
 
+/** What a version keeps of its function: the code's hash (its unpacked folder) and where the code was read from. */
+export function publishedCode(fn: { attributes: Record<string, unknown>; properties: Record<string, unknown> }): Record<string, unknown> {
+  return { [VERSION_CODE_SHA]: fn.attributes.CodeSha256, [VERSION_CODE]: fn.properties.Code };
+}
+export const VERSION_CODE_SHA = 'fw:CodeSha256';
+export const VERSION_CODE = 'fw:Code';
+
+/** A deployment package given as bytes (UpdateFunctionCode with ZipFile), unpacked once per package. */
+export function materializeZip(dataDir: string, zip: Buffer): FunctionCode {
+  try {
+    return unpackOnce(dataDir, zip, (dir) => extractZip(zip, dir));
+  } catch (error) {
+    throw new AwsError('InvalidParameterValueException', `Could not unzip uploaded file: ${(error as Error).message}`, 400);
+  }
+}
+
 /**
  * A function's code, unpacked once per package under dataDir/functions/<sha>,
  * from `Code.S3Bucket/S3Key` in the local S3 or from inline `Code.ZipFile`.
