@@ -19,6 +19,7 @@ import { MetricsCommand } from './metrics';
 import { PluginInstallCommand, PluginListCommand, PluginSearchCommand, PluginUninstallCommand } from './plugin';
 import { ConfigCommand, ConfigCredentialsCommand } from './config-credentials';
 import { DoctorCommand } from './doctor';
+import { DashboardOpenCommand, LoginCommand, LogoutCommand, SlstatsCommand } from './dashboard';
 import { colorsEnabled } from './output';
 import { version } from '../version';
 import { isUserFacing } from '../errors';
@@ -31,6 +32,7 @@ const COMMANDS = [
   InvokeCommand, InvokeLocalCommand, LogsCommand, PrintCommand, LocalStartCommand, LocalResetCommand, LocalTokenCommand, SchemaCommand,
   DeployListCommand, DeployListFunctionsCommand, RollbackCommand, RollbackFunctionCommand, MetricsCommand,
   PluginInstallCommand, PluginUninstallCommand, PluginListCommand, PluginSearchCommand, ConfigCommand, ConfigCredentialsCommand, DoctorCommand,
+  LoginCommand, LogoutCommand, DashboardOpenCommand, SlstatsCommand,
 ];
 
 /**
@@ -58,7 +60,7 @@ export function buildCli(argv?: string[]): FwCli {
 }
 
 /** Commands that never read the service file: they run even where its plugins cannot load. */
-const WITHOUT_SERVICE = new Set(['create', 'local', 'schema', '--version', '-v', 'plugin', 'config', 'doctor']);
+const WITHOUT_SERVICE = new Set(['create', 'local', 'schema', '--version', '-v', 'plugin', 'config', 'doctor', 'login', 'logout', 'dashboard', 'slstats']);
 
 /**
  * The CLI for a run in `cwd`: the built-in commands, plus the commands of the service's plugins

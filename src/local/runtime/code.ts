@@ -33,12 +33,38 @@ function unpackOnce(dataDir: string, bytes: Buffer, unpack: (dir: string) => voi
   return { sha256, size: bytes.length };
 }
 
-/** What a version keeps of its function: the code's hash (its unpacked folder) and where the code was read from. */
-export function publishedCode(fn: { attributes: Record<string, unknown>; properties: Record<string, unknown> }): Record<string, unknown> {
-  return { [VERSION_CODE_SHA]: fn.attributes.CodeSha256, [VERSION_CODE]: fn.properties.Code };
+/** A published version of a function: its number and the code it keeps (hash of its unpacked folder, where it was read from). */
+export interface PublishedVersion {
+  Version: string;
+  Arn: string;
+  CodeSha256: string;
+  Code: unknown;
 }
-export const VERSION_CODE_SHA = 'fw:CodeSha256';
-export const VERSION_CODE = 'fw:Code';
+
+/**
+ * The function record's attribute listing its published versions. On the function, not on the
+ * AWS::Lambda::Version resources: those leave the stack when a deploy publishes a new one (their
+ * DeletionPolicy Retain keeps them on AWS), the versions stay as long as the function.
+ */
+const PUBLISHED_VERSIONS = 'fw:PublishedVersions';
+
+export function publishedVersions(fn: { attributes: Record<string, unknown> }): PublishedVersion[] {
+  return (fn.attributes[PUBLISHED_VERSIONS] as PublishedVersion[] | undefined) ?? [];
+}
+
+/** Publishes the function's current code as its next version number. */
+export function publishVersion(fn: { attributes: Record<string, unknown>; properties: Record<string, unknown> }, arnOf: (version: string) => string): PublishedVersion {
+  const versions = publishedVersions(fn);
+  const number = String(Math.max(0, ...versions.map(version => Number(version.Version))) + 1);
+  const published = { Version: number, Arn: arnOf(number), CodeSha256: String(fn.attributes.CodeSha256), Code: fn.properties.Code };
+  fn.attributes[PUBLISHED_VERSIONS] = [...versions, published];
+  return published;
+}
+
+/** The attributes a function's update keeps: its published versions. */
+export function keptOnUpdate(previous: { attributes: Record<string, unknown> }): Record<string, unknown> {
+  return previous.attributes[PUBLISHED_VERSIONS] ? { [PUBLISHED_VERSIONS]: previous.attributes[PUBLISHED_VERSIONS] } : {};
+}
 
 /** A deployment package given as bytes (UpdateFunctionCode with ZipFile), unpacked once per package. */
 export function materializeZip(dataDir: string, zip: Buffer): FunctionCode {

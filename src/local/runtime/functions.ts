@@ -6,7 +6,7 @@ import type { LocalCloud } from '../cloud';
 import type { ResourceRecord } from '../cloudformation/model';
 import { localizeEndpoints } from '../gateway/endpoints';
 import { writeFileAtomic } from '../state/files';
-import { codeDirectory, VERSION_CODE_SHA } from './code';
+import { codeDirectory, publishedVersions, type PublishedVersion } from './code';
 import { PYTHON_BOOTSTRAP } from './python-bootstrap';
 import { Worker, type FunctionConfig, type Invocation } from './worker';
 
@@ -47,17 +47,15 @@ export class FunctionRuntime {
   }
 
   /** The published version a qualifier names (`3`), or none for `$LATEST` and no qualifier. */
-  version(reference: string, qualifier?: string): ResourceRecord | undefined {
+  version(reference: string, qualifier?: string): PublishedVersion | undefined {
     const name = functionNameOf(reference);
     const wanted = qualifier ?? /:(\d+)$/.exec(reference.replace(/^arn:[^:]*:lambda:[^:]*:[^:]*:function:/, ''))?.[1];
     if (wanted === undefined || wanted === '$LATEST') return undefined;
-    const found = this.cloud
-      .resources('AWS::Lambda::Version')
-      .find(({ record }) => functionNameOf(String(record.properties.FunctionName)) === name && String(record.attributes.Version) === wanted);
+    const found = publishedVersions(this.record(name)).find(version => version.Version === wanted);
     if (!found) {
       throw new AwsError('ResourceNotFoundException', `Function not found: arn:aws:lambda:us-east-1:${this.cloud.accountId}:function:${name}:${wanted}`, 404);
     }
-    return found.record;
+    return found;
   }
 
   config(reference: string, qualifier?: string): FunctionConfig {
@@ -76,7 +74,7 @@ export class FunctionRuntime {
       memory: Number(properties.MemorySize ?? 128),
       timeout: Number(properties.Timeout ?? 3),
       environment,
-      codeDir: codeDirectory(this.cloud.dataDir, String(version?.attributes[VERSION_CODE_SHA] ?? record.attributes.CodeSha256)),
+      codeDir: codeDirectory(this.cloud.dataDir, String(version?.CodeSha256 ?? record.attributes.CodeSha256)),
       region: arn.split(':')[3] ?? 'us-east-1',
       logGroup: `/aws/lambda/${record.physicalId}`,
       revision: '',

@@ -2,8 +2,7 @@ import { AwsError } from '../aws/errors';
 import type { LocalCloud } from '../cloud';
 import type { ResourceRecord } from '../cloudformation/model';
 import { header, jsonResponse, type LocalRequest, type LocalResponse } from '../http';
-import { functionNameOf } from '../runtime/functions';
-import { materializeCode, materializeZip, VERSION_CODE, VERSION_CODE_SHA } from '../runtime/code';
+import { materializeCode, materializeZip, publishedVersions, type PublishedVersion } from '../runtime/code';
 
 /** `2026-11-21T17:40:33.000+0000`, Lambda's LastModified format. */
 function lambdaTime(iso: string): string {
@@ -11,12 +10,12 @@ function lambdaTime(iso: string): string {
 }
 
 /** A function's configuration; of one of its published versions when given. */
-function configuration(record: ResourceRecord, version?: ResourceRecord): Record<string, unknown> {
+function configuration(record: ResourceRecord, version?: PublishedVersion): Record<string, unknown> {
   const properties = record.properties;
   const environment = (properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables;
   return {
     FunctionName: record.physicalId,
-    FunctionArn: version ? version.physicalId : record.attributes.Arn,
+    FunctionArn: version ? version.Arn : record.attributes.Arn,
     Runtime: properties.Runtime,
     Role: properties.Role,
     Handler: properties.Handler,
@@ -24,8 +23,8 @@ function configuration(record: ResourceRecord, version?: ResourceRecord): Record
     Timeout: Number(properties.Timeout ?? 3),
     MemorySize: Number(properties.MemorySize ?? 128),
     LastModified: lambdaTime(record.timestamp),
-    CodeSha256: version ? version.attributes[VERSION_CODE_SHA] : record.attributes.CodeSha256,
-    Version: version ? String(version.attributes.Version) : '$LATEST',
+    CodeSha256: version ? version.CodeSha256 : record.attributes.CodeSha256,
+    Version: version ? version.Version : '$LATEST',
     Environment: environment ? { Variables: Object.fromEntries(Object.entries(environment).map(([k, v]) => [k, String(v)])) } : undefined,
     State: 'Active',
     LastUpdateStatus: 'Successful',
@@ -63,12 +62,7 @@ export async function lambdaApi(cloud: LocalCloud, request: LocalRequest): Promi
   const qualifier = request.search.get('Qualifier') ?? undefined;
   if (action === 'versions' && request.method === 'GET') {
     const record = cloud.functions.record(name);
-    const versions = cloud
-      .resources('AWS::Lambda::Version')
-      .filter(({ record: version }) => functionNameOf(String(version.properties.FunctionName)) === record.physicalId)
-      .map(({ record: version }) => version)
-      .sort((a, b) => Number(a.attributes.Version) - Number(b.attributes.Version));
-    return jsonResponse({ Versions: [configuration(record), ...versions.map(version => configuration(record, version))] });
+    return jsonResponse({ Versions: [configuration(record), ...publishedVersions(record).map(version => configuration(record, version))] });
   }
   if (!name && request.method === 'GET') {
     const functions = cloud.resources('AWS::Lambda::Function').map(({ record }) => configuration(record));
@@ -91,7 +85,7 @@ export async function lambdaApi(cloud: LocalCloud, request: LocalRequest): Promi
       return { status: 202 };
     }
     const outcome = await cloud.functions.invoke(name, event, qualifier, clientContextOf(request));
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'x-amz-executed-version': version ? String(version.attributes.Version) : '$LATEST' };
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'x-amz-executed-version': version ? version.Version : '$LATEST' };
     if (outcome.functionError) headers['x-amz-function-error'] = outcome.functionError;
     if (header(request, 'x-amz-log-type') === 'Tail') {
       const tail = Buffer.from(outcome.logs.join('\n') + '\n');
@@ -105,7 +99,7 @@ export async function lambdaApi(cloud: LocalCloud, request: LocalRequest): Promi
     if (action === 'configuration') return jsonResponse(configuration(record, version));
     return jsonResponse({
       Configuration: configuration(record, version),
-      Code: { RepositoryType: 'S3', Location: codeLocation(cloud, version ? version.attributes[VERSION_CODE] : record.properties.Code) },
+      Code: { RepositoryType: 'S3', Location: codeLocation(cloud, version ? version.Code : record.properties.Code) },
       Tags: {},
     });
   }
