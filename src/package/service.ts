@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { ConfigError } from '../errors';
 import { Service } from '../constructs/service';
 import { writeCustomResourcesZip } from '../constructs/custom-resources';
@@ -171,6 +171,7 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
       .split(`ApiGatewayDeployment${service.instanceId}`).join('ApiGatewayDeployment<id>');
     state.deploymentHash = sha256(JSON.stringify([stableTemplate, state.artifacts]));
     writeFileSync(join(staging, STATE_FILE), JSON.stringify(state, null, 2));
+    mkdirSync(dirname(outDir), { recursive: true });
     replaceFolder(staging, outDir);
     // Plugin hooks (issue 9): the plugins go along with the result, for deploy's hooks.
     return attachPlugins({ ...loaded, outDir, template, createTemplate, artifacts: relocate(artifacts, staging, outDir), state }, plugins);
