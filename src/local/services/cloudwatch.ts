@@ -42,10 +42,12 @@ function periods(cloud: LocalCloud, query: MetricQuery, start: number, end: numb
   const found = new Map<number, number[]>();
   if (query.namespace !== 'AWS/Lambda' || !(LAMBDA_METRICS as readonly string[]).includes(query.metricName)) return found;
   const periodMs = query.period * 1000;
+  // Periods start on whole seconds from StartTime, as CloudWatch's timestamps have no milliseconds.
+  const base = Math.floor(start / 1000) * 1000;
   for (const sample of cloud.invocationMetrics.between(start, end, query.functionName)) {
     const value = valueOf(sample, query.metricName as LambdaMetric);
     if (value === undefined) continue;
-    const bucket = start + Math.floor((sample.timestamp - start) / periodMs) * periodMs;
+    const bucket = base + Math.floor((sample.timestamp - base) / periodMs) * periodMs;
     found.set(bucket, [...(found.get(bucket) ?? []), value]);
   }
   return new Map([...found].sort((a, b) => a[0] - b[0]));
@@ -77,6 +79,26 @@ function functionDimension(dimensions: unknown): string | undefined {
  * (Invocations, Errors, Throttles, Duration), per function (dimension FunctionName) or over all.
  */
 export function cloudWatchApi(cloud: LocalCloud, operation: string, input: Record<string, unknown>): LocalResponse {
+  try {
+    return metricsOperation(cloud, operation, input);
+  } catch (error) {
+    if (!(error instanceof AwsError) || !QUERY_ERROR_SHAPES[error.code]) throw error;
+    // CloudWatch speaks JSON but is "awsQueryCompatible": the modeled shape in __type, the query protocol's code in a header.
+    return {
+      status: error.status,
+      headers: { 'content-type': JSON_10, 'x-amzn-query-error': `${error.code};Sender` },
+      body: JSON.stringify({ __type: `com.amazonaws.cloudwatch#${QUERY_ERROR_SHAPES[error.code]}`, message: error.message }),
+    };
+  }
+}
+
+/** Query error codes → the error shapes of CloudWatch's JSON model. */
+const QUERY_ERROR_SHAPES: Record<string, string> = {
+  InvalidParameterValue: 'InvalidParameterValueException',
+  MissingParameter: 'MissingRequiredParameterException',
+};
+
+function metricsOperation(cloud: LocalCloud, operation: string, input: Record<string, unknown>): LocalResponse {
   switch (operation) {
     case 'GetMetricData': {
       const start = time(input.StartTime, 'StartTime');
