@@ -11,56 +11,45 @@ export function lazyFunctionOf(loaded: LoadedService, key: string) {
   return (require('../package/load') as typeof import('../package/load')).functionOf(loaded, key);
 }
 
+/** A JSON file given with an option (`--path`, `--contextPath`): its value, or a one-line error naming the file and option. */
+function readJsonFile(path: string, what: string, option: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(resolve(path), 'utf8');
+  } catch {
+    throw new ConfigError(`Cannot read the ${what} file "${path}" (${option})`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`The ${what} file "${path}" (${option}) is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** JSON, or the plain string when it is not JSON. */
+function jsonOrString(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 /**
  * The event to invoke with: `--data` (JSON, or a plain string) or `--path` (a JSON file); `{}` by default.
  * With `raw` (`--raw`) the data is passed as the string it is, JSON or not.
  */
 export function readEvent(data: string | undefined, path: string | undefined, raw = false): unknown {
   if (data !== undefined && path !== undefined) throw new ConfigError('Give the event with --data or with --path, not both');
-  if (path !== undefined) {
-    let text: string;
-    try {
-      text = readFileSync(resolve(path), 'utf8');
-    } catch {
-      throw new ConfigError(`Cannot read the event file "${path}" (--path)`);
-    }
-    try {
-      return JSON.parse(text);
-    } catch (error) {
-      throw new ConfigError(`The event file "${path}" (--path) is not valid JSON: ${(error as Error).message}`);
-    }
-  }
+  if (path !== undefined) return readJsonFile(path, 'event', '--path');
   if (data === undefined) return {};
-  if (raw) return data;
-  try {
-    return JSON.parse(data);
-  } catch {
-    return data;
-  }
+  return raw ? data : jsonOrString(data);
 }
-
 
 /** The client context: `--contextPath` (a JSON file) over `--context` (JSON, or a plain string), as v3. */
 export function readContext(context: string | undefined, contextPath: string | undefined): unknown {
-  if (contextPath !== undefined) {
-    let text: string;
-    try {
-      text = readFileSync(resolve(contextPath), 'utf8');
-    } catch {
-      throw new ConfigError(`Cannot read the context file "${contextPath}" (--contextPath)`);
-    }
-    try {
-      return JSON.parse(text);
-    } catch (error) {
-      throw new ConfigError(`The context file "${contextPath}" (--contextPath) is not valid JSON: ${(error as Error).message}`);
-    }
-  }
-  if (context === undefined) return undefined;
-  try {
-    return JSON.parse(context);
-  } catch {
-    return context;
-  }
+  if (contextPath !== undefined) return readJsonFile(contextPath, 'context', '--contextPath');
+  return context === undefined ? undefined : jsonOrString(context);
 }
 
 const INVOCATION_TYPES = ['RequestResponse', 'Event', 'DryRun'] as const;
