@@ -163,6 +163,11 @@ v3('deploy --conceal hides output values; --aws-s3-accelerate on a local endpoin
   assert.is(template.Resources.ServerlessDeploymentBucket.Properties.AccelerateConfiguration, undefined);
   const info = await context.fw('info', '--conceal', '--verbose');
   assert.ok(info.stdout.includes('  ServerlessDeploymentBucketName: *****\n'), info.stdout);
+  // --debug turns on --verbose: info lists the outputs.
+  const debug = await context.fw('info', '--debug');
+  assert.ok(debug.stdout.includes('outputs:\n  ServerlessDeploymentBucketName: shelf-dev-serverlessdeploymentbucket-'), debug.stdout);
+  const plain = await context.fw('info');
+  assert.not.ok(plain.stdout.includes('outputs:'), plain.stdout);
 });
 
 v3.run();
