@@ -25,12 +25,12 @@ export interface PackageResult {
 
 /**
  * `fw package` as a function: loads the service file, builds the template and the code
- * artifacts into `.serverless/`. Throws ConfigError (with the config `path`) for a mistake in
+ * artifacts into `.serverless/` (or `outDir`, relative to `cwd`). Throws ConfigError (with the config `path`) for a mistake in
  * the service file.
  */
-export async function packageService(request: ServiceRequest = {}): Promise<PackageResult> {
+export async function packageService(request: ServiceRequest & { outDir?: string } = {}): Promise<PackageResult> {
   const packaging = require('../package/service') as typeof import('../package/service');
-  const packaged = await packaging.packageService({ cwd: cwdOf(request), options: optionsOf(request) });
+  const packaged = await packaging.packageService({ cwd: cwdOf(request), options: optionsOf(request), outDir: request.outDir });
   return packageResult(packaged);
 }
 

@@ -3,6 +3,7 @@ import { ConfigError, isUserFacing } from '../errors';
 import { secretValues } from '../variables/secrets';
 import type { Writable } from 'node:stream';
 import { colorsEnabled, style, type Style } from './output';
+import { acceptV3Globals } from './v3-globals';
 
 /**
  * How every command prints a failure: a user-facing error is its message on one line;
@@ -45,6 +46,14 @@ export abstract class ServiceCommand extends Command {
   params = Option.Array('--param', { description: 'A parameter for ${param:…}, as "key=value"; repeatable' });
   composeService = Option.String('--service', { description: 'With a compose file (fw-compose.yml, serverless-compose.yml): only this service' });
   maxConcurrency = Option.String('--max-concurrency', { description: 'With a compose file: how many services run at once (default 4)' });
+  // Serverless v3's global options (test/fixtures/v3-cli/commands.json): accepted by every service command.
+  verbose = Option.Boolean('--verbose', false, { description: 'Show more detail' });
+  debug = Option.String('--debug', { tolerateBoolean: true, description: 'Debug output (as --verbose, and plugins\' debug logs)' });
+  awsProfile = Option.String('--aws-profile', { description: 'AWS profile from ~/.aws/config and ~/.aws/credentials' });
+  app = Option.String('--app', { description: 'Serverless Dashboard app: accepted, fw has no dashboard' });
+  org = Option.String('--org', { description: 'Serverless Dashboard org: accepted, fw has no dashboard' });
+  useLocalCredentials = Option.Boolean('--use-local-credentials', false, { description: 'Serverless Dashboard credentials: accepted, fw always uses local credentials' });
+  showVersion = Option.Boolean('--version', false, { description: "Print fw's version and exit" });
 
   /** Set when one service of a compose file runs this command (`fw logs --service api`): its folder, file and params. */
   composeTarget?: import('../compose/runner').ServiceTarget;
@@ -78,7 +87,11 @@ export abstract class ServiceCommand extends Command {
   }
 
   async execute(): Promise<number> {
+    let restored = () => {};
     try {
+      const restore = acceptV3Globals(this, this.context.stderr, this.context.stdout);
+      if (!restore) return 0;
+      restored = restore;
       // A folder with a compose file and no service file: the command runs for each of its services.
       const { findComposeFile } = require('../compose/compose-file') as typeof import('../compose/compose-file');
       const composeFile = findComposeFile(process.cwd(), this.config);
@@ -93,6 +106,8 @@ export abstract class ServiceCommand extends Command {
     } catch (error) {
       this.report(error);
       return 1;
+    } finally {
+      restored();
     }
   }
 

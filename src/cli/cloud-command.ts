@@ -8,10 +8,9 @@ import type { LoadedService } from '../package/load';
 
 /** Options of every command that talks to CloudFormation, on AWS or elsewhere. */
 export abstract class CloudCommand extends ServiceCommand {
-  awsProfile = Option.String('--aws-profile', { description: 'AWS profile from ~/.aws/config and ~/.aws/credentials' });
   local = Option.Boolean('--local', false, { description: "Use fw's embedded local cloud instead of AWS" });
   endpointUrl = Option.String('--endpoint-url', { description: 'Any AWS-compatible endpoint (default: $AWS_ENDPOINT_URL, else AWS)' });
-  verbose = Option.Boolean('--verbose,-v', false, { description: 'Show every stack event' });
+  override verbose = Option.Boolean('--verbose,-v', false, { description: 'Show every stack event' });
   /** The port of the running local cloud found when the command began (asked once, with --local). */
   private localCloudPort?: number;
 

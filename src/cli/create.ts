@@ -36,13 +36,22 @@ export class CreateCommand extends Command<CreateContext> {
   name = Option.String('--name,-n', { description: 'Service name: letters, digits and dashes, starting with a letter' });
   folder = Option.String('--path,-p', { description: 'Folder to create (default: ./<name>); must not exist or be empty' });
   list = Option.Boolean('--list', false, { description: 'List the templates and exit' });
+  // Serverless v3's global options.
+  verbose = Option.Boolean('--verbose', false, { description: 'Show more detail' });
+  debug = Option.String('--debug', { tolerateBoolean: true, description: 'Debug output (as --verbose)' });
+  showVersion = Option.Boolean('--version', false, { description: "Print fw's version and exit" });
 
   async execute(): Promise<number> {
+    const { acceptV3Globals } = require('./v3-globals') as typeof import('./v3-globals');
+    const restore = acceptV3Globals(this, this.context.stderr, this.context.stdout);
+    if (!restore) return 0;
     try {
       return this.run();
     } catch (error) {
       reportError(this.context.stderr, error, this.context.env);
       return 1;
+    } finally {
+      restore();
     }
   }
 

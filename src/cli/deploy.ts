@@ -1,7 +1,36 @@
 import { Option } from 'clipanion';
+import { ConfigError } from '../errors';
 import { CloudCommand } from './cloud-command';
 
-export class DeployCommand extends CloudCommand {
+/** `fw deploy` and `fw deploy function`: both update one function with `-f`. */
+abstract class FunctionDeployingCommand extends CloudCommand {
+  /** `fw deploy function -f KEY` (and `fw deploy -f KEY`): one function's code and settings through the Lambda API. */
+  protected async deployOneFunction(key: string, options: { configOnly: boolean }): Promise<number> {
+    const { packageService } = require('../package/service') as typeof import('../package/service');
+    const { deployFunction } = require('../deploy/deploy-function') as typeof import('../deploy/deploy-function');
+    const { describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
+    const packaged = await packageService({ cwd: process.cwd(), options: this.cliOptions() });
+    const connection = await this.connect(packaged);
+    const reporter = this.reporter();
+    try {
+      const updates = await deployFunction(packaged, key, connection.clients, reporter, options).catch(error => {
+        throw describeAwsError(error, `updating function ${key}`, connection.clients.target);
+      });
+      reporter.done();
+      this.context.stdout.write(
+        updates.length > 0
+          ? `${this.out.green('✔')} Function ${key} updated (${updates.join(' and ')})\n`
+          : `Function ${key} is already up to date\n`,
+      );
+      return 0;
+    } finally {
+      reporter.done();
+      await connection.close();
+    }
+  }
+}
+
+export class DeployCommand extends FunctionDeployingCommand {
   static override paths = [['deploy']];
   static override usage = CloudCommand.Usage({
     description: 'Package the service and deploy it as one CloudFormation stack ({service}-{stage})',
@@ -38,18 +67,38 @@ export class DeployCommand extends CloudCommand {
   });
 
   force = Option.Boolean('--force', false, { description: 'Deploy even when nothing changed' });
-  packageDir = Option.String('--package', { description: 'Deploy a folder packaged earlier instead of packaging now' });
+  packageDir = Option.String('--package,-p', { description: 'Deploy a folder packaged earlier instead of packaging now' });
+  function = Option.String('--function,-f', { description: 'Only update this function, as "fw deploy function -f" (not with --package)' });
+  conceal = Option.Boolean('--conceal', false, { description: 'Hide the values of stack outputs and API keys in what is printed' });
+  s3Accelerate = Option.Boolean('--aws-s3-accelerate', { description: 'Upload through S3 Transfer Acceleration (on AWS; --no-aws-s3-accelerate suspends it)' });
+  enforceHashUpdate = Option.Boolean('--enforce-hash-update', false, { description: "Accepted for Serverless v3 scripts: fw's version hashes already change with the code and configuration" });
+  minifyTemplate = Option.Boolean('--minify-template', false, { description: 'Upload the template without whitespace' });
   allowDataLoss = Option.Boolean('--allow-data-loss', false, { description: 'Go ahead when the deploy removes or replaces a resource holding data' });
   hotswap = Option.Boolean('--hotswap', false, { description: 'Update only changed function code and settings in place, when nothing else changed' });
   hotswapProduction = Option.Boolean('--hotswap-production', false, { description: 'Allow --hotswap on a stage named like production' });
   dryRun = Option.Boolean('--dry-run', false, { description: 'Only print what the deploy would change (exit 0: nothing, 2: changes), like fw diff' });
 
+  protected override cliOptions(): Record<string, unknown> {
+    const options = super.cliOptions();
+    // On a local or custom endpoint the option means nothing (said once, in run): the template stays as without it.
+    if (this.s3Accelerate !== undefined && !this.local && !this.endpointUrl && !process.env.AWS_ENDPOINT_URL) options['aws-s3-accelerate'] = this.s3Accelerate;
+    return options;
+  }
+
   async run(): Promise<number> {
+    if (this.function !== undefined) {
+      if (this.packageDir !== undefined) throw new ConfigError('--function cannot be used with --package: "fw deploy -f" packages and updates one function');
+      return this.deployOneFunction(this.function, { configOnly: false });
+    }
     const { openDeployment } = require('../api/deploy') as typeof import('../api/deploy');
     const { formatSummary } = require('../deploy/summary') as typeof import('../deploy/summary');
+    const notes = require('./deploy-v3-options') as typeof import('./deploy-v3-options');
     const started = Date.now();
+    if (this.enforceHashUpdate) this.context.stderr.write(`${notes.ENFORCE_HASH_UPDATE}\n`);
     const deployment = await openDeployment({ ...this.cloudRequest(), packageDir: this.packageDir });
     const { packaged, connection } = deployment;
+    if (this.s3Accelerate !== undefined) await notes.useS3Acceleration(connection, packaged.stackName, this.s3Accelerate, (line: string) => this.context.stderr.write(`${line}\n`));
+    if (this.minifyTemplate) notes.minifyTemplates(packaged);
     if (this.dryRun) {
       const { printPreview } = require('./diff') as typeof import('./diff');
       return printPreview(this, packaged, connection);
@@ -85,7 +134,7 @@ export class DeployCommand extends CloudCommand {
         this.context.stdout.write(`${this.out.green('✔')} ${what} in stack ${packaged.stackName} (${seconds} s); the next fw deploy updates the stack through CloudFormation\n\n`);
       }
       if (result.outcome === 'deployed') this.context.stdout.write(`${this.out.green('✔')} Service deployed to stack ${packaged.stackName} (${((Date.now() - started) / 1000).toFixed(1)} s)\n\n`);
-      this.context.stdout.write(formatSummary(result.summary, this.verbose));
+      this.context.stdout.write(formatSummary(this.conceal ? notes.concealed(result.summary) : result.summary, this.verbose));
       const { localDeployReport } = require('../deploy/local-report') as typeof import('../deploy/local-report');
       this.context.stdout.write(await localDeployReport(connection.clients.target.endpoint, packaged.stackName));
       if (result.startedLocalCloud) {
@@ -103,7 +152,7 @@ export class DeployCommand extends CloudCommand {
   }
 }
 
-export class DeployFunctionCommand extends CloudCommand {
+export class DeployFunctionCommand extends FunctionDeployingCommand {
   static override paths = [['deploy', 'function']];
   static override usage = CloudCommand.Usage({
     description: "Update one deployed function's code and configuration directly, without a stack update",
@@ -119,28 +168,11 @@ export class DeployFunctionCommand extends CloudCommand {
   });
 
   function = Option.String('--function,-f', { required: true, description: 'The function key under functions:' });
+  force = Option.Boolean('--force', false, { description: 'Accepted for Serverless v3 scripts: fw compares the code hash and settings, and updates what differs' });
+  updateConfig = Option.Boolean('--update-config,-u', false, { description: 'Update only the configuration (handler, runtime, memory, timeout, description, environment), not the code' });
 
   async run(): Promise<number> {
-    const { packageService } = require('../package/service') as typeof import('../package/service');
-    const { deployFunction } = require('../deploy/deploy-function') as typeof import('../deploy/deploy-function');
-    const { describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
-    const packaged = await packageService({ cwd: process.cwd(), options: this.cliOptions() });
-    const connection = await this.connect(packaged);
-    const reporter = this.reporter();
-    try {
-      const updates = await deployFunction(packaged, this.function, connection.clients, reporter).catch(error => {
-        throw describeAwsError(error, `updating function ${this.function}`, connection.clients.target);
-      });
-      reporter.done();
-      this.context.stdout.write(
-        updates.length > 0
-          ? `${this.out.green('✔')} Function ${this.function} updated (${updates.join(' and ')})\n`
-          : `Function ${this.function} is already up to date\n`,
-      );
-      return 0;
-    } finally {
-      reporter.done();
-      await connection.close();
-    }
+    return this.deployOneFunction(this.function, { configOnly: this.updateConfig });
   }
 }
+

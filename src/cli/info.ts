@@ -1,3 +1,4 @@
+import { Option } from 'clipanion';
 import { CloudCommand } from './cloud-command';
 
 export class InfoCommand extends CloudCommand {
@@ -10,11 +11,14 @@ export class InfoCommand extends CloudCommand {
     ],
   });
 
+  conceal = Option.Boolean('--conceal', false, { description: 'Hide the values of stack outputs in what is printed' });
+
   async run(): Promise<number> {
     const { info } = require('../api/info') as typeof import('../api/info');
     const { formatSummary } = require('../deploy/summary') as typeof import('../deploy/summary');
     const deployed = await info(this.cloudRequest());
-    this.context.stdout.write(formatSummary(deployed.summary, this.verbose));
+    const { concealed } = require('./deploy-v3-options') as typeof import('./deploy-v3-options');
+    this.context.stdout.write(formatSummary(this.conceal ? concealed(deployed.summary) : deployed.summary, this.verbose));
     return 0;
   }
 }

@@ -14,6 +14,13 @@ import { LocalTokenCommand } from './local-token';
 import { CreateCommand, DefaultCommand } from './create';
 import { PrintCommand } from './print';
 import { SchemaCommand } from './schema';
+import { DeployListCommand, DeployListFunctionsCommand } from './deploy-list';
+import { RollbackCommand, RollbackFunctionCommand } from './rollback';
+import { MetricsCommand } from './metrics';
+import { PluginInstallCommand, PluginListCommand, PluginSearchCommand, PluginUninstallCommand } from './plugin';
+import { ConfigCommand, ConfigCredentialsCommand } from './config-credentials';
+import { DoctorCommand } from './doctor';
+import { DashboardOpenCommand, LoginCommand, LogoutCommand, SlstatsCommand } from './dashboard';
 import { colorsEnabled } from './output';
 import { version } from '../version';
 import { isUserFacing } from '../errors';
@@ -24,6 +31,9 @@ import { shareFwModule } from '../plugins/share';
 const COMMANDS = [
   CreateCommand, PackageCommand, DeployCommand, DeployFunctionCommand, DevCommand, DiffCommand, RemoveCommand, InfoCommand,
   InvokeCommand, InvokeLocalCommand, LogsCommand, OutputsCommand, RefreshOutputsCommand, PrintCommand, LocalStartCommand, LocalResetCommand, LocalTokenCommand, SchemaCommand,
+  DeployListCommand, DeployListFunctionsCommand, RollbackCommand, RollbackFunctionCommand, MetricsCommand,
+  PluginInstallCommand, PluginUninstallCommand, PluginListCommand, PluginSearchCommand, ConfigCommand, ConfigCredentialsCommand, DoctorCommand,
+  LoginCommand, LogoutCommand, DashboardOpenCommand, SlstatsCommand,
 ];
 
 /**
@@ -51,7 +61,7 @@ export function buildCli(argv?: string[]): FwCli {
 }
 
 /** Commands that never read the service file: they run even where its plugins cannot load. */
-const WITHOUT_SERVICE = new Set(['create', 'local', 'schema', '--version', '-v']);
+const WITHOUT_SERVICE = new Set(['create', 'local', 'schema', '--version', '-v', 'plugin', 'config', 'doctor', 'login', 'logout', 'dashboard', 'slstats']);
 
 /**
  * The CLI for a run in `cwd`: the built-in commands, plus the commands of the service's plugins
@@ -90,5 +100,5 @@ export async function main(argv: string[]): Promise<void> {
   setTimeout(() => process.exit(), 200).unref();
 }
 
-const BUILT_IN = new Set(['package', 'deploy', 'remove', 'info', 'invoke', 'logs', 'print']);
+const BUILT_IN = new Set(['package', 'deploy', 'remove', 'info', 'invoke', 'logs', 'print', 'rollback', 'metrics']);
 const HELP = new Set(['help', '--help', '-h']);

@@ -1,4 +1,5 @@
 import { relative } from 'node:path';
+import { Option } from 'clipanion';
 import { ServiceCommand } from './base';
 
 export class PackageCommand extends ServiceCommand {
@@ -9,14 +10,19 @@ export class PackageCommand extends ServiceCommand {
       ['Package the service in this folder for the dev stage', '$0 package'],
       ['Package for another stage and region', '$0 package --stage prod --region eu-west-1'],
       ['Package a service file with another name', '$0 package --config api.yml'],
+      ['Package into another folder (then: fw deploy --package build/package)', '$0 package --package build/package'],
     ],
   });
+
+  packageDir = Option.String('--package,-p', { description: 'The folder to write the package to (default: .serverless)' });
+  minifyTemplate = Option.Boolean('--minify-template', false, { description: 'Write the templates without whitespace' });
 
   async run(): Promise<number> {
     const started = Date.now();
     // Loaded when the command runs, so `fw --help` stays fast.
     const { packageService } = require('../api/package') as typeof import('../api/package');
-    const result = await packageService({ cwd: process.cwd(), options: this.cliOptions() });
+    const result = await packageService({ cwd: process.cwd(), options: this.cliOptions(), outDir: this.packageDir });
+    if (this.minifyTemplate) (require('./deploy-v3-options') as typeof import('./deploy-v3-options')).minifyTemplates(result.packaged);
     const out = this.out;
     const folder = relative(process.cwd(), result.outDir) || '.';
     const sizes = new Map(result.artifacts.map(artifact => [artifact.name, artifact.size]));

@@ -13,10 +13,11 @@ export interface DeploymentBucketSettings {
 
 /**
  * `ServerlessDeploymentBucket`, where artifacts and templates are uploaded,
- * with a policy that refuses any request not made over TLS.
+ * with a policy that refuses any request not made over TLS. `accelerate` (`deploy --aws-s3-accelerate`)
+ * turns S3 Transfer Acceleration on (and says so in an output) or, false, suspends it.
  */
 export class DeploymentBucket extends Construct {
-  constructor(scope: Construct, id: string, settings: DeploymentBucketSettings = {}) {
+  constructor(scope: Construct, id: string, settings: DeploymentBucketSettings = {}, accelerate?: boolean) {
     super(scope, id);
     const bucket = naming.deploymentBucket();
     new CfnResource(this, 'Bucket', {
@@ -31,6 +32,8 @@ export class DeploymentBucket extends Construct {
         if (settings.blockPublicAccess) {
           properties.PublicAccessBlockConfiguration = { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true };
         }
+        // `--aws-s3-accelerate` (and `--no-aws-s3-accelerate`), as v3 sets it.
+        if (accelerate !== undefined) properties.AccelerateConfiguration = { AccelerationStatus: accelerate ? 'Enabled' : 'Suspended' };
         if (settings.versioning) properties.VersioningConfiguration = { Status: 'Enabled' };
         const tags = Object.entries(settings.tags ?? {});
         if (tags.length > 0) properties.Tags = tags.map(([Key, Value]) => ({ Key, Value }));
@@ -39,6 +42,7 @@ export class DeploymentBucket extends Construct {
     });
     if (!settings.skipPolicySetup) this.addTlsOnlyPolicy(bucket);
     new CfnOutput(this, 'Name', { key: naming.deploymentBucketOutput(), value: ref(bucket) });
+    if (accelerate) new CfnOutput(this, 'Accelerated', { key: 'ServerlessDeploymentBucketAccelerated', value: true });
   }
 
   private addTlsOnlyPolicy(bucket: string): void {

@@ -21,6 +21,8 @@ export interface ServiceProps {
   artifactDirectory: string;
   /** One id per CLI run; names the REST API deployment. */
   instanceId: string;
+  /** `--aws-s3-accelerate` (true) or `--no-aws-s3-accelerate` (false): the deployment bucket's transfer acceleration. */
+  s3Accelerate?: boolean;
 }
 
 /**
@@ -53,9 +55,11 @@ export class Service extends Construct {
     this.artifactDirectory = props.artifactDirectory;
     this.instanceId = props.instanceId;
 
+    // As v3: S3 Transfer Acceleration exists outside the China and GovCloud partitions only.
+    const accelerate = /^(cn|us-gov)-/.test(this.region) ? undefined : props.s3Accelerate;
     if (this.deploymentBucketName === undefined) {
       const settings = this.provider.deploymentBucket;
-      new DeploymentBucket(this, 'DeploymentBucket', typeof settings === 'object' && settings !== null ? (settings as DeploymentBucketSettings) : {});
+      new DeploymentBucket(this, 'DeploymentBucket', typeof settings === 'object' && settings !== null ? (settings as DeploymentBucketSettings) : {}, accelerate);
     }
     else new CfnOutput(this, 'DeploymentBucketName', { key: naming.deploymentBucketOutput(), value: this.deploymentBucketName });
     const functions = Object.entries(config.functions ?? {});

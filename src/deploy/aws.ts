@@ -61,7 +61,7 @@ export const sdkConfig = (target: AwsTarget) => ({
   ...(target.credentials ? { credentials: target.credentials } : {}),
 });
 
-/** Lambda and CloudWatch Logs clients, loaded only by `invoke` and `logs`. */
+/** Lambda, CloudWatch Logs and CloudWatch clients, loaded only by the commands that use them (`invoke`, `logs`, `metrics`). */
 export function lambdaClient(target: AwsTarget): import('@aws-sdk/client-lambda').LambdaClient {
   const { LambdaClient } = require('@aws-sdk/client-lambda') as typeof import('@aws-sdk/client-lambda');
   return withTimeouts(settings => new LambdaClient({ ...sdkConfig(target), ...settings }));
@@ -76,4 +76,9 @@ export function logsClient(target: AwsTarget): import('@aws-sdk/client-cloudwatc
 export function apiGatewayClient(target: AwsTarget): import('@aws-sdk/client-api-gateway').APIGatewayClient {
   const { APIGatewayClient } = require('@aws-sdk/client-api-gateway') as typeof import('@aws-sdk/client-api-gateway');
   return withTimeouts(settings => new APIGatewayClient({ ...sdkConfig(target), ...settings }));
+}
+
+export function cloudWatchClient(target: AwsTarget): import('@aws-sdk/client-cloudwatch').CloudWatchClient {
+  const { CloudWatchClient } = require('@aws-sdk/client-cloudwatch') as typeof import('@aws-sdk/client-cloudwatch');
+  return withTimeouts(settings => new CloudWatchClient({ ...sdkConfig(target), ...settings }));
 }

@@ -45,9 +45,10 @@ function changedFields(current: FunctionConfiguration, desired: Record<string, u
 
 /**
  * `fw deploy function -f NAME`: updates one deployed function's code and configuration
- * directly through the Lambda API, without a stack update. What changed is returned.
+ * directly through the Lambda API, without a stack update (only the configuration with
+ * `configOnly`, v3's `--update-config`). What changed is returned.
  */
-export async function deployFunction(packaged: PackagedService, key: string, clients: AwsClients, reporter: Reporter): Promise<FunctionUpdate[]> {
+export async function deployFunction(packaged: PackagedService, key: string, clients: AwsClients, reporter: Reporter, options: { configOnly?: boolean } = {}): Promise<FunctionUpdate[]> {
   functionOf(packaged, key);
   const stack = await describeStack(clients, packaged.stackName);
   if (!stack) throw new CloudError(`Stack ${packaged.stackName} does not exist in ${packaged.region}: run "fw deploy" first`);
@@ -58,7 +59,7 @@ export async function deployFunction(packaged: PackagedService, key: string, cli
     await uploadAll(clients, bucket, [{ key: keyInBucket, file: artifact.path, sha256: artifact.sha256 }]);
     return keyInBucket;
   };
-  const updates = await updateFunctionInPlace(packaged, key, lambdaClient(clients.target), { bucket, codeKey }, reporter);
+  const updates = await updateFunctionInPlace(packaged, key, lambdaClient(clients.target), { bucket, codeKey }, reporter, options);
   // The stack's template no longer says what the function runs: the next deploy reconciles it, as after a hotswap.
   if (updates.length > 0) {
     const { recordDrift } = require('./hotswap') as typeof import('./hotswap');
@@ -88,7 +89,14 @@ export interface CodeSource {
  * Sets a deployed function's code (when its hash differs from the package's) and its changed settings
  * through the Lambda API, each time waiting until Lambda reports the update finished.
  */
-export async function updateFunctionInPlace(packaged: PackagedService, key: string, lambda: LambdaClient, code: CodeSource, reporter: Reporter): Promise<FunctionUpdate[]> {
+export async function updateFunctionInPlace(
+  packaged: PackagedService,
+  key: string,
+  lambda: LambdaClient,
+  code: CodeSource,
+  reporter: Reporter,
+  options: { configOnly?: boolean } = {},
+): Promise<FunctionUpdate[]> {
   const { physicalName } = functionOf(packaged, key);
   let current: FunctionConfiguration;
   try {
@@ -102,7 +110,8 @@ export async function updateFunctionInPlace(packaged: PackagedService, key: stri
 
   const updates: FunctionUpdate[] = [];
   const artifact = packaged.artifacts.functions[key];
-  if (artifact && artifact.codeSha256 !== current.CodeSha256) {
+  // `--update-config`: the code stays as deployed.
+  if (artifact && !options.configOnly && artifact.codeSha256 !== current.CodeSha256) {
     const keyInBucket = await code.codeKey(artifact);
     const updated = await lambda.send(new UpdateFunctionCodeCommand({ FunctionName: physicalName, S3Bucket: code.bucket, S3Key: keyInBucket }));
     // Lambda answers InProgress while it takes the new code in; an update already Successful needs no waiting.

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -297,7 +297,8 @@ async function updateDirectly(packaged: PackagedService, clients: AwsClients, te
 }
 
 async function updateWithChangeSet(packaged: PackagedService, clients: AwsClients, template: TemplateSource, options: DeployOptions): Promise<boolean> {
-  const changeSetName = `fw-${Date.now()}`;
+  // Two deploys started in the same millisecond (CI jobs, compose) must not share a change set name.
+  const changeSetName = `fw-${Date.now()}-${randomBytes(4).toString('hex')}`;
   const stackName = packaged.stackName;
   const deleteChangeSet = () => clients.cloudFormation.send(new DeleteChangeSetCommand({ StackName: stackName, ChangeSetName: changeSetName })).then(() => undefined, () => undefined);
   try {

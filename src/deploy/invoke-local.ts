@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { importEsm } from '../import-module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,7 +14,24 @@ export interface LocalInvocation {
   fn: FunctionConfig;
   physicalName: string;
   event: unknown;
+  /** `--context`/`--contextPath`: the context's client context. */
+  clientContext?: unknown;
+  /** `--env KEY=VALUE`: set over the service's environment. */
+  environment?: Record<string, string>;
   log: (text: string) => void;
+}
+
+type Outcome = { result: unknown } | { error: Record<string, unknown> };
+
+/** `--env KEY=VALUE` options as variables; a value may hold "=". */
+export function parseEnvOptions(options: string[]): Record<string, string> {
+  const variables: Record<string, string> = {};
+  for (const option of options) {
+    const equals = option.indexOf('=');
+    if (equals <= 0) throw new ConfigError(`Invalid --env "${option}": expected KEY=VALUE`);
+    variables[option.slice(0, equals)] = option.slice(equals + 1);
+  }
+  return variables;
 }
 
 /** Environment values as the function would see them; CloudFormation intrinsics cannot be known locally and are left out. */
@@ -25,12 +43,14 @@ function environment(loaded: LoadedService, fn: FunctionConfig): Record<string, 
 /**
  * Runs a Node.js handler in this process with a Lambda-like context: async and
  * callback styles, CommonJS or ESM; a thrown error is returned as Lambda reports it.
+ * A Python handler runs in python3 with the local cloud's Python runtime.
  */
-export async function invokeHandler(invocation: LocalInvocation): Promise<{ result: unknown } | { error: Record<string, unknown> }> {
+export async function invokeHandler(invocation: LocalInvocation): Promise<Outcome> {
   const { loaded, fn, key } = invocation;
   if (typeof fn.handler !== 'string') throw new ConfigError(`Invalid configuration in 'functions.${key}.handler': invoke local needs a handler`);
   const runtime = fn.runtime ?? loaded.config.provider.runtime ?? 'nodejs';
-  if (!runtime.startsWith('nodejs')) throw new ConfigError(`fw invoke local runs Node.js handlers; functions.${key} uses ${runtime}: deploy it (fw deploy --local) and use fw invoke`);
+  if (runtime.startsWith('python')) return invokePython(invocation, fn.handler, runtime);
+  if (!runtime.startsWith('nodejs')) throw new ConfigError(`fw invoke local runs Node.js and Python handlers; functions.${key} uses ${runtime}`);
   const dot = fn.handler.lastIndexOf('.');
   const modulePath = fn.handler.slice(0, dot);
   const exportName = fn.handler.slice(dot + 1);
@@ -42,6 +62,7 @@ export async function invokeHandler(invocation: LocalInvocation): Promise<{ resu
     AWS_REGION: loaded.region,
     AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memorySize ?? loaded.config.provider.memorySize ?? 1024),
     ...environment(loaded, fn),
+    ...invocation.environment,
   });
   const timeoutSeconds = Number(fn.timeout ?? loaded.config.provider.timeout ?? 6);
   const started = Date.now();
@@ -55,6 +76,7 @@ export async function invokeHandler(invocation: LocalInvocation): Promise<{ resu
     logStreamName: 'local',
     callbackWaitsForEmptyEventLoop: true,
     getRemainingTimeInMillis: () => Math.max(0, timeoutSeconds * 1000 - (Date.now() - started)),
+    ...(invocation.clientContext !== undefined ? { clientContext: invocation.clientContext } : {}),
   };
   const module = await importEsm(pathToFileURL(file).href);
   const handler = (module[exportName] ?? (module.default as Record<string, unknown> | undefined)?.[exportName]) as Function | undefined;
@@ -73,5 +95,53 @@ export async function invokeHandler(invocation: LocalInvocation): Promise<{ resu
   } catch (error) {
     const err = error instanceof Error ? error : new Error(String(error));
     return { error: { errorType: err.name, errorMessage: err.message, trace: (err.stack ?? '').split('\n') } };
+  }
+}
+
+/**
+ * A Python handler, run as the local cloud runs it (python3 with its bootstrap, the service folder as
+ * the code), once. Its SDK calls go where the deployer's would: the deployer's AWS credentials and
+ * endpoint are passed on. What it prints goes to `log`.
+ */
+async function invokePython(invocation: LocalInvocation, handler: string, runtime: string): Promise<Outcome> {
+  const { Worker } = require('../local/runtime/worker') as typeof import('../local/runtime/worker');
+  const { PYTHON_BOOTSTRAP } = require('../local/runtime/python-bootstrap') as typeof import('../local/runtime/python-bootstrap');
+  const { loaded, fn } = invocation;
+  const folder = mkdtempSync(join(tmpdir(), 'fw-invoke-local-'));
+  const bootstrap = join(folder, 'bootstrap.py');
+  writeFileSync(bootstrap, PYTHON_BOOTSTRAP);
+  const deployer = Object.fromEntries(
+    ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE', 'AWS_ENDPOINT_URL', 'HOME'].map(name => [name, process.env[name] ?? '']),
+  );
+  const worker = new Worker(
+    {
+      name: invocation.physicalName,
+      arn: `arn:aws:lambda:${loaded.region}:000000000000:function:${invocation.physicalName}`,
+      handler,
+      runtime,
+      memory: Number(fn.memorySize ?? loaded.config.provider.memorySize ?? 1024),
+      timeout: Number(fn.timeout ?? loaded.config.provider.timeout ?? 6),
+      environment: { ...deployer, ...environment(loaded, fn), ...invocation.environment },
+      codeDir: loaded.serviceDir,
+      region: loaded.region,
+      logGroup: `/aws/lambda/${invocation.physicalName}`,
+      revision: '',
+    },
+    {
+      baseUrl: process.env.AWS_ENDPOINT_URL ?? '',
+      credentials: { accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? '', secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY ?? '' },
+      pythonBootstrap: () => bootstrap,
+      writeLogs: (_group, _stream, lines) => {
+        for (const line of lines) if (!/^(START|END|REPORT) RequestId: /.test(line)) invocation.log(`${line}\n`);
+      },
+    },
+  );
+  try {
+    const result = await worker.invoke(randomUUID(), invocation.event, invocation.clientContext);
+    return result.ok ? { result: result.value } : { error: { ...result.error } };
+  } finally {
+    worker.kill();
+    await worker.gone;
+    rmSync(folder, { recursive: true, force: true });
   }
 }

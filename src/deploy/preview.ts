@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -223,7 +224,7 @@ async function changeSetChanges(
   source: { TemplateBody: string } | { TemplateURL: string },
   packaged: PackagedService,
 ): Promise<ResourceChange[]> {
-  const changeSetName = `fw-preview-${Date.now()}`;
+  const changeSetName = `fw-preview-${Date.now()}-${randomBytes(4).toString('hex')}`;
   const tags = Object.entries({ ...(packaged.config.provider.stackTags ?? {}) }).map(([Key, Value]) => ({ Key, Value: String(Value) }));
   await clients.cloudFormation.send(
     new CreateChangeSetCommand({ StackName: stackName, ChangeSetName: changeSetName, ChangeSetType: 'UPDATE', Capabilities: [...CAPABILITIES], Tags: tags, ...source }),

@@ -14,6 +14,7 @@ import type { DeployedResource, LocalServices } from './service-interfaces';
 import { ApiResourceStore } from './state/api-resources';
 import { makePrivateDir } from './state/files';
 import { LogStore } from './state/logs';
+import { InvocationMetrics } from './metrics/invocation-metrics';
 import { ParameterStore } from './state/parameters';
 
 export const ACCOUNT_ID = '000000000000';
@@ -51,6 +52,8 @@ export class LocalCloud implements LocalServices {
   /** Topics, subscriptions, functions, mappings and rules made by API calls instead of stacks. */
   readonly apiResources: ApiResourceStore;
   readonly functions: FunctionRuntime;
+  /** What CloudWatch's AWS/Lambda metrics answer from (services/cloudwatch.ts). */
+  readonly invocationMetrics: InvocationMetrics;
   readonly scheduler: Scheduler;
   /** Event source mappings on DynamoDB and Kinesis streams. */
   readonly streamDeliveries: ShardDelivery[];
@@ -79,6 +82,7 @@ export class LocalCloud implements LocalServices {
     this.ssm = new ParameterStore(this.dataDir);
     this.apiResources = new ApiResourceStore(this.dataDir);
     this.functions = new FunctionRuntime(this);
+    this.invocationMetrics = new InvocationMetrics(this.dataDir);
     this.scheduler = new Scheduler(this);
     this.s3.onObjectEvent = (event) => notifyObjectEvent(this, event);
     const dynamoDbStreams = new DynamoDbStreams();

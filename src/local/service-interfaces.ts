@@ -3,6 +3,8 @@ import type { OperationInput, ResourceRecord, StackRecord } from './cloudformati
 import type { StackStore } from './cloudformation/store';
 import type { TableStore } from './dynamodb/tables';
 import type { KinesisStore } from './kinesis/streams';
+import type { InvocationMetrics } from './metrics/invocation-metrics';
+import type { PublishedVersion } from './runtime/code';
 import type { S3Store } from './s3/store';
 import type { ApiResourceStore } from './state/api-resources';
 import type { LogStore } from './state/logs';
@@ -55,10 +57,12 @@ export interface InvokeOutcome {
 export interface FunctionInvoker {
   /** The function's resource; a ResourceNotFoundException when no stack has it. */
   record(reference: string): ResourceRecord;
-  /** Invokes and waits for the result, as `Invoke` with RequestResponse does. */
-  invoke(reference: string, event: unknown): Promise<InvokeOutcome>;
+  /** The published version a qualifier names (undefined for `$LATEST` or none). */
+  version(reference: string, qualifier?: string): PublishedVersion | undefined;
+  /** Invokes and waits for the result, as `Invoke` with RequestResponse does; `qualifier` runs a published version. */
+  invoke(reference: string, event: unknown, qualifier?: string, clientContext?: unknown): Promise<InvokeOutcome>;
   /** Invokes without waiting (the `Event` type); failures only reach the log. */
-  invokeAsync(reference: string, event: unknown): void;
+  invokeAsync(reference: string, event: unknown, qualifier?: string): void;
   /** Stops the warm processes of one function, or of all. */
   stop(name?: string): Promise<void>;
 }
@@ -98,7 +102,10 @@ export type EngineServices = Pick<CloudIdentity, 'accountId' | 'dataDir'> &
   };
 
 /** What the function runtime needs: the functions' resources, where code and logs go, what functions sign with. */
-export type RuntimeServices = CloudIdentity & Diagnostics & Pick<DeployedResources, 'resources'> & Pick<Stores, 'logs'>;
+export type RuntimeServices = CloudIdentity & Diagnostics & Pick<DeployedResources, 'resources'> & Pick<Stores, 'logs'> & {
+  /** Where each invocation's count, duration and outcome go (CloudWatch metrics). */
+  readonly invocationMetrics: InvocationMetrics;
+};
 
 /** What a trigger (S3 notifications, schedules, DynamoDB streams, SNS, EventBridge) needs: the targets it finds and a way to run them. */
 export type TriggerServices = Pick<CloudIdentity, 'accountId'> & Diagnostics & Pick<DeployedResources, 'resources'> & { readonly functions: FunctionInvoker };

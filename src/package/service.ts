@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { ConfigError } from '../errors';
 import { Service } from '../constructs/service';
 import { writeCustomResourcesZip } from '../constructs/custom-resources';
@@ -33,6 +33,8 @@ export interface PackageRequest {
    * state), kept so nothing moves; default: the placement in `.serverless/` from the last package, if any.
    */
   previousPlacement?: PackageState['placement'];
+  /** Where the package goes (`fw package --package DIR`), relative to `cwd`; default `.serverless/` in the service folder. */
+  outDir?: string;
 }
 
 /** What deploy needs to know about a packaged service (also written as the state file). */
@@ -70,6 +72,9 @@ export interface PackagedService extends LoadedService {
   state: PackageState;
 }
 
+/** `--aws-s3-accelerate` (true) and `--no-aws-s3-accelerate` (false), as given on the command line. */
+const s3AccelerateOption = (value: unknown) => (typeof value === 'boolean' ? value : undefined);
+
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
@@ -91,11 +96,12 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
     region,
     artifactDirectory: `${prefix}/${loaded.serviceName}/${stage}/${now.getTime()}-${now.toISOString()}`,
     instanceId: String(now.getTime()),
+    s3Accelerate: s3AccelerateOption(request.options['aws-s3-accelerate']),
   }));
   // Plugin hooks (issue 9): changes to the construct tree before synthesis go here.
   await compilePlugins(plugins, service, config as Record<string, unknown>);
 
-  const outDir = join(serviceDir, OUTPUT_FOLDER);
+  const outDir = request.outDir !== undefined ? resolve(request.cwd, request.outDir) : join(serviceDir, OUTPUT_FOLDER);
   const staging = join(serviceDir, `${OUTPUT_FOLDER}.tmp-${process.pid}`);
   removeStaleStaging(serviceDir);
   // Listening before the folder exists: a signal between the two would otherwise end the process
@@ -172,6 +178,7 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
       .split(`ApiGatewayDeployment${service.instanceId}`).join('ApiGatewayDeployment<id>');
     state.deploymentHash = sha256(JSON.stringify([stableTemplate, state.artifacts]));
     writeFileSync(join(staging, STATE_FILE), JSON.stringify(state, null, 2));
+    mkdirSync(dirname(outDir), { recursive: true });
     replaceFolder(staging, outDir);
     // Plugin hooks (issue 9): the plugins go along with the result, for deploy's hooks.
     return attachPlugins({ ...loaded, outDir, template, createTemplate, artifacts: relocate(artifacts, staging, outDir), state }, plugins);

@@ -6,7 +6,7 @@ import type { PluginManager } from './manager';
 import type { CommandDefinition, CommandOption } from './types';
 
 /** Options every fw service command already has; a plugin option of the same name or shortcut maps onto them. */
-const TAKEN_NAMES = new Set(['stage', 'region', 'config', 'param', 'aws-profile', 'local', 'endpoint-url', 'verbose', 'help']);
+const TAKEN_NAMES = new Set(['stage', 'region', 'config', 'param', 'aws-profile', 'local', 'endpoint-url', 'verbose', 'help', 'debug', 'version', 'app', 'org', 'use-local-credentials']);
 const TAKEN_SHORTCUTS = new Set(['s', 'r', 'c', 'v', 'h']);
 
 /** `includeLayers` → `include-layers` (clipanion takes lower-case long options only). */

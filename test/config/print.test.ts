@@ -59,7 +59,7 @@ printCommand('a path that leads nowhere, or an unknown format, is a one-line err
     const missing = await print(['print', '--config', join(folder.dir, 'fw.yml'), '--path', 'provider.nope']);
     assert.equal(missing, { code: 1, stdout: '', stderr: 'Error: Nothing at "provider.nope" in the resolved configuration\n' });
     const format = await print(['print', '--config', join(folder.dir, 'fw.yml'), '--format', 'xml']);
-    assert.equal(format, { code: 1, stdout: '', stderr: 'Error: --format expects "yaml" or "json", got "xml"\n' });
+    assert.equal(format, { code: 1, stdout: '', stderr: 'Error: --format expects "yaml", "json" or "text", got "xml"\n' });
   } finally {
     folder.cleanup();
   }

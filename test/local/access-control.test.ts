@@ -482,7 +482,7 @@ secrets('everything in the data folder is readable by its user only: files 0600,
   walk(dataDir);
   const kinds = readdirSync(dataDir).sort();
   assert.equal({ kinds, open, root: (statSync(dataDir).mode & 0o777).toString(8) }, { kinds: ['blobs', 'functions', 'state'], open: [], root: '700' });
-  assert.equal(readdirSync(join(dataDir, 'state')).sort(), ['cloudformation.json', 'logs.json', 'operations', 's3.json', 'ssm.json']);
+  assert.equal(readdirSync(join(dataDir, 'state')).sort(), ['cloudformation.json', 'invocation-metrics.jsonl', 'logs.json', 'operations', 's3.json', 'ssm.json']);
 });
 
 secrets.run();

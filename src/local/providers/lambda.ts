@@ -1,5 +1,5 @@
 import { AwsError } from '../aws/errors';
-import { materializeCode } from '../runtime/code';
+import { keptOnUpdate, materializeCode, publishVersion } from '../runtime/code';
 import { functionNameOf } from '../runtime/functions';
 import { arn, generatedName, randomSuffix } from './names';
 import type { ProviderContext, Provisioned, ResourceProvider } from './provider';
@@ -34,26 +34,22 @@ export const lambdaFunctionProvider: ResourceProvider = {
     return deployFunction(name, properties, context);
   },
   update(properties, previous, context) {
-    return deployFunction(previous.physicalId, properties, context);
+    const deployed = deployFunction(previous.physicalId, properties, context);
+    return { ...deployed, attributes: { ...deployed.attributes, ...keptOnUpdate(previous) } };
   },
   async delete(record, context) {
     await context.cloud.functions.stop(record.physicalId);
   },
 };
 
-/** A published version: a number per function. It runs the function's current code. */
+/** A published version: a number per function. It runs the code the function had when it was created. */
 export const lambdaVersionProvider: ResourceProvider = {
   replaceOn: ['FunctionName', 'CodeSha256', 'Description', 'ProvisionedConcurrencyConfig'],
   create(properties, context) {
     const name = functionNameOf(String(properties.FunctionName));
-    context.cloud.functions.record(name);
-    const versions = context.cloud
-      .resources('AWS::Lambda::Version')
-      .filter(({ record }) => functionNameOf(String(record.properties.FunctionName)) === name)
-      .map(({ record }) => Number(record.attributes.Version));
-    const version = String(Math.max(0, ...versions) + 1);
-    const versionArn = arn('lambda', context.region, context.accountId, `function:${name}:${version}`);
-    return { physicalId: versionArn, attributes: { Version: version, FunctionArn: arn('lambda', context.region, context.accountId, `function:${name}`) } };
+    // The version keeps the code the function has now (invoke with a qualifier, rollback function).
+    const published = publishVersion(context.cloud.functions.record(name), version => arn('lambda', context.region, context.accountId, `function:${name}:${version}`));
+    return { physicalId: published.Arn, attributes: { Version: published.Version, FunctionArn: arn('lambda', context.region, context.accountId, `function:${name}`) } };
   },
 };
 

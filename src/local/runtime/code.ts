@@ -33,6 +33,39 @@ function unpackOnce(dataDir: string, bytes: Buffer, unpack: (dir: string) => voi
   return { sha256, size: bytes.length };
 }
 
+/** A published version of a function: its number and the code it keeps (hash of its unpacked folder, where it was read from). */
+export interface PublishedVersion {
+  Version: string;
+  Arn: string;
+  CodeSha256: string;
+  Code: unknown;
+}
+
+/**
+ * The function record's attribute listing its published versions. On the function, not on the
+ * AWS::Lambda::Version resources: those leave the stack when a deploy publishes a new one (their
+ * DeletionPolicy Retain keeps them on AWS), the versions stay as long as the function.
+ */
+const PUBLISHED_VERSIONS = 'fw:PublishedVersions';
+
+export function publishedVersions(fn: { attributes: Record<string, unknown> }): PublishedVersion[] {
+  return (fn.attributes[PUBLISHED_VERSIONS] as PublishedVersion[] | undefined) ?? [];
+}
+
+/** Publishes the function's current code as its next version number. */
+export function publishVersion(fn: { attributes: Record<string, unknown>; properties: Record<string, unknown> }, arnOf: (version: string) => string): PublishedVersion {
+  const versions = publishedVersions(fn);
+  const number = String(Math.max(0, ...versions.map(version => Number(version.Version))) + 1);
+  const published = { Version: number, Arn: arnOf(number), CodeSha256: String(fn.attributes.CodeSha256), Code: fn.properties.Code };
+  fn.attributes[PUBLISHED_VERSIONS] = [...versions, published];
+  return published;
+}
+
+/** The attributes a function's update keeps: its published versions. */
+export function keptOnUpdate(previous: { attributes: Record<string, unknown> }): Record<string, unknown> {
+  return previous.attributes[PUBLISHED_VERSIONS] ? { [PUBLISHED_VERSIONS]: previous.attributes[PUBLISHED_VERSIONS] } : {};
+}
+
 /**
  * A function's code, unpacked once per package under dataDir/functions/<sha>,
  * from `Code.S3Bucket/S3Key` in the local S3 or from inline `Code.ZipFile`.

@@ -6,7 +6,7 @@ import type { FunctionInvoker, InvokeOutcome, RuntimeServices } from '../service
 import type { ResourceRecord } from '../cloudformation/model';
 import { localizeEndpoints } from '../gateway/endpoints';
 import { writeFileAtomic } from '../state/files';
-import { codeDirectory } from './code';
+import { codeDirectory, publishedVersions, type PublishedVersion } from './code';
 import { PYTHON_BOOTSTRAP } from './python-bootstrap';
 import { Worker, type FunctionConfig, type Invocation } from './worker';
 
@@ -41,8 +41,21 @@ export class FunctionRuntime implements FunctionInvoker {
     return found.record;
   }
 
-  config(reference: string): FunctionConfig {
+  /** The published version a qualifier names (`3`), or none for `$LATEST` and no qualifier. */
+  version(reference: string, qualifier?: string): PublishedVersion | undefined {
+    const name = functionNameOf(reference);
+    const wanted = qualifier ?? /:(\d+)$/.exec(reference.replace(/^arn:[^:]*:lambda:[^:]*:[^:]*:function:/, ''))?.[1];
+    if (wanted === undefined || wanted === '$LATEST') return undefined;
+    const found = publishedVersions(this.record(name)).find(version => version.Version === wanted);
+    if (!found) {
+      throw new AwsError('ResourceNotFoundException', `Function not found: arn:aws:lambda:us-east-1:${this.cloud.accountId}:function:${name}:${wanted}`, 404);
+    }
+    return found;
+  }
+
+  config(reference: string, qualifier?: string): FunctionConfig {
     const record = this.record(reference);
+    const version = this.version(reference, qualifier);
     const properties = record.properties;
     const variables = ((properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {}) as Record<string, unknown>;
     // A queue URL or API endpoint passed in the environment (`!Ref Queue`) must reach this server, not AWS.
@@ -56,7 +69,7 @@ export class FunctionRuntime implements FunctionInvoker {
       memory: Number(properties.MemorySize ?? 128),
       timeout: Number(properties.Timeout ?? 3),
       environment,
-      codeDir: codeDirectory(this.cloud.dataDir, String(record.attributes.CodeSha256)),
+      codeDir: codeDirectory(this.cloud.dataDir, String(version?.CodeSha256 ?? record.attributes.CodeSha256)),
       region: arn.split(':')[3] ?? 'us-east-1',
       logGroup: `/aws/lambda/${record.physicalId}`,
       revision: '',
@@ -66,8 +79,8 @@ export class FunctionRuntime implements FunctionInvoker {
   }
 
   /** Invokes a function and waits for its result, as `Invoke` with RequestResponse does. */
-  async invoke(reference: string, event: unknown): Promise<InvokeOutcome> {
-    const config = this.config(reference);
+  async invoke(reference: string, event: unknown, qualifier?: string, clientContext?: unknown): Promise<InvokeOutcome> {
+    const config = this.config(reference, qualifier);
     if (!config.runtime.startsWith('nodejs') && !config.runtime.startsWith('python')) {
       throw new AwsError('InvalidRuntimeException', `The local cloud runs Node.js and Python functions; ${config.runtime} is not supported`, 502);
     }
@@ -76,18 +89,20 @@ export class FunctionRuntime implements FunctionInvoker {
     }
     const worker = await this.acquire(config);
     let result: Invocation;
+    const started = Date.now();
     try {
-      result = await worker.invoke(randomUUID(), event);
+      result = await worker.invoke(randomUUID(), event, clientContext);
     } finally {
       this.release(config.name);
     }
+    this.cloud.invocationMetrics.record({ timestamp: started, functionName: config.name, durationMs: Date.now() - started, error: !result.ok, throttled: false });
     if (result.ok) return { payload: JSON.stringify(result.value ?? null), logs: result.logs, logStream: worker.stream };
     return { payload: JSON.stringify(result.error), functionError: 'Unhandled', logs: result.logs, logStream: worker.stream };
   }
 
   /** Invokes without waiting (the `Event` type S3, SNS and schedules use); failures only reach the function's log. */
-  invokeAsync(reference: string, event: unknown): void {
-    this.invoke(reference, event).catch((error: Error) => this.cloud.log(`async invoke of ${reference} failed: ${error.message}`));
+  invokeAsync(reference: string, event: unknown, qualifier?: string): void {
+    this.invoke(reference, event, qualifier).catch((error: Error) => this.cloud.log(`async invoke of ${reference} failed: ${error.message}`));
   }
 
   private async acquire(config: FunctionConfig): Promise<Worker> {

@@ -150,6 +150,7 @@ function run(handler: Handler, message: InvokeMessage): Promise<unknown> {
       logStreamName: env.AWS_LAMBDA_LOG_STREAM_NAME,
       callbackWaitsForEmptyEventLoop: true,
       getRemainingTimeInMillis: () => Math.max(0, message.deadline - Date.now()),
+      ...(message.clientContext !== undefined ? { clientContext: message.clientContext } : {}),
       done: callback,
       succeed: (value: unknown) => callback(null, value),
       fail: (error: unknown) => callback(error ?? new Error('handled')),

@@ -6,6 +6,8 @@ export interface InvokeMessage {
   event: unknown;
   deadline: number;
   invokedFunctionArn: string;
+  /** What the caller passed as the client context (Invoke's X-Amz-Client-Context, `invoke local --context`). */
+  clientContext?: unknown;
 }
 
 export interface FunctionErrorPayload {

@@ -19,6 +19,7 @@ class Context:
         self.aws_request_id = message['id']
         self.log_group_name = env.get('AWS_LAMBDA_LOG_GROUP_NAME')
         self.log_stream_name = env.get('AWS_LAMBDA_LOG_STREAM_NAME')
+        self.client_context = message.get('clientContext')
         self._deadline = message['deadline']
     def get_remaining_time_in_millis(self):
         return max(0, int(self._deadline - time.time() * 1000))

@@ -256,7 +256,7 @@ export class Worker {
     }
   }
 
-  invoke(id: string, event: unknown): Promise<Invocation> {
+  invoke(id: string, event: unknown, clientContext?: unknown): Promise<Invocation> {
     this.busy = true;
     if (this.dead) {
       // The process could not start (python3 missing, say) before it was handed this invocation.
@@ -273,7 +273,7 @@ export class Worker {
       }, timeoutMs);
       this.pending = { id, resolve, logs: [], timer, started: Date.now(), flushed: new Set() };
       this.log(`START RequestId: ${id} Version: $LATEST`);
-      const message: InvokeMessage = { type: 'invoke', id, event, deadline: Date.now() + timeoutMs, invokedFunctionArn: this.config.arn };
+      const message: InvokeMessage = { type: 'invoke', id, event, deadline: Date.now() + timeoutMs, invokedFunctionArn: this.config.arn, clientContext };
       (this.child.stdin as Writable).write(`${JSON.stringify(message)}\n`);
     });
   }

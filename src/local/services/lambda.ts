@@ -2,7 +2,7 @@ import { AwsError } from '../aws/errors';
 import type { LocalServices } from '../service-interfaces';
 import type { ResourceRecord } from '../cloudformation/model';
 import { header, jsonResponse, type LocalRequest, type LocalResponse } from '../http';
-import { materializeCode } from '../runtime/code';
+import { materializeCode, publishedVersions, type PublishedVersion } from '../runtime/code';
 import { createFunction, deleteFunction, eventSourceMappings, permissions, updateApiFunctionCode } from './lambda-resources';
 
 /** `2026-11-21T17:40:33.000+0000`, Lambda's LastModified format. */
@@ -10,12 +10,13 @@ function lambdaTime(iso: string): string {
   return iso.replace('Z', '+0000');
 }
 
-function configuration(record: ResourceRecord): Record<string, unknown> {
+/** A function's configuration; of one of its published versions when given. */
+function configuration(record: ResourceRecord, version?: PublishedVersion): Record<string, unknown> {
   const properties = record.properties;
   const environment = (properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables;
   return {
     FunctionName: record.physicalId,
-    FunctionArn: record.attributes.Arn,
+    FunctionArn: version ? version.Arn : record.attributes.Arn,
     Runtime: properties.Runtime,
     Role: properties.Role,
     Handler: properties.Handler,
@@ -23,8 +24,8 @@ function configuration(record: ResourceRecord): Record<string, unknown> {
     Timeout: Number(properties.Timeout ?? 3),
     MemorySize: Number(properties.MemorySize ?? 128),
     LastModified: lambdaTime(record.timestamp),
-    CodeSha256: record.attributes.CodeSha256,
-    Version: '$LATEST',
+    CodeSha256: version ? version.CodeSha256 : record.attributes.CodeSha256,
+    Version: version ? version.Version : '$LATEST',
     Environment: environment ? { Variables: Object.fromEntries(Object.entries(environment).map(([k, v]) => [k, String(v)])) } : undefined,
     State: 'Active',
     LastUpdateStatus: 'Successful',
@@ -33,23 +34,46 @@ function configuration(record: ResourceRecord): Record<string, unknown> {
   };
 }
 
+/** X-Amz-Client-Context: base64 of a JSON object, handed to the function as its context's client context. */
+function clientContextOf(request: LocalRequest): unknown {
+  const encoded = header(request, 'x-amz-client-context');
+  if (encoded === undefined) return undefined;
+  try {
+    return JSON.parse(Buffer.from(encoded, 'base64').toString('utf8'));
+  } catch {
+    throw new AwsError('InvalidRequestContentException', 'Client context must be a valid Base64-encoded JSON object.', 400);
+  }
+}
+
+/** Where a function's (or version's) code can be read: its object in the local S3. */
+function codeLocation(cloud: LocalServices, code: unknown): string | undefined {
+  const s3 = code as { S3Bucket?: unknown; S3Key?: unknown } | undefined;
+  return typeof s3?.S3Bucket === 'string' && typeof s3.S3Key === 'string' ? `${cloud.baseUrl}/${s3.S3Bucket}/${s3.S3Key}` : undefined;
+}
+
 /**
- * The Lambda REST API: Invoke, GetFunction, GetFunctionConfiguration, ListFunctions, Update*; and the
- * calls that make resources outside stacks (src/local/services/lambda-resources.ts).
+ * The Lambda REST API: Invoke, GetFunction, GetFunctionConfiguration, ListFunctions,
+ * ListVersionsByFunction, UpdateFunctionCode, UpdateFunctionConfiguration (`Qualifier` names a
+ * published version); and the calls that make resources outside stacks (src/local/services/lambda-resources.ts).
  */
 export async function lambdaApi(cloud: LocalServices, request: LocalRequest): Promise<LocalResponse | undefined> {
   const mappings = /^\/2015-03-31\/event-source-mappings\/?([^/]*)\/?$/.exec(request.path);
   if (mappings) return eventSourceMappings(cloud, request, decodeURIComponent(mappings[1]));
   const policy = /^\/2015-03-31\/functions\/([^/]+)\/policy\/?([^/]*)\/?$/.exec(request.path);
   if (policy) return permissions(cloud, decodeURIComponent(policy[1]), request, decodeURIComponent(policy[2]) || undefined);
-  const match = /^\/2015-03-31\/functions\/?([^/]*)(?:\/(invocations|configuration|code))?\/?$/.exec(request.path);
+  const match = /^\/2015-03-31\/functions\/?([^/]*)(?:\/(invocations|configuration|code|versions))?\/?$/.exec(request.path);
   if (!match) return undefined;
   const name = decodeURIComponent(match[1]);
   const action = match[2];
+  const qualifier = request.search.get('Qualifier') ?? undefined;
   if (!name && request.method === 'POST') return jsonResponse(configuration(createFunction(cloud, request)), 201);
   if (name && !action && request.method === 'DELETE') {
     await deleteFunction(cloud, name);
     return { status: 204 };
+  }
+  if (action === 'versions' && request.method === 'GET') {
+    const record = cloud.functions.record(name);
+    return jsonResponse({ Versions: [configuration(record), ...publishedVersions(record).map(version => configuration(record, version))] });
   }
   if (!name && request.method === 'GET') {
     const functions = cloud.resources('AWS::Lambda::Function').map(({ record }) => configuration(record));
@@ -65,13 +89,14 @@ export async function lambdaApi(cloud: LocalServices, request: LocalRequest): Pr
       throw new AwsError('InvalidRequestContentException', 'Could not parse request body into json: Could not parse payload into json', 400);
     }
     cloud.functions.record(name);
+    const version = cloud.functions.version(name, qualifier);
     if (type === 'DryRun') return { status: 204 };
     if (type === 'Event') {
-      cloud.functions.invokeAsync(name, event);
+      cloud.functions.invokeAsync(name, event, qualifier);
       return { status: 202 };
     }
-    const outcome = await cloud.functions.invoke(name, event);
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'x-amz-executed-version': '$LATEST' };
+    const outcome = await cloud.functions.invoke(name, event, qualifier, clientContextOf(request));
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'x-amz-executed-version': version ? version.Version : '$LATEST' };
     if (outcome.functionError) headers['x-amz-function-error'] = outcome.functionError;
     if (header(request, 'x-amz-log-type') === 'Tail') {
       const tail = Buffer.from(outcome.logs.join('\n') + '\n');
@@ -81,11 +106,11 @@ export async function lambdaApi(cloud: LocalServices, request: LocalRequest): Pr
   }
   if (request.method === 'GET' && name) {
     const record = cloud.functions.record(name);
-    if (action === 'configuration') return jsonResponse(configuration(record));
-    const code = record.properties.Code as Record<string, unknown> | undefined;
+    const version = cloud.functions.version(name, qualifier);
+    if (action === 'configuration') return jsonResponse(configuration(record, version));
     return jsonResponse({
-      Configuration: configuration(record),
-      Code: { RepositoryType: 'S3', Location: code?.S3Bucket ? `${cloud.baseUrl}/${String(code.S3Bucket)}/${String(code.S3Key)}` : undefined },
+      Configuration: configuration(record, version),
+      Code: { RepositoryType: 'S3', Location: codeLocation(cloud, version ? version.Code : record.properties.Code) },
       Tags: {},
     });
   }
@@ -113,7 +138,7 @@ function updateFunction(cloud: LocalServices, name: string, action: 'code' | 'co
     updateApiFunctionCode(cloud, record, body);
   } else if (action === 'code') {
     if (typeof body.S3Bucket !== 'string' || typeof body.S3Key !== 'string') {
-      throw new AwsError('InvalidParameterValueException', 'The local cloud updates function code from S3: give S3Bucket and S3Key', 400);
+      throw new AwsError('InvalidParameterValueException', 'Give the code with ZipFile, or with S3Bucket and S3Key of an object in the local S3', 400);
     }
     const code = { S3Bucket: body.S3Bucket, S3Key: body.S3Key };
     const runtime = String(record.properties.Runtime ?? 'nodejs20.x');

@@ -1,0 +1,56 @@
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { PRIVATE_DIR } from '../state/files';
+
+/** One invocation as CloudWatch counts it in the AWS/Lambda namespace. */
+export interface InvocationSample {
+  /** When it started (ms since the epoch). */
+  timestamp: number;
+  functionName: string;
+  durationMs: number;
+  error: boolean;
+  throttled: boolean;
+}
+
+const SAMPLES_KEPT = 100_000;
+
+/**
+ * The local Lambda runtime's invocation metrics (Invocations, Errors, Throttles, Duration), what the
+ * local CloudWatch metrics API answers from. One JSON line per invocation under the data folder, so a
+ * command that ran its own local cloud (`fw invoke --local`) leaves them for the next (`fw metrics --local`).
+ */
+export class InvocationMetrics {
+  private readonly file: string;
+  private samples?: InvocationSample[];
+
+  constructor(dataDir: string) {
+    this.file = join(dataDir, 'state', 'invocation-metrics.jsonl');
+  }
+
+  record(sample: InvocationSample): void {
+    this.load().push(sample);
+    if (this.samples!.length > SAMPLES_KEPT) this.samples!.splice(0, this.samples!.length - SAMPLES_KEPT);
+    if (!existsSync(dirname(this.file))) mkdirSync(dirname(this.file), { recursive: true, mode: PRIVATE_DIR });
+    appendFileSync(this.file, `${JSON.stringify(sample)}\n`, { mode: 0o600 });
+  }
+
+  /** The samples of a function (every function when none is named) that started in [start, end). */
+  between(start: number, end: number, functionName?: string): InvocationSample[] {
+    return this.load().filter(s => s.timestamp >= start && s.timestamp < end && (functionName === undefined || s.functionName === functionName));
+  }
+
+  private load(): InvocationSample[] {
+    if (this.samples) return this.samples;
+    this.samples = [];
+    if (!existsSync(this.file)) return this.samples;
+    for (const line of readFileSync(this.file, 'utf8').split('\n')) {
+      if (!line) continue;
+      try {
+        this.samples.push(JSON.parse(line) as InvocationSample);
+      } catch {
+        // A line cut off by a crash: the others still count.
+      }
+    }
+    return this.samples;
+  }
+}

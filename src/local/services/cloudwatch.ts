@@ -1,0 +1,146 @@
+import { AwsError } from '../aws/errors';
+import type { RuntimeServices } from '../service-interfaces';
+
+/** What the metrics API reads: the invocations the runtime recorded. */
+type MetricsServices = Pick<RuntimeServices, 'invocationMetrics'>;
+import { jsonResponse, type LocalResponse } from '../http';
+import type { InvocationSample } from '../metrics/invocation-metrics';
+
+const JSON_10 = 'application/x-amz-json-1.0';
+const LAMBDA_METRICS = ['Invocations', 'Errors', 'Throttles', 'Duration'] as const;
+type LambdaMetric = (typeof LAMBDA_METRICS)[number];
+
+interface MetricQuery {
+  namespace: string;
+  metricName: string;
+  functionName?: string;
+  period: number;
+}
+
+/** The value each invocation adds to a metric: a count for Invocations, Errors and Throttles, milliseconds for Duration. */
+function valueOf(sample: InvocationSample, metric: LambdaMetric): number | undefined {
+  if (metric === 'Invocations') return sample.throttled ? undefined : 1;
+  if (metric === 'Errors') return sample.throttled ? undefined : sample.error ? 1 : 0;
+  if (metric === 'Throttles') return sample.throttled ? 1 : 0;
+  return sample.throttled ? undefined : sample.durationMs;
+}
+
+/** A statistic over the values of one period: Sum, Average, Minimum, Maximum, SampleCount or a percentile (p50, p99, p99.9). */
+export function statistic(values: number[], stat: string): number {
+  if (stat === 'Sum') return values.reduce((a, b) => a + b, 0);
+  if (stat === 'SampleCount') return values.length;
+  if (stat === 'Average') return values.reduce((a, b) => a + b, 0) / values.length;
+  if (stat === 'Minimum') return Math.min(...values);
+  if (stat === 'Maximum') return Math.max(...values);
+  const percentile = /^p(\d{1,2}(?:\.\d+)?|100)$/.exec(stat);
+  if (!percentile) throw new AwsError('InvalidParameterValue', `The value ${stat} for parameter Stat is not supported by the local cloud (Sum, Average, Minimum, Maximum, SampleCount, pNN)`, 400);
+  const sorted = [...values].sort((a, b) => a - b);
+  // Nearest rank, as CloudWatch reports percentiles of raw samples.
+  const rank = Math.max(1, Math.ceil((Number(percentile[1]) / 100) * sorted.length));
+  return sorted[rank - 1];
+}
+
+/** Periods (start time → values) holding at least one value of the metric, oldest first; CloudWatch leaves out empty ones. */
+function periods(cloud: MetricsServices, query: MetricQuery, start: number, end: number): Map<number, number[]> {
+  const found = new Map<number, number[]>();
+  if (query.namespace !== 'AWS/Lambda' || !(LAMBDA_METRICS as readonly string[]).includes(query.metricName)) return found;
+  const periodMs = query.period * 1000;
+  // Periods start on whole seconds from StartTime, as CloudWatch's timestamps have no milliseconds.
+  const base = Math.floor(start / 1000) * 1000;
+  for (const sample of cloud.invocationMetrics.between(start, end, query.functionName)) {
+    const value = valueOf(sample, query.metricName as LambdaMetric);
+    if (value === undefined) continue;
+    const bucket = base + Math.floor((sample.timestamp - base) / periodMs) * periodMs;
+    found.set(bucket, [...(found.get(bucket) ?? []), value]);
+  }
+  return new Map([...found].sort((a, b) => a[0] - b[0]));
+}
+
+/** JSON protocol timestamps: seconds since the epoch (a number), or an ISO string. */
+function time(value: unknown, name: string): number {
+  const ms = typeof value === 'number' ? value * 1000 : typeof value === 'string' ? Date.parse(value) : NaN;
+  if (!Number.isFinite(ms)) throw new AwsError('MissingParameter', `The parameter ${name} is required.`, 400);
+  return ms;
+}
+
+function period(value: unknown): number {
+  const seconds = Number(value ?? 60);
+  if (!Number.isInteger(seconds) || seconds <= 0 || (seconds >= 60 && seconds % 60 !== 0)) {
+    throw new AwsError('InvalidParameterValue', `The parameter Period must be 1, 5, 10, 30 or a multiple of 60; got ${String(value)}.`, 400);
+  }
+  return seconds;
+}
+
+function functionDimension(dimensions: unknown): string | undefined {
+  const list = (dimensions as Array<{ Name?: string; Value?: string }> | undefined) ?? [];
+  return list.find(d => d.Name === 'FunctionName')?.Value;
+}
+
+/**
+ * CloudWatch metrics (AWS JSON 1.0, target GraniteServiceVersion20100801): GetMetricData and
+ * GetMetricStatistics over the AWS/Lambda metrics the local runtime records per invocation
+ * (Invocations, Errors, Throttles, Duration), per function (dimension FunctionName) or over all.
+ */
+export function cloudWatchApi(cloud: MetricsServices, operation: string, input: Record<string, unknown>): LocalResponse {
+  try {
+    return metricsOperation(cloud, operation, input);
+  } catch (error) {
+    if (!(error instanceof AwsError) || !QUERY_ERROR_SHAPES[error.code]) throw error;
+    // CloudWatch speaks JSON but is "awsQueryCompatible": the modeled shape in __type, the query protocol's code in a header.
+    return {
+      status: error.status,
+      headers: { 'content-type': JSON_10, 'x-amzn-query-error': `${error.code};Sender` },
+      body: JSON.stringify({ __type: `com.amazonaws.cloudwatch#${QUERY_ERROR_SHAPES[error.code]}`, message: error.message }),
+    };
+  }
+}
+
+/** Query error codes → the error shapes of CloudWatch's JSON model. */
+const QUERY_ERROR_SHAPES: Record<string, string> = {
+  InvalidParameterValue: 'InvalidParameterValueException',
+  MissingParameter: 'MissingRequiredParameterException',
+};
+
+function metricsOperation(cloud: MetricsServices, operation: string, input: Record<string, unknown>): LocalResponse {
+  switch (operation) {
+    case 'GetMetricData': {
+      const start = time(input.StartTime, 'StartTime');
+      const end = time(input.EndTime, 'EndTime');
+      const queries = (input.MetricDataQueries as Array<Record<string, unknown>> | undefined) ?? [];
+      const results = queries
+        .filter(query => query.ReturnData !== false)
+        .map(query => {
+          const stat = query.MetricStat as { Metric?: { Namespace?: string; MetricName?: string; Dimensions?: unknown }; Period?: number; Stat?: string } | undefined;
+          if (!stat?.Metric) throw new AwsError('InvalidParameterValue', `The local cloud answers MetricStat queries only (query ${String(query.Id)} has none).`, 400);
+          const found = periods(cloud, { namespace: String(stat.Metric.Namespace), metricName: String(stat.Metric.MetricName), functionName: functionDimension(stat.Metric.Dimensions), period: period(stat.Period) }, start, end);
+          // Newest first, as GetMetricData's default ScanBy (TimestampDescending).
+          const points = [...found].reverse();
+          return {
+            Id: query.Id,
+            Label: query.Label ?? stat.Metric.MetricName,
+            Timestamps: points.map(([at]) => at / 1000),
+            Values: points.map(([, values]) => statistic(values, String(stat.Stat))),
+            StatusCode: 'Complete',
+          };
+        });
+      return jsonResponse({ MetricDataResults: results, Messages: [] }, 200, JSON_10);
+    }
+    case 'GetMetricStatistics': {
+      const start = time(input.StartTime, 'StartTime');
+      const end = time(input.EndTime, 'EndTime');
+      const stats = [...((input.Statistics as string[] | undefined) ?? []), ...((input.ExtendedStatistics as string[] | undefined) ?? [])];
+      const found = periods(cloud, { namespace: String(input.Namespace), metricName: String(input.MetricName), functionName: functionDimension(input.Dimensions), period: period(input.Period) }, start, end);
+      const datapoints = [...found].map(([at, values]) => {
+        const point: Record<string, unknown> = { Timestamp: at / 1000, Unit: input.MetricName === 'Duration' ? 'Milliseconds' : 'Count' };
+        for (const stat of (input.Statistics as string[] | undefined) ?? []) point[stat] = statistic(values, stat);
+        const extended = (input.ExtendedStatistics as string[] | undefined) ?? [];
+        if (extended.length > 0) point.ExtendedStatistics = Object.fromEntries(extended.map(stat => [stat, statistic(values, stat)]));
+        return point;
+      });
+      if (stats.length === 0) throw new AwsError('MissingParameter', 'Statistics or ExtendedStatistics must be given.', 400);
+      return jsonResponse({ Label: input.MetricName, Datapoints: datapoints }, 200, JSON_10);
+    }
+    default:
+      throw new AwsError('UnknownOperationException', `The local cloud does not serve CloudWatch ${operation} (it serves GetMetricData and GetMetricStatistics)`, 400);
+  }
+}

@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { buildCli } from '../../src/cli/main';
+
+const ROOT = join(__dirname, '..', '..', '..');
+
+/** Every command of Serverless v3.40.0 and its options, extracted by scripts/v3-commands.js. */
+const reference = JSON.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'v3-cli', 'commands.json'), 'utf8')) as {
+  reference: string;
+  commands: Array<{ command: string; options: Array<{ name: string; shortcut?: string }> }>;
+};
+
+/** The v3 commands fw does not have, as README's table says ("not supported"). */
+const NOT_SUPPORTED = ['', 'test', 'output get', 'output list', 'param get', 'param list', 'generate-event', 'install', 'help'];
+
+/** Options fw spells differently, per command ('*': every command), as README says. */
+const DIFFERENT: Record<string, string[]> = {
+  // fw's -v is --verbose on the commands that reach a cloud (v3: --version); --version is accepted everywhere.
+  '*': ['-v'],
+  // fw create starts from its own templates: no template URL or path.
+  create: ['--template-url', '-u', '--template-path'],
+};
+
+const cli = buildCli();
+const definitions = new Map(cli.definitions().map(definition => [definition.path, definition]));
+
+/** The option names (`--stage`, `-s`) fw's command at `path` accepts. */
+function acceptedOptions(path: string): Set<string> {
+  const definition = definitions.get(path);
+  const names = new Set<string>();
+  for (const option of definition?.options ?? []) {
+    for (const name of option.definition.split(' ')[0].split(',')) names.add(name);
+  }
+  return names;
+}
+
+const accepted = suite('Serverless v3 commands and options are accepted by fw');
+
+accepted('the extract covers the reference commands schema', () => {
+  assert.is(reference.reference, 'serverless@3.40.0');
+  assert.ok(reference.commands.length >= 30);
+});
+
+for (const { command, options } of reference.commands) {
+  if (NOT_SUPPORTED.includes(command)) continue;
+  accepted(`fw ${command} accepts every option v3 gives it`, () => {
+    const path = `fw ${command}`;
+    assert.ok(definitions.has(path), `fw has no command "${command}"`);
+    const names = acceptedOptions(path);
+    const different = [...DIFFERENT['*'], ...(DIFFERENT[command] ?? [])];
+    const missing = options
+      .flatMap(option => [`--${option.name}`, ...(option.shortcut ? [`-${option.shortcut}`] : [])])
+      .filter(name => name !== '--help' && name !== '-h' && !different.includes(name) && !names.has(name));
+    assert.equal(missing, [], `fw ${command} lacks ${missing.join(', ')}`);
+  });
+}
+
+accepted('README has a row for every v3 command, and says which are not supported', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const table = readme.slice(readme.indexOf('### Serverless v3 commands'));
+  for (const { command } of reference.commands) {
+    const name = `\`${command === '' ? 'serverless' : `serverless ${command}`}\``;
+    const row = table.split('\n').find(line => line.startsWith('| ') && line.split('|')[1].split(', ').map(cell => cell.trim()).includes(name));
+    assert.ok(row, `README lacks a row for v3's "${command}"`);
+    assert.is(row!.includes('not supported'), NOT_SUPPORTED.includes(command), `README row for "${command}": ${row}`);
+  }
+});
+
+accepted.run();
