@@ -6,6 +6,7 @@ import {
   CreateStackCommand,
   DeleteChangeSetCommand,
   ExecuteChangeSetCommand,
+  SetStackPolicyCommand,
   UpdateStackCommand,
   type Stack,
   type StackEvent,
@@ -22,6 +23,16 @@ import type { Template } from '../synth/template';
 import { dataLosses, describeDataLoss, refuseDataLoss } from './data-loss';
 import { compareTemplates, readChangeSet, withNestedStackChanges, type ResourceChange } from './preview';
 import { currentTemplate } from './deployed';
+import {
+  deploymentRole,
+  disableRollback,
+  keptDeployments,
+  rollbackConfiguration,
+  stackOperationSettings,
+  stackPolicyBody,
+  stackTags,
+  uploadEncryption,
+} from './stack-settings';
 
 export const CAPABILITIES = ['CAPABILITY_IAM', 'CAPABILITY_NAMED_IAM', 'CAPABILITY_AUTO_EXPAND'] as const;
 export const KEEP_DEPLOYMENTS = 5;
@@ -46,9 +57,6 @@ export interface DeployOptions {
 }
 
 export type DeployOutcome = 'deployed' | 'unchanged' | 'no-changes' | 'hotswapped';
-
-const stackTags = (packaged: PackagedService) =>
-  Object.entries({ ...(packaged.config.provider.stackTags ?? {}) }).map(([Key, Value]) => ({ Key, Value: String(Value) }));
 
 /** Where CloudFormation reads an object from: the endpoint's path-style URL, or S3's regional one. */
 export function objectUrl(clients: AwsClients, bucket: string, key: string): string {
@@ -77,7 +85,11 @@ export async function deployService(packaged: PackagedService, clients: AwsClien
         TemplateBody: JSON.stringify(packaged.createTemplate),
         Capabilities: [...CAPABILITIES],
         Tags: stackTags(packaged),
-        OnFailure: 'DELETE',
+        // The bucket-only stack declares none of the service's parameters and takes no stack policy yet
+        // (the policy may name resources the full template adds): those go with the full template.
+        ...(deploymentRole(packaged) ? { RoleARN: deploymentRole(packaged) } : {}),
+        NotificationARNs: stackOperationSettings(packaged).NotificationARNs,
+        ...onFailure(packaged, 'DELETE'),
       }),
     );
     const created = await monitorStack(clients, stackName, monitorOptions(options, since, 2));
@@ -124,7 +136,7 @@ export async function deployService(packaged: PackagedService, clients: AwsClien
   }
   const templateText = pointAtKeptArtifacts(readFileSync(join(packaged.outDir, UPDATE_TEMPLATE), 'utf8'));
   uploads.push({ key: `${folder}/${TEMPLATE_OBJECT}`, body: templateText, sha256: sha256(templateText) });
-  const uploaded = await uploadAll(clients, bucket, uploads);
+  const uploaded = await uploadAll(clients, bucket, uploads, uploadEncryption(packaged));
   const kept = Object.values(artifactKeys).filter(key => !key.startsWith(`${folder}/`)).length;
   reporter.info(`Uploaded ${uploaded} file${uploaded === 1 ? '' : 's'}${kept ? ` (${kept} unchanged artifact${kept === 1 ? '' : 's'} kept where the last deployment stored ${kept === 1 ? 'it' : 'them'})` : ''} to s3://${bucket}/${folder}/`);
 
@@ -142,6 +154,10 @@ export async function deployService(packaged: PackagedService, clients: AwsClien
     reporter.info(`${stack ? 'Updating' : 'Creating'} stack ${stackName} (${resourceCount} resources)`);
     const result = await monitorStack(clients, stackName, { ...monitorOptions(options, since, resourceCount), after });
     if (!/^(CREATE|UPDATE)_COMPLETE$/.test(result.status)) throw failure(stackName, stack ? 'update' : 'create', result.status, result.firstFailure);
+    // A change set carries no stack policy: as v3, it is set once the change set ran, since it may name
+    // resources that change set added (CreateStack and UpdateStack carried it themselves).
+    const policy = stackPolicyBody(packaged);
+    if (policy && stack && !direct) await clients.cloudFormation.send(new SetStackPolicyCommand({ StackName: stackName, StackPolicyBody: policy }));
   } else {
     reporter.info('No changes to the stack: CloudFormation found nothing to update');
   }
@@ -152,8 +168,8 @@ export async function deployService(packaged: PackagedService, clients: AwsClien
   }
   // The state goes last: a later deploy compares against it only once this one succeeded.
   const state = JSON.stringify({ ...packaged.state, artifactKeys }, null, 2);
-  await uploadAll(clients, bucket, [{ key: `${folder}/${STATE_FILE}`, body: state, sha256: packaged.state.deploymentHash }]);
-  await pruneDeployments(clients, bucket, servicePrefix, Object.values(artifactKeys));
+  await uploadAll(clients, bucket, [{ key: `${folder}/${STATE_FILE}`, body: state, sha256: packaged.state.deploymentHash }], uploadEncryption(packaged));
+  await pruneDeployments(clients, bucket, servicePrefix, Object.values(artifactKeys), keptDeployments(packaged));
   return changed ? 'deployed' : 'no-changes';
 }
 
@@ -244,7 +260,16 @@ async function readyStack(clients: AwsClients, stackName: string, reporter: Repo
 
 async function createFullStack(packaged: PackagedService, clients: AwsClients, templateUrl: string): Promise<boolean> {
   await clients.cloudFormation.send(
-    new CreateStackCommand({ StackName: packaged.stackName, TemplateURL: templateUrl, Capabilities: [...CAPABILITIES], Tags: stackTags(packaged), OnFailure: 'ROLLBACK' }),
+    new CreateStackCommand({
+      StackName: packaged.stackName,
+      TemplateURL: templateUrl,
+      Capabilities: [...CAPABILITIES],
+      Tags: stackTags(packaged),
+      ...stackOperationSettings(packaged),
+      StackPolicyBody: stackPolicyBody(packaged),
+      RollbackConfiguration: rollbackConfiguration(packaged),
+      ...onFailure(packaged, 'ROLLBACK'),
+    }),
   );
   return true;
 }
@@ -254,7 +279,16 @@ async function updateDirectly(packaged: PackagedService, clients: AwsClients, te
   await guardData(packaged, clients, compareTemplates(current, packaged.template), current, options);
   try {
     await clients.cloudFormation.send(
-      new UpdateStackCommand({ StackName: packaged.stackName, TemplateURL: templateUrl, Capabilities: [...CAPABILITIES], Tags: stackTags(packaged) }),
+      new UpdateStackCommand({
+        StackName: packaged.stackName,
+        TemplateURL: templateUrl,
+        Capabilities: [...CAPABILITIES],
+        Tags: stackTags(packaged),
+        ...stackOperationSettings(packaged),
+        StackPolicyBody: stackPolicyBody(packaged),
+        RollbackConfiguration: rollbackConfiguration(packaged),
+        ...(disableRollback(packaged) ? { DisableRollback: true } : {}),
+      }),
     );
     return true;
   } catch (error) {
@@ -276,6 +310,8 @@ async function updateWithChangeSet(packaged: PackagedService, clients: AwsClient
         TemplateURL: templateUrl,
         Capabilities: [...CAPABILITIES],
         Tags: stackTags(packaged),
+        ...stackOperationSettings(packaged),
+        RollbackConfiguration: rollbackConfiguration(packaged),
       }),
     );
     const changes = await readChangeSet(clients, stackName, changeSetName).catch(async error => {
@@ -288,7 +324,9 @@ async function updateWithChangeSet(packaged: PackagedService, clients: AwsClient
     }
     await guardData(packaged, clients, changes, await currentTemplate(clients, stackName), options, { what: 'the change set was deleted', run: deleteChangeSet });
     options.reporter.info(`Change set: ${changes.length} resource change${changes.length === 1 ? '' : 's'}`);
-    await clients.cloudFormation.send(new ExecuteChangeSetCommand({ StackName: stackName, ChangeSetName: changeSetName }));
+    await clients.cloudFormation.send(
+      new ExecuteChangeSetCommand({ StackName: stackName, ChangeSetName: changeSetName, ...(disableRollback(packaged) ? { DisableRollback: true } : {}) }),
+    );
     return true;
   } catch (error) {
     throw await whenConcurrent(clients, stackName, error);
@@ -335,13 +373,22 @@ async function whenConcurrent(clients: AwsClients, stackName: string, error: unk
   );
 }
 
-/** Keeps the last deployments, and any older folder still holding an artifact the stack uses. */
-export async function pruneDeployments(clients: AwsClients, bucket: string, servicePrefix: string, inUse: string[]): Promise<void> {
+/**
+ * Keeps the last `keep` deployments (`provider.deploymentBucket.maxPreviousDeploymentArtifacts`), and any
+ * older folder still holding an artifact the stack uses. The newest one always stays, even with 0: the
+ * next deploy compares against its state.
+ */
+export async function pruneDeployments(clients: AwsClients, bucket: string, servicePrefix: string, inUse: string[], keep = KEEP_DEPLOYMENTS): Promise<void> {
   const folders = await listDeployments(clients, bucket, servicePrefix);
-  for (const old of folders.slice(0, Math.max(0, folders.length - KEEP_DEPLOYMENTS))) {
+  for (const old of folders.slice(0, Math.max(0, folders.length - Math.max(1, keep)))) {
     if (inUse.some(key => key.startsWith(`${old.folder}/`))) continue;
     await deletePrefix(clients, bucket, `${old.folder}/`);
   }
+}
+
+/** CreateStack's `OnFailure`, or v3's `DisableRollback: true` in its place when `provider.disableRollback` is set. */
+function onFailure(packaged: PackagedService, otherwise: 'DELETE' | 'ROLLBACK'): { OnFailure?: 'DELETE' | 'ROLLBACK'; DisableRollback?: boolean } {
+  return disableRollback(packaged) ? { DisableRollback: true } : { OnFailure: otherwise };
 }
 
 /** The root cause first: the first resource that failed and why, then where the stack ended up. */

@@ -1,3 +1,4 @@
+import type { RollbackConfigurationRecord, StackSettings } from './stack-settings';
 import type { Template } from '../template/types';
 
 export interface ResourceRecord {
@@ -62,6 +63,8 @@ export interface ChangeSetRecord {
   capabilities: string[];
   tags: { Key: string; Value: string }[];
   changes: Change[];
+  /** Applied to the stack when the change set runs. */
+  settings?: StackSettings;
 }
 
 export interface StackRecord {
@@ -83,6 +86,11 @@ export interface StackRecord {
   /** CreateStack's `OnFailure: DELETE`: a failed creation deletes the stack after rolling back. */
   deleteOnFailure?: boolean;
   terminationProtection: boolean;
+  /** Recorded from the requests (see `stack-settings.ts`). */
+  roleArn?: string;
+  notificationArns?: string[];
+  rollbackConfiguration?: RollbackConfigurationRecord;
+  stackPolicyBody?: string;
   /** A nested stack: the stack whose `AWS::CloudFormation::Stack` resource made it, and the top of that tree. */
   parentId?: string;
   rootId?: string;
