@@ -32,9 +32,7 @@ export class FunctionConstruct extends Construct {
     checkFunctionName(this.physicalName, key, config.name !== undefined);
     const path = `functions.${key}`;
     if (config.handler === undefined && config.image === undefined) throw invalid(`${path}.handler`, 'a handler like "file.function"', undefined);
-    if (config.handler !== undefined && (typeof config.handler !== 'string' || !/^.+\.[^./]+$/.test(config.handler))) {
-      throw invalid(`${path}.handler`, 'a handler like "file.function" (module path, a dot, the exported name)', config.handler);
-    }
+    if (config.handler !== undefined) checkHandler(config.handler, config.runtime ?? service.provider.runtime, `${path}.handler`);
 
     if (!config.disableLogs) new LogGroup(this, 'LogGroup', this);
     const role = this.usesSharedRole ? service.role : undefined;
@@ -80,6 +78,20 @@ export class FunctionConstruct extends Construct {
   /** `{ "Fn::GetAtt": ["HelloLambdaFunction", "Arn"] }` */
   get arn() {
     return getAtt(this.lambda.logicalId, 'Arn');
+  }
+}
+
+/**
+ * Node.js, Python and Ruby handlers name a file and an exported function (`file.function`). Other
+ * runtimes have their own forms, which Lambda reads and v3 accepts as any string: a binary
+ * (`bin/auth`, `bootstrap` for Go and `provided.*`), `com.example.Handler::handleRequest` (Java),
+ * `Assembly::Namespace.Class::Method` (.NET), `hello::handler` (Clojure on Java).
+ */
+function checkHandler(handler: unknown, runtime: string | undefined, path: string): void {
+  if (typeof handler !== 'string' || handler === '') throw invalid(path, 'a handler like "file.function" (module path, a dot, the exported name)', handler as Json);
+  const fileAndFunction = /^(nodejs|python|ruby)/.test(runtime ?? 'nodejs');
+  if (fileAndFunction && !/^.+\.[^./]+$/.test(handler)) {
+    throw invalid(path, 'a handler like "file.function" (module path, a dot, the exported name)', handler);
   }
 }
 

@@ -125,7 +125,7 @@ export async function deployService(packaged: PackagedService, clients: AwsClien
     const unchanged = previousState?.artifacts.some(a => a.name === artifact.name && a.sha256 === artifact.sha256);
     const kept = unchanged ? previousKeys[artifact.name] : undefined;
     artifactKeys[artifact.name] = kept ?? `${folder}/${artifact.name}`;
-    if (!kept) uploads.push({ key: `${folder}/${artifact.name}`, file: join(packaged.outDir, artifact.name), sha256: artifact.sha256 });
+    if (!kept) uploads.push({ key: `${folder}/${artifact.name}`, file: artifactFile(packaged, artifact.name), sha256: artifact.sha256 });
   }
   const pointAtKeptArtifacts = (text: string) =>
     Object.entries(artifactKeys).reduce((result, [name, key]) => result.split(`"${folder}/${name}"`).join(JSON.stringify(key)), text);
@@ -184,6 +184,16 @@ export async function lastDeployedState(clients: AwsClients, stackName: string, 
   if (!stack || !bucket) return undefined;
   const previous = (await listDeployments(clients, bucket, servicePrefix)).at(-1);
   return previous ? readJson<PackageState>(clients, bucket, `${previous.folder}/${STATE_FILE}`) : undefined;
+}
+
+/**
+ * Where an artifact's bytes are: a prebuilt one (`package.artifact`: a jar, a Go binary's zip) where the
+ * service keeps it, anything fw built in the package folder.
+ */
+function artifactFile(packaged: PackagedService, name: string): string {
+  const { service, functions, layers } = packaged.artifacts;
+  const built = [service, ...Object.values(functions), ...Object.values(layers)].find(artifact => artifact?.name === name && !artifact.s3);
+  return built?.path ?? join(packaged.outDir, name);
 }
 
 /** Resources the new package puts in another stack than the deployed one (stack splitting): each is replaced. */

@@ -62,6 +62,13 @@ for (const method of ['changesets', 'direct']) {
   settings('the stack carries the role, topics, rollback settings, parameters and tags the config names', async context => {
     const result = await context.fw('deploy');
     assert.is(result.code, 0, result.stderr);
+    const warning = result.stdout.slice(result.stdout.indexOf('Warning: the local cloud does not enforce or emulate'));
+    for (const line of [
+      `  - notification topics of settings-dev: recorded, no stack events are published to them\n`,
+      `  - rollback triggers of settings-dev: recorded, their alarms are not watched\n`,
+      `  - service role ${ROLE}: recorded, not assumed\n`,
+      `  - stack policy of settings-dev: recorded, updates are not checked against it\n`,
+    ]) assert.match(warning, line);
     const stack = (await context.cfn.send(new DescribeStacksCommand({ StackName: 'settings-dev' }))).Stacks![0]!;
     assert.equal(
       {
