@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { Construct } from 'constructs';
 import * as naming from '../synth/naming';
 import { checkFunctionName } from '../synth/name-checks';
-import { invalid } from '../errors';
+import { ConfigError, invalid } from '../errors';
+import { functionImage, type FunctionImage } from './function-image';
 import type { Artifact } from '../package/artifacts';
 import type { FunctionConfig, Json } from './model';
 import { CfnOutput, Resource, getAtt, ref } from './resource';
@@ -23,6 +24,8 @@ export class FunctionConstruct extends Construct {
   readonly physicalName: string;
   readonly lambda: LambdaFunction;
   readonly version?: LambdaVersion;
+  /** Set when the function runs a container image (`image`) rather than a zip. */
+  readonly image?: FunctionImage;
 
   constructor(service: Service, key: string, readonly config: FunctionConfig) {
     super(service, key);
@@ -32,6 +35,10 @@ export class FunctionConstruct extends Construct {
     checkFunctionName(this.physicalName, key, config.name !== undefined);
     const path = `functions.${key}`;
     if (config.handler === undefined && config.image === undefined) throw invalid(`${path}.handler`, 'a handler like "file.function"', undefined);
+    if (config.handler !== undefined && config.image !== undefined) {
+      throw new ConfigError(`Invalid configuration in '${path}': either "handler" or "image" (not both) needs to be set on function "${key}"`);
+    }
+    if (config.image !== undefined) this.image = functionImage(config.image, service.provider.ecr as Parameters<typeof functionImage>[1], key);
     if (config.handler !== undefined) checkHandler(config.handler, config.runtime ?? service.provider.runtime, `${path}.handler`);
 
     if (!config.disableLogs) new LogGroup(this, 'LogGroup', this);
@@ -153,8 +160,14 @@ export class LambdaFunction extends Resource {
     const { config, service } = this.fn;
     const provider = service.provider;
     const properties: Record<string, Json> = {};
-    if (config.handler !== undefined) properties.Handler = config.handler;
-    properties.Runtime = config.runtime ?? provider.runtime ?? 'nodejs14.x';
+    if (this.fn.image) {
+      // An image carries its own runtime and handler: v3 writes neither, and the image settings instead.
+      if (this.fn.image.imageConfig) properties.ImageConfig = this.fn.image.imageConfig;
+      properties.PackageType = 'Image';
+    } else {
+      if (config.handler !== undefined) properties.Handler = config.handler;
+      properties.Runtime = config.runtime ?? provider.runtime ?? 'nodejs14.x';
+    }
     properties.FunctionName = this.fn.physicalName;
     properties.MemorySize = config.memorySize ?? provider.memorySize ?? 1024;
     properties.Timeout = config.timeout ?? provider.timeout ?? 6;
@@ -196,7 +209,7 @@ export class LambdaFunction extends Resource {
       ? { S3Bucket: artifact.s3.bucket, S3Key: artifact.s3.key }
       : artifact
       ? { S3Bucket: this.fn.service.deploymentBucketRef, S3Key: `${this.fn.service.artifactDirectory}/${artifact.name}` }
-      : { ImageUri: this.fn.config.image };
+      : { ImageUri: this.fn.image!.uri };
     return { Code: code, ...this.configurationProperties() };
   }
 
@@ -217,7 +230,7 @@ export class LambdaVersion extends Resource {
 
   get logicalId() {
     const hash = createHash('sha256')
-      .update(this.fn.artifact?.codeSha256 ?? JSON.stringify(this.fn.config.image ?? null))
+      .update(this.fn.artifact?.codeSha256 ?? this.fn.image?.digest ?? JSON.stringify(this.fn.config.image ?? null))
       .update(JSON.stringify(this.fn.lambda.configurationProperties()))
       .digest('base64')
       .replace(/[^0-9A-Za-z]/g, '');
@@ -227,6 +240,7 @@ export class LambdaVersion extends Resource {
   protected properties() {
     const properties: Record<string, Json> = { FunctionName: ref(this.fn.lambda.logicalId) };
     if (this.fn.artifact) properties.CodeSha256 = this.fn.artifact.codeSha256;
+    else if (this.fn.image?.digest) properties.CodeSha256 = this.fn.image.digest;
     if (this.fn.config.description !== undefined) properties.Description = this.fn.config.description;
     return properties;
   }

@@ -47,3 +47,28 @@ runtimes('fw deploy uploads the jar as the code of both functions and lists them
 });
 
 runtimes.run();
+
+const IMAGE = '000000000000.dkr.ecr.us-east-1.amazonaws.com/app@sha256:6bb600b4d6e1d7cf521097177dd0c4e9ea373edb91984a505333be8ac9455d38';
+const images = suite<TestService>('a service of container images deploys to the local cloud, which says it does not run them');
+
+images.before(async context => {
+  Object.assign(context, await startTestService({ 'fw.yml': `service: images\nprovider:\n  name: aws\nfunctions:\n  hello:\n    image:\n      uri: ${IMAGE}\n      command:\n        - handler.hello\n` }));
+});
+images.after(async context => context.stop());
+
+images('fw deploy creates the image function and lists it as not run locally', async context => {
+  const result = await context.fw('deploy');
+  assert.is(result.code, 0, result.stderr);
+  assert.match(result.stdout, '  - HelloLambdaFunction: container image not run by the local cloud (it runs Node.js and Python functions); invoking it fails\n');
+  const lambda = new LambdaClient({ endpoint: context.cloud.url, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
+  const config = await lambda.send(new GetFunctionConfigurationCommand({ FunctionName: 'images-dev-hello' }));
+  assert.equal([config.PackageType, config.Runtime, config.Handler, config.ImageConfigResponse?.ImageConfig], ['Image', undefined, undefined, { Command: ['handler.hello'] }]);
+  try {
+    await lambda.send(new InvokeCommand({ FunctionName: 'images-dev-hello' }));
+    assert.unreachable('the local cloud ran a container image');
+  } catch (error) {
+    assert.is((error as Error).message, `The local cloud does not run container image functions; images-dev-hello runs ${IMAGE}`);
+  }
+});
+
+images.run();
