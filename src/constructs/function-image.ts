@@ -17,7 +17,8 @@ export interface FunctionImage {
 
 type EcrImages = Record<string, { uri?: string; path?: string } | undefined>;
 
-const ECR_URI = /^\d{12}\.dkr\.ecr\.[a-z0-9-]+\.amazonaws\.com(\.cn)?\/[^@:\s]+(@sha256:[0-9a-f]{64}|:[\w][\w.-]{0,127})$/;
+/** An ECR image URI, by digest or by tag: what Lambda accepts as `Code.ImageUri`. */
+export const ECR_URI = /^\d{12}\.dkr\.ecr\.[a-z0-9-]+\.amazonaws\.com(\.cn)?\/[^@:\s]+(@sha256:[0-9a-f]{64}|:[\w][\w.-]{0,127})$/;
 
 export function functionImage(image: unknown, ecr: { images?: EcrImages } | undefined, key: string): FunctionImage {
   const path = `functions.${key}.image`;

@@ -209,7 +209,7 @@ export class LambdaFunction extends Resource {
       ? { S3Bucket: artifact.s3.bucket, S3Key: artifact.s3.key }
       : artifact
       ? { S3Bucket: this.fn.service.deploymentBucketRef, S3Key: `${this.fn.service.artifactDirectory}/${artifact.name}` }
-      : { ImageUri: this.fn.image!.uri };
+      : { ImageUri: this.fn.image?.uri ?? this.fn.config.image };
     return { Code: code, ...this.configurationProperties() };
   }
 

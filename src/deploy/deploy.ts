@@ -268,18 +268,22 @@ async function readyStack(clients: AwsClients, stackName: string, reporter: Repo
   }
 }
 
+/** What CreateStack and UpdateStack send with the full template: tags, role, topics, parameters, stack policy, rollback configuration. */
+function fullTemplateRequest(packaged: PackagedService, templateUrl: string) {
+  return {
+    StackName: packaged.stackName,
+    TemplateURL: templateUrl,
+    Capabilities: [...CAPABILITIES],
+    Tags: stackTags(packaged),
+    ...stackOperationSettings(packaged),
+    StackPolicyBody: stackPolicyBody(packaged),
+    RollbackConfiguration: rollbackConfiguration(packaged),
+  };
+}
+
 async function createFullStack(packaged: PackagedService, clients: AwsClients, templateUrl: string): Promise<boolean> {
   await clients.cloudFormation.send(
-    new CreateStackCommand({
-      StackName: packaged.stackName,
-      TemplateURL: templateUrl,
-      Capabilities: [...CAPABILITIES],
-      Tags: stackTags(packaged),
-      ...stackOperationSettings(packaged),
-      StackPolicyBody: stackPolicyBody(packaged),
-      RollbackConfiguration: rollbackConfiguration(packaged),
-      ...onFailure(packaged, 'ROLLBACK'),
-    }),
+    new CreateStackCommand({ ...fullTemplateRequest(packaged, templateUrl), ...onFailure(packaged, 'ROLLBACK') }),
   );
   return true;
 }
@@ -289,16 +293,7 @@ async function updateDirectly(packaged: PackagedService, clients: AwsClients, te
   await guardData(packaged, clients, compareTemplates(current, packaged.template), current, options);
   try {
     await clients.cloudFormation.send(
-      new UpdateStackCommand({
-        StackName: packaged.stackName,
-        TemplateURL: templateUrl,
-        Capabilities: [...CAPABILITIES],
-        Tags: stackTags(packaged),
-        ...stackOperationSettings(packaged),
-        StackPolicyBody: stackPolicyBody(packaged),
-        RollbackConfiguration: rollbackConfiguration(packaged),
-        ...(disableRollback(packaged) ? { DisableRollback: true } : {}),
-      }),
+      new UpdateStackCommand({ ...fullTemplateRequest(packaged, templateUrl), ...(disableRollback(packaged) ? { DisableRollback: true } : {}) }),
     );
     return true;
   } catch (error) {

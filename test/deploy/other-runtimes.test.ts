@@ -1,10 +1,11 @@
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { GetFunctionConfigurationCommand, InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { FIXTURES } from '../helpers/golden';
-import { LOCAL_CREDENTIALS, startTestService, type TestService } from '../helpers/local-cloud';
+import { runFw } from '../helpers/cli';
+import { LOCAL_CREDENTIALS, TEST_ENV, startTestService, type TestService } from '../helpers/local-cloud';
 
 const SERVICE = `service: jvm
 provider:
@@ -44,6 +45,17 @@ runtimes('fw deploy uploads the jar as the code of both functions and lists them
   } catch (error) {
     assert.is((error as Error).message, 'The local cloud runs Node.js and Python functions; java17 is not supported');
   }
+});
+
+runtimes('fw package leaves the jar where it is, and fw deploy --package uploads it from there', async context => {
+  // A new stage: a new stack and bucket, so the jar (and the template: 2 files) is uploaded rather than kept from an earlier deployment.
+  const packaged = await runFw(['package', '--stage', 'qa'], context.service, TEST_ENV);
+  assert.is(packaged.code, 0, packaged.stderr);
+  assert.not.ok(existsSync(join(context.service, '.serverless', 'hello-dev.jar')));
+  const result = await context.fw('deploy', '--package', '.serverless', '--stage', 'qa');
+  assert.is(result.code, 0, result.stderr);
+  assert.match(result.stdout, /Uploaded 2 files to s3:\/\/[^/]+\/serverless\/jvm\/qa\//, result.stdout);
+  assert.match(result.stdout, 'stack: jvm-qa (UPDATE_COMPLETE)', result.stdout);
 });
 
 runtimes.run();

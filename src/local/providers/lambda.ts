@@ -1,4 +1,5 @@
 import { AwsError } from '../aws/errors';
+import { ECR_URI } from '../../constructs/function-image';
 import { materializeCode } from '../runtime/code';
 import { functionNameOf } from '../runtime/functions';
 import { arn, generatedName, randomSuffix } from './names';
@@ -11,6 +12,9 @@ function deployFunction(name: string, properties: Record<string, unknown>, conte
   if (properties.PackageType === 'Image') {
     // Recorded, as AWS would create it: the image itself is not pulled, and invoking it says so (fw deploy lists it as not run).
     const imageUri = String((properties.Code as { ImageUri?: unknown } | undefined)?.ImageUri ?? '');
+    if (!ECR_URI.test(imageUri)) {
+      throw new AwsError('InvalidParameterValueException', `Source image ${imageUri} is not valid. Provide a valid source image.`);
+    }
     return {
       physicalId: name,
       attributes: { Arn: arn('lambda', context.region, context.accountId, `function:${name}`), CodeSha256: /@sha256:([0-9a-f]{64})$/.exec(imageUri)?.[1] ?? '', 'SnapStartResponse.ApplyOn': 'None' },
