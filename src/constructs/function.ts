@@ -3,6 +3,7 @@ import { Construct } from 'constructs';
 import * as naming from '../synth/naming';
 import { checkFunctionName } from '../synth/name-checks';
 import { ConfigError, invalid } from '../errors';
+import { functionImage, type FunctionImage } from './function-image';
 import type { Artifact } from '../package/artifacts';
 import type { FunctionConfig, Json, RuntimeManagement } from './model';
 import { CfnOutput, Resource, getAtt, ref } from './resource';
@@ -26,6 +27,8 @@ export class FunctionConstruct extends Construct {
   readonly physicalName: string;
   readonly lambda: LambdaFunction;
   readonly version?: LambdaVersion;
+  /** Set when the function runs a container image (`image`) rather than a zip. */
+  readonly image?: FunctionImage;
 
   constructor(service: Service, key: string, readonly config: FunctionConfig) {
     super(service, key);
@@ -35,9 +38,11 @@ export class FunctionConstruct extends Construct {
     checkFunctionName(this.physicalName, key, config.name !== undefined);
     const path = `functions.${key}`;
     if (config.handler === undefined && config.image === undefined) throw invalid(`${path}.handler`, 'a handler like "file.function"', undefined);
-    if (config.handler !== undefined && (typeof config.handler !== 'string' || !/^.+\.[^./]+$/.test(config.handler))) {
-      throw invalid(`${path}.handler`, 'a handler like "file.function" (module path, a dot, the exported name)', config.handler);
+    if (config.handler !== undefined && config.image !== undefined) {
+      throw new ConfigError(`Invalid configuration in '${path}': either "handler" or "image" (not both) needs to be set on function "${key}"`);
     }
+    if (config.image !== undefined) this.image = functionImage(config.image, service.provider.ecr as Parameters<typeof functionImage>[1], key);
+    if (config.handler !== undefined) checkHandler(config.handler, config.runtime ?? service.provider.runtime, `${path}.handler`);
 
     if (!config.disableLogs) new LogGroup(this, 'LogGroup', this);
     const role = this.usesSharedRole ? service.role : undefined;
@@ -104,6 +109,20 @@ export class FunctionConstruct extends Construct {
   }
 }
 
+/**
+ * Node.js, Python and Ruby handlers name a file and an exported function (`file.function`). Other
+ * runtimes have their own forms, which Lambda reads and v3 accepts as any string: a binary
+ * (`bin/auth`, `bootstrap` for Go and `provided.*`), `com.example.Handler::handleRequest` (Java),
+ * `Assembly::Namespace.Class::Method` (.NET), `hello::handler` (Clojure on Java).
+ */
+function checkHandler(handler: unknown, runtime: string | undefined, path: string): void {
+  if (typeof handler !== 'string' || handler === '') throw invalid(path, 'a handler like "file.function" (module path, a dot, the exported name)', handler as Json);
+  const fileAndFunction = /^(nodejs|python|ruby)/.test(runtime ?? 'nodejs');
+  if (fileAndFunction && !/^.+\.[^./]+$/.test(handler)) {
+    throw invalid(path, 'a handler like "file.function" (module path, a dot, the exported name)', handler);
+  }
+}
+
 class LogGroup extends Resource {
   readonly type = 'AWS::Logs::LogGroup';
   constructor(scope: Construct, id: string, private readonly fn: FunctionConstruct) {
@@ -164,8 +183,14 @@ export class LambdaFunction extends Resource {
     const { config, service } = this.fn;
     const provider = service.provider;
     const properties: Record<string, Json> = {};
-    if (config.handler !== undefined) properties.Handler = config.handler;
-    properties.Runtime = config.runtime ?? provider.runtime ?? DEFAULT_RUNTIME;
+    if (this.fn.image) {
+      // An image carries its own runtime and handler: v3 writes neither, and the image settings instead.
+      if (this.fn.image.imageConfig) properties.ImageConfig = this.fn.image.imageConfig;
+      properties.PackageType = 'Image';
+    } else {
+      if (config.handler !== undefined) properties.Handler = config.handler;
+      properties.Runtime = config.runtime ?? provider.runtime ?? DEFAULT_RUNTIME;
+    }
     properties.FunctionName = this.fn.physicalName;
     properties.MemorySize = config.memorySize ?? provider.memorySize ?? 1024;
     properties.Timeout = config.timeout ?? provider.timeout ?? 6;
@@ -211,7 +236,7 @@ export class LambdaFunction extends Resource {
       ? { S3Bucket: artifact.s3.bucket, S3Key: artifact.s3.key }
       : artifact
       ? { S3Bucket: this.fn.service.deploymentBucketRef, S3Key: `${this.fn.service.artifactDirectory}/${artifact.name}` }
-      : { ImageUri: this.fn.config.image };
+      : { ImageUri: this.fn.image?.uri ?? this.fn.config.image };
     return { Code: code, ...this.configurationProperties() };
   }
 
@@ -278,7 +303,7 @@ export class LambdaVersion extends Resource {
 
   get logicalId() {
     const hash = createHash('sha256')
-      .update(this.fn.artifact?.codeSha256 ?? JSON.stringify(this.fn.config.image ?? null))
+      .update(this.fn.artifact?.codeSha256 ?? this.fn.image?.digest ?? JSON.stringify(this.fn.config.image ?? null))
       .update(JSON.stringify(this.fn.lambda.configurationProperties()))
       .digest('base64')
       .replace(/[^0-9A-Za-z]/g, '');
@@ -288,6 +313,7 @@ export class LambdaVersion extends Resource {
   protected properties() {
     const properties: Record<string, Json> = { FunctionName: ref(this.fn.lambda.logicalId) };
     if (this.fn.artifact) properties.CodeSha256 = this.fn.artifact.codeSha256;
+    else if (this.fn.image?.digest) properties.CodeSha256 = this.fn.image.digest;
     if (this.fn.config.description !== undefined) properties.Description = this.fn.config.description;
     return properties;
   }

@@ -7,6 +7,7 @@ import {
   PutObjectCommand,
 } from '@aws-sdk/client-s3';
 import type { AwsClients } from './aws';
+import type { UploadEncryption } from './stack-settings';
 
 /** One deployment's folder in the bucket: `{prefix}/{service}/{stage}/{timestamp}-{iso}/`. */
 export interface DeploymentFolder {
@@ -53,14 +54,17 @@ export interface Upload {
   sha256: string;
 }
 
-/** Uploads in parallel (a few at a time), each with its sha256 as metadata; returns how many went up. */
-export async function uploadAll(clients: AwsClients, bucket: string, uploads: Upload[], concurrency = 4): Promise<number> {
+/**
+ * Uploads in parallel (a few at a time), each with its sha256 as metadata and the encryption
+ * `provider.deploymentBucket` asks for (`uploadEncryption`); returns how many went up.
+ */
+export async function uploadAll(clients: AwsClients, bucket: string, uploads: Upload[], encryption: UploadEncryption = {}, concurrency = 4): Promise<number> {
   const queue = [...uploads];
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
       const body = next.file ? readFileSync(next.file) : Buffer.from(next.body ?? '');
       const contentType = next.key.endsWith('.json') ? 'application/json' : 'application/zip';
-      await clients.s3.send(new PutObjectCommand({ Bucket: bucket, Key: next.key, Body: body, Metadata: { filesha256: next.sha256 }, ContentType: contentType }));
+      await clients.s3.send(new PutObjectCommand({ Bucket: bucket, Key: next.key, Body: body, Metadata: { filesha256: next.sha256 }, ContentType: contentType, ...encryption }));
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, uploads.length) }, worker));

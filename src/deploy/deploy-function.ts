@@ -12,6 +12,7 @@ import type { PackagedService } from '../package/service';
 import * as naming from '../synth/naming';
 import { lambdaClient, type AwsClients } from './aws';
 import { uploadAll } from './bucket';
+import { uploadEncryption } from './stack-settings';
 import type { Reporter } from './deploy';
 import { deploymentBucketOf, describeStack } from './stack';
 
@@ -56,7 +57,7 @@ export async function deployFunction(packaged: PackagedService, key: string, cli
   if (!bucket) throw new CloudError(`Stack ${packaged.stackName} has no ServerlessDeploymentBucketName output: cannot find where to upload`);
   const codeKey = async (artifact: { name: string; path: string; sha256: string }) => {
     const keyInBucket = `${packaged.state.artifactDirectory}/${artifact.name}`;
-    await uploadAll(clients, bucket, [{ key: keyInBucket, file: artifact.path, sha256: artifact.sha256 }]);
+    await uploadAll(clients, bucket, [{ key: keyInBucket, file: artifact.path, sha256: artifact.sha256 }], uploadEncryption(packaged));
     return keyInBucket;
   };
   const updates = await updateFunctionInPlace(packaged, key, lambdaClient(clients.target), { bucket, codeKey }, reporter, options);

@@ -6,6 +6,7 @@ import {
   CreateStackCommand,
   DeleteChangeSetCommand,
   ExecuteChangeSetCommand,
+  SetStackPolicyCommand,
   UpdateStackCommand,
   type Stack,
   type StackEvent,
@@ -22,6 +23,16 @@ import type { Template } from '../synth/template';
 import { dataLosses, describeDataLoss, refuseDataLoss } from './data-loss';
 import { compareTemplates, readChangeSet, TEMPLATE_BODY_LIMIT, withNestedStackChanges, type ResourceChange } from './preview';
 import { currentTemplate } from './deployed';
+import {
+  deploymentRole,
+  disableRollback,
+  keptDeployments,
+  rollbackConfiguration,
+  stackOperationSettings,
+  stackPolicyBody,
+  stackTags,
+  uploadEncryption,
+} from './stack-settings';
 
 export const CAPABILITIES = ['CAPABILITY_IAM', 'CAPABILITY_NAMED_IAM', 'CAPABILITY_AUTO_EXPAND'] as const;
 export const KEEP_DEPLOYMENTS = 5;
@@ -63,9 +74,6 @@ async function step<T>(name: string, work: Promise<T>): Promise<T> {
   }
 }
 
-const stackTags = (packaged: PackagedService) =>
-  Object.entries({ ...(packaged.config.provider.stackTags ?? {}) }).map(([Key, Value]) => ({ Key, Value: String(Value) }));
-
 /**
  * Where CloudFormation reads an object from: the endpoint's path-style URL, or S3's regional one.
  * A loopback endpoint is named `localhost`: emulators resolve a URL to their own S3 by its host, and
@@ -103,7 +111,11 @@ export async function deployService(packaged: PackagedService, clients: AwsClien
           TemplateBody: JSON.stringify(packaged.createTemplate),
           Capabilities: [...CAPABILITIES],
           Tags: stackTags(packaged),
-          OnFailure: 'DELETE',
+          // The bucket-only stack declares none of the service's parameters and takes no stack policy yet
+          // (the policy may name resources the full template adds): those go with the full template.
+          ...(deploymentRole(packaged) ? { RoleARN: deploymentRole(packaged) } : {}),
+          NotificationARNs: stackOperationSettings(packaged).NotificationARNs,
+          ...onFailure(packaged, 'DELETE'),
         }),
       ),
     );
@@ -140,7 +152,7 @@ export async function deployService(packaged: PackagedService, clients: AwsClien
     const unchanged = previousState?.artifacts.some(a => a.name === artifact.name && a.sha256 === artifact.sha256);
     const kept = unchanged ? previousKeys[artifact.name] : undefined;
     artifactKeys[artifact.name] = kept ?? `${folder}/${artifact.name}`;
-    if (!kept) uploads.push({ key: `${folder}/${artifact.name}`, file: join(packaged.outDir, artifact.name), sha256: artifact.sha256 });
+    if (!kept) uploads.push({ key: `${folder}/${artifact.name}`, file: artifactFile(packaged, artifact.name), sha256: artifact.sha256 });
   }
   const pointAtKeptArtifacts = (text: string) =>
     Object.entries(artifactKeys).reduce((result, [name, key]) => result.split(`"${folder}/${name}"`).join(JSON.stringify(key)), text);
@@ -151,7 +163,7 @@ export async function deployService(packaged: PackagedService, clients: AwsClien
   }
   const templateText = pointAtKeptArtifacts(readFileSync(join(packaged.outDir, UPDATE_TEMPLATE), 'utf8'));
   uploads.push({ key: `${folder}/${TEMPLATE_OBJECT}`, body: templateText, sha256: sha256(templateText) });
-  const uploaded = await step('upload', uploadAll(clients, bucket, uploads));
+  const uploaded = await step('upload', uploadAll(clients, bucket, uploads, uploadEncryption(packaged)));
   const kept = Object.values(artifactKeys).filter(key => !key.startsWith(`${folder}/`)).length;
   reporter.info(`Uploaded ${uploaded} file${uploaded === 1 ? '' : 's'}${kept ? ` (${kept} unchanged artifact${kept === 1 ? '' : 's'} kept where the last deployment stored ${kept === 1 ? 'it' : 'them'})` : ''} to s3://${bucket}/${folder}/`);
 
@@ -171,6 +183,10 @@ export async function deployService(packaged: PackagedService, clients: AwsClien
     reporter.info(`${stack ? 'Updating' : 'Creating'} stack ${stackName} (${resourceCount} resources)`);
     const result = await step('describe stack events', monitorStack(clients, stackName, { ...monitorOptions(options, since, resourceCount), after }));
     if (!/^(CREATE|UPDATE)_COMPLETE$/.test(result.status)) throw failure(stackName, stack ? 'update' : 'create', result.status, result.firstFailure);
+    // A change set carries no stack policy: as v3, it is set once the change set ran, since it may name
+    // resources that change set added (CreateStack and UpdateStack carried it themselves).
+    const policy = stackPolicyBody(packaged);
+    if (policy && stack && !direct) await clients.cloudFormation.send(new SetStackPolicyCommand({ StackName: stackName, StackPolicyBody: policy }));
   } else {
     reporter.info('No changes to the stack: CloudFormation found nothing to update');
   }
@@ -181,8 +197,11 @@ export async function deployService(packaged: PackagedService, clients: AwsClien
   }
   // The state goes last: a later deploy compares against it only once this one succeeded.
   const state = JSON.stringify({ ...packaged.state, artifactKeys }, null, 2);
-  await step('upload the deployment state', uploadAll(clients, bucket, [{ key: `${folder}/${STATE_FILE}`, body: state, sha256: packaged.state.deploymentHash }]));
-  await step('delete old deployments', pruneDeployments(clients, bucket, servicePrefix, Object.values(artifactKeys)));
+  await step(
+    'upload the deployment state',
+    uploadAll(clients, bucket, [{ key: `${folder}/${STATE_FILE}`, body: state, sha256: packaged.state.deploymentHash }], uploadEncryption(packaged)),
+  );
+  await step('delete old deployments', pruneDeployments(clients, bucket, servicePrefix, Object.values(artifactKeys), keptDeployments(packaged)));
   return changed ? 'deployed' : 'no-changes';
 }
 
@@ -197,6 +216,16 @@ export async function lastDeployedState(clients: AwsClients, stackName: string, 
   if (!stack || !bucket) return undefined;
   const previous = (await listDeployments(clients, bucket, servicePrefix)).at(-1);
   return previous ? readJson<PackageState>(clients, bucket, `${previous.folder}/${STATE_FILE}`) : undefined;
+}
+
+/**
+ * Where an artifact's bytes are: a prebuilt one (`package.artifact`: a jar, a Go binary's zip) where the
+ * service keeps it, anything fw built in the package folder.
+ */
+function artifactFile(packaged: PackagedService, name: string): string {
+  const { service, functions, layers } = packaged.artifacts;
+  const built = [service, ...Object.values(functions), ...Object.values(layers)].find(artifact => artifact?.name === name && !artifact.s3);
+  return built?.path ?? join(packaged.outDir, name);
 }
 
 /** Resources the new package puts in another stack than the deployed one (stack splitting): each is replaced. */
@@ -276,10 +305,23 @@ function endpointOption(clients: AwsClients): string {
   return clients.target.endpoint ? ` --endpoint-url ${clients.target.endpoint}` : '';
 }
 
+/** What CreateStack and UpdateStack send with the full template: tags, role, topics, parameters, stack policy, rollback configuration. */
+function fullTemplateRequest(packaged: PackagedService, template: TemplateSource) {
+  return {
+    StackName: packaged.stackName,
+    ...template,
+    Capabilities: [...CAPABILITIES],
+    Tags: stackTags(packaged),
+    ...stackOperationSettings(packaged),
+    StackPolicyBody: stackPolicyBody(packaged),
+    RollbackConfiguration: rollbackConfiguration(packaged),
+  };
+}
+
 async function createFullStack(packaged: PackagedService, clients: AwsClients, template: TemplateSource): Promise<boolean> {
   await step(
     'create stack',
-    clients.cloudFormation.send(new CreateStackCommand({ StackName: packaged.stackName, ...template, Capabilities: [...CAPABILITIES], Tags: stackTags(packaged), OnFailure: 'ROLLBACK' })),
+    clients.cloudFormation.send(new CreateStackCommand({ ...fullTemplateRequest(packaged, template), ...onFailure(packaged, 'ROLLBACK') })),
   );
   return true;
 }
@@ -288,7 +330,10 @@ async function updateDirectly(packaged: PackagedService, clients: AwsClients, te
   const current = await currentTemplate(clients, packaged.stackName);
   await guardData(packaged, clients, compareTemplates(current, packaged.template), current, options);
   try {
-    await step('update stack', clients.cloudFormation.send(new UpdateStackCommand({ StackName: packaged.stackName, ...template, Capabilities: [...CAPABILITIES], Tags: stackTags(packaged) })));
+    await step(
+      'update stack',
+      clients.cloudFormation.send(new UpdateStackCommand({ ...fullTemplateRequest(packaged, template), ...(disableRollback(packaged) ? { DisableRollback: true } : {}) })),
+    );
     return true;
   } catch (error) {
     if (/No updates are to be performed/.test((error as Error).message)) return false;
@@ -305,7 +350,16 @@ async function updateWithChangeSet(packaged: PackagedService, clients: AwsClient
     await step(
       'create change set',
       clients.cloudFormation.send(
-        new CreateChangeSetCommand({ StackName: stackName, ChangeSetName: changeSetName, ChangeSetType: 'UPDATE', ...template, Capabilities: [...CAPABILITIES], Tags: stackTags(packaged) }),
+        new CreateChangeSetCommand({
+          StackName: stackName,
+          ChangeSetName: changeSetName,
+          ChangeSetType: 'UPDATE',
+          ...template,
+          Capabilities: [...CAPABILITIES],
+          Tags: stackTags(packaged),
+          ...stackOperationSettings(packaged),
+          RollbackConfiguration: rollbackConfiguration(packaged),
+        }),
       ),
     );
     const changes = await step('describe change set', readChangeSet(clients, stackName, changeSetName)).catch(async error => {
@@ -318,7 +372,10 @@ async function updateWithChangeSet(packaged: PackagedService, clients: AwsClient
     }
     await guardData(packaged, clients, changes, await currentTemplate(clients, stackName), options, { what: 'the change set was deleted', run: deleteChangeSet });
     options.reporter.info(`Change set: ${changes.length} resource change${changes.length === 1 ? '' : 's'}`);
-    await step('execute change set', clients.cloudFormation.send(new ExecuteChangeSetCommand({ StackName: stackName, ChangeSetName: changeSetName })));
+    await step(
+      'execute change set',
+      clients.cloudFormation.send(new ExecuteChangeSetCommand({ StackName: stackName, ChangeSetName: changeSetName, ...(disableRollback(packaged) ? { DisableRollback: true } : {}) })),
+    );
     return true;
   } catch (error) {
     throw await whenConcurrent(clients, stackName, error);
@@ -365,13 +422,22 @@ async function whenConcurrent(clients: AwsClients, stackName: string, error: unk
   );
 }
 
-/** Keeps the last deployments, and any older folder still holding an artifact the stack uses. */
-export async function pruneDeployments(clients: AwsClients, bucket: string, servicePrefix: string, inUse: string[]): Promise<void> {
+/**
+ * Keeps the last `keep` deployments (`provider.deploymentBucket.maxPreviousDeploymentArtifacts`), and any
+ * older folder still holding an artifact the stack uses. The newest one always stays, even with 0: the
+ * next deploy compares against its state.
+ */
+export async function pruneDeployments(clients: AwsClients, bucket: string, servicePrefix: string, inUse: string[], keep = KEEP_DEPLOYMENTS): Promise<void> {
   const folders = await listDeployments(clients, bucket, servicePrefix);
-  for (const old of folders.slice(0, Math.max(0, folders.length - KEEP_DEPLOYMENTS))) {
+  for (const old of folders.slice(0, Math.max(0, folders.length - Math.max(1, keep)))) {
     if (inUse.some(key => key.startsWith(`${old.folder}/`))) continue;
     await deletePrefix(clients, bucket, `${old.folder}/`);
   }
+}
+
+/** CreateStack's `OnFailure`, or v3's `DisableRollback: true` in its place when `provider.disableRollback` is set. */
+function onFailure(packaged: PackagedService, otherwise: 'DELETE' | 'ROLLBACK'): { OnFailure?: 'DELETE' | 'ROLLBACK'; DisableRollback?: boolean } {
+  return disableRollback(packaged) ? { DisableRollback: true } : { OnFailure: otherwise };
 }
 
 /** The root cause first: the first resource that failed and why, then where the stack ended up. */

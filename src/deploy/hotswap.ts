@@ -7,6 +7,7 @@ import { lambdaClient, type AwsClients } from './aws';
 import { listDeployments, readJson, uploadAll, type Upload } from './bucket';
 import type { Reporter } from './deploy';
 import { pruneDeployments } from './deploy';
+import { keptDeployments, uploadEncryption } from './stack-settings';
 import { updateFunctionInPlace } from './deploy-function';
 import { currentTemplate } from './deployed';
 import { deploymentBucketOf, describeStack } from './stack';
@@ -194,7 +195,7 @@ export async function hotswapService(packaged: PackagedService, clients: AwsClie
     const file = Object.values(packaged.artifacts.functions).find(a => a.name === artifact.name)?.path;
     if (!kept && file) uploads.push({ key: `${folder}/${artifact.name}`, file, sha256: artifact.sha256 });
   }
-  await uploadAll(clients, bucket, uploads);
+  await uploadAll(clients, bucket, uploads, uploadEncryption(packaged));
 
   const lambda = lambdaClient(clients.target);
   const codeKey = async (artifact: { name: string }) => artifactKeys[artifact.name]!;
@@ -205,10 +206,10 @@ export async function hotswapService(packaged: PackagedService, clients: AwsClie
   // Any function may have changed by now, so the drift is recorded even when one update failed: then with the
   // last deployment's package hash, so that the next hotswap of this package tries again.
   const recorded = failed ? driftedState(previous.folder, previousState, folder, keys) : { ...packaged.state, artifactKeys, drift: drift(previousState, hotswapped) };
-  await uploadAll(clients, bucket, [{ key: `${folder}/${STATE_FILE}`, body: JSON.stringify(recorded, null, 2), sha256: recorded.deploymentHash }]);
+  await uploadAll(clients, bucket, [{ key: `${folder}/${STATE_FILE}`, body: JSON.stringify(recorded, null, 2), sha256: recorded.deploymentHash }], uploadEncryption(packaged));
   if (failed) throw failed.reason;
   // The stack's template still names the code it was deployed with: those keys stay too.
   const deployedKeys = JSON.stringify(deployed).match(new RegExp(`${servicePrefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/[^"]+`, 'g')) ?? [];
-  const cleanup = () => pruneDeployments(clients, bucket, servicePrefix, [...Object.values(artifactKeys), ...deployedKeys]);
+  const cleanup = () => pruneDeployments(clients, bucket, servicePrefix, [...Object.values(artifactKeys), ...deployedKeys], keptDeployments(packaged));
   return { hotswapped, known: { stack, template: deployed, folder, state: recorded }, cleanup };
 }

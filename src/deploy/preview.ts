@@ -14,6 +14,7 @@ import { STATE_FILE } from '../package/service';
 import type { Template } from '../synth/template';
 import type { AwsClients } from './aws';
 import { deletePrefix, listDeployments, readJson, uploadAll } from './bucket';
+import { stackOperationSettings, stackTags, uploadEncryption } from './stack-settings';
 import { CAPABILITIES, objectUrl, placementMoves } from './deploy';
 import { describeMove } from '../synth/split/config';
 import type { Move } from '../synth/split/split';
@@ -88,7 +89,7 @@ export async function previewDeployment(packaged: PackagedService, clients: AwsC
     else {
       uploaded = true;
       const key = `${previewFolder}/compiled-cloudformation-template.json`;
-      await uploadAll(clients, bucket, [{ key, body: rootText, sha256: 'preview' }]);
+      await uploadAll(clients, bucket, [{ key, body: rootText, sha256: 'preview' }], uploadEncryption(packaged));
       templateSource = { TemplateURL: objectUrl(clients, bucket, key) };
     }
     const rootChanges = await changeSetChanges(clients, stackName, templateSource, packaged);
@@ -225,9 +226,16 @@ async function changeSetChanges(
   packaged: PackagedService,
 ): Promise<ResourceChange[]> {
   const changeSetName = `fw-preview-${Date.now()}-${randomBytes(4).toString('hex')}`;
-  const tags = Object.entries({ ...(packaged.config.provider.stackTags ?? {}) }).map(([Key, Value]) => ({ Key, Value: String(Value) }));
   await clients.cloudFormation.send(
-    new CreateChangeSetCommand({ StackName: stackName, ChangeSetName: changeSetName, ChangeSetType: 'UPDATE', Capabilities: [...CAPABILITIES], Tags: tags, ...source }),
+    new CreateChangeSetCommand({
+      StackName: stackName,
+      ChangeSetName: changeSetName,
+      ChangeSetType: 'UPDATE',
+      Capabilities: [...CAPABILITIES],
+      Tags: stackTags(packaged),
+      ...stackOperationSettings(packaged),
+      ...source,
+    }),
   );
   try {
     return (await readChangeSet(clients, stackName, changeSetName)) ?? [];

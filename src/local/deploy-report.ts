@@ -39,12 +39,34 @@ export function notEnforced(cloud: Pick<Stores, 'stacks' | 's3'>, stack: StackRe
       }
       const notRun = isCustomResourceType(record.type) ? notRunReason(record.type, properties, cloud.s3) : undefined;
       if (notRun) lines.push(`${record.logicalId}: custom resource not run: ${notRun}`);
+      if (record.type === 'AWS::Lambda::Function') {
+        const runtime = functionNotRun(properties);
+        if (runtime) lines.push(`${record.logicalId}: ${runtime} not run by the local cloud (it runs Node.js and Python functions); invoking it fails`);
+      }
       if (throttlesStage(record.type, properties)) lines.push(`${record.logicalId}: stage or method throttling not applied (usage plan throttles and quotas are)`);
     }
   };
   visit(stack);
+  lines.push(...stackSettingsNotEnforced(stack));
   const recordedLines = [...recorded].sort(byKey).map(([type, ids]) => `${type} (${ids.sort().join(', ')}): recorded, not emulated`);
   return [...recordedLines, ...lines.sort()];
+}
+
+/** What a function the local runtime cannot run is (`runtime java17`, `container image`), or nothing when it runs. */
+function functionNotRun(properties: Record<string, unknown>): string | undefined {
+  if (properties.PackageType === 'Image') return 'container image';
+  const runtime = String(properties.Runtime ?? 'nodejs20.x');
+  return /^(nodejs|python)/.test(runtime) ? undefined : `runtime ${runtime}`;
+}
+
+/** The deploy-time settings the stack was deployed with, which the local cloud records (DescribeStacks, GetStackPolicy) but does not act on. */
+function stackSettingsNotEnforced(stack: StackRecord): string[] {
+  const lines: string[] = [];
+  if (stack.stackPolicyBody) lines.push(`stack policy of ${stack.stackName}: recorded, updates are not checked against it`);
+  if (stack.roleArn) lines.push(`service role ${stack.roleArn}: recorded, not assumed`);
+  if ((stack.notificationArns ?? []).length > 0) lines.push(`notification topics of ${stack.stackName}: recorded, no stack events are published to them`);
+  if ((stack.rollbackConfiguration?.RollbackTriggers ?? []).length > 0) lines.push(`rollback triggers of ${stack.stackName}: recorded, their alarms are not watched`);
+  return lines;
 }
 
 /** Stage-level and per-method throttles: only usage plans' own Throttle and Quota are applied locally. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { ConfigError } from '../errors';
 import { Service } from '../constructs/service';
 import { writeCustomResourcesZip } from '../constructs/custom-resources';
@@ -12,6 +12,7 @@ import type { Template } from '../synth/template';
 import { version } from '../version';
 import { buildArtifacts, type Artifact, type Artifacts } from './artifacts';
 import { checkHandlerFiles } from './handler-files';
+import { parseS3Uri } from './build';
 import { loadServiceConfig, type LoadedService } from './load';
 import { attachPlugins, compile as compilePlugins, finalize as finalizePlugins, loadPlugins, loadServiceWithPlugins, startPackage } from '../plugins';
 import { byCodeUnits } from '../order';
@@ -252,8 +253,35 @@ export async function readPackaged(cwd: string, folder: string, options: Record<
       `Invalid --package "${folder}": it was packaged for stage ${state.stage} in ${state.region}, not stage ${loaded.stage} in ${loaded.region}`,
     );
   }
+  const artifacts = prebuiltArtifacts(loaded);
+  const prebuilt = new Set([...Object.values(artifacts.functions), ...Object.values(artifacts.layers)].filter(a => existsSync(a.path)).map(a => a.name));
   for (const artifact of state.artifacts) {
-    if (!existsSync(join(outDir, artifact.name))) throw new ConfigError(`Invalid --package "${folder}": ${artifact.name} is missing`);
+    if (!existsSync(join(outDir, artifact.name)) && !prebuilt.has(artifact.name)) throw new ConfigError(`Invalid --package "${folder}": ${artifact.name} is missing`);
   }
-  return { ...loaded, outDir, template, createTemplate: read(CREATE_TEMPLATE), artifacts: { functions: {}, layers: {} }, state };
+  return { ...loaded, outDir, template, createTemplate: read(CREATE_TEMPLATE), artifacts, state };
+}
+
+/**
+ * The prebuilt artifacts on disk (`package.artifact`: a jar, a Go binary's zip) of a packaged folder's
+ * service: `fw package` leaves them where they are, as v3 does, so a deploy of the folder uploads them from there.
+ */
+function prebuiltArtifacts(loaded: LoadedService): Artifacts {
+  const { config, serviceDir } = loaded;
+  const onDisk = (value: unknown): Artifact | undefined => {
+    if (typeof value !== 'string' || value === '' || parseS3Uri(value) || /^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return undefined;
+    const path = resolve(serviceDir, value);
+    return { name: basename(path), path, sha256: '', codeSha256: '', size: 0 };
+  };
+  const servicePackage = config.package as { artifact?: unknown } | undefined;
+  const functions: Record<string, Artifact> = {};
+  for (const [key, fn] of Object.entries(config.functions ?? {})) {
+    const artifact = fn.image === undefined ? onDisk((fn.package as { artifact?: unknown } | undefined)?.artifact ?? servicePackage?.artifact) : undefined;
+    if (artifact) functions[key] = artifact;
+  }
+  const layers: Record<string, Artifact> = {};
+  for (const [key, layer] of Object.entries((config.layers ?? {}) as Record<string, { package?: { artifact?: unknown } }>)) {
+    const artifact = onDisk(layer?.package?.artifact);
+    if (artifact) layers[key] = artifact;
+  }
+  return { functions, layers };
 }

@@ -3,7 +3,6 @@
  * and who owns the fix. The settings sweep test checks each one still differs (or, where the
  * reference refuses the sample, that fw still accepts it), so a fix must take its entry off.
  */
-const IMAGES = 'owned elsewhere: container images (the reference refuses a sample that keeps the handler; fw accepts it)';
 const CLOUDFRONT_ORIGIN = 'the reference refuses an origin object without a matching origin config, fw accepts it; sample to be completed';
 const REQUEST_VALIDATION = 'REST request validator and models (ApiGateway<Fn>RequestValidator) not written yet';
 
@@ -22,12 +21,6 @@ export const STILL_DIFFERING: Record<string, string> = {
   'functions.hello.events.http.request.parameters.querystrings': REQUEST_VALIDATION,
   'functions.hello.events.http.request.schemas': REQUEST_VALIDATION,
   'functions.hello.events.httpApi.authorizer.id': 'the reference refuses an external authorizer id on the HTTP API the stack creates; fw accepts it',
-  'functions.hello.image': IMAGES,
-  'functions.hello.image.command': IMAGES,
-  'functions.hello.image.entryPoint': IMAGES,
-  'functions.hello.image.name': IMAGES,
-  'functions.hello.image.uri': IMAGES,
-  'functions.hello.image.workingDirectory': IMAGES,
   'provider.apiGateway.restApiResources': 'the reference refuses a resource path without restApiId; fw accepts it',
   'provider.apiGateway.websocketApiId': 'websocket deployment on an existing API not written as the reference does',
   'provider.iam.role.statements': 'the reference writes a one-item Resource list as a string',

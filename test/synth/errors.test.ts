@@ -28,6 +28,8 @@ functions:
 ${functions}
 ${extra}`;
 
+const IMAGE = '000000000000.dkr.ecr.us-east-1.amazonaws.com/app@sha256:6bb600b4d6e1d7cf521097177dd0c4e9ea373edb91984a505333be8ac9455d38';
+
 const errors = suite('fw package on bad input');
 
 const cases: Array<[string, string | undefined, string]> = [
@@ -45,6 +47,26 @@ const cases: Array<[string, string | undefined, string]> = [
     'a handler without a dot',
     base('  hello:\n    handler: handler'),
     `Error: Invalid configuration in 'functions.hello.handler': expected a handler like "file.function" (module path, a dot, the exported name), got "handler"\n`,
+  ],
+  [
+    'both a handler and an image',
+    base(`  hello:\n    handler: handler.hello\n    image: ${IMAGE}`),
+    `Error: Invalid configuration in 'functions.hello': either "handler" or "image" (not both) needs to be set on function "hello"\n`,
+  ],
+  [
+    'an image name not defined in provider.ecr.images',
+    `service: app\nprovider:\n  name: aws\n  ecr:\n    images:\n      baseimage:\n        uri: ${IMAGE}\nfunctions:\n  hello:\n    image:\n      name: otherimage\n`,
+    `Error: Invalid configuration in 'functions.hello.image.name': "otherimage" is not defined in provider.ecr.images\n`,
+  ],
+  [
+    'an image that must be built',
+    `service: app\nprovider:\n  name: aws\n  ecr:\n    images:\n      appimage:\n        path: ./app\nfunctions:\n  hello:\n    image: appimage\n`,
+    `Error: Invalid configuration in 'provider.ecr.images.appimage': fw does not build container images (no "uri"): build and push it with docker, then set "uri" to its ECR URI (…/repository@sha256:<digest>)\n`,
+  ],
+  [
+    'an image URI that is not an ECR image',
+    base('  hello:\n    image:\n      uri: nginx:latest'),
+    `Error: Invalid configuration in 'functions.hello.image.uri': expected an ECR image URI like "<account>.dkr.ecr.<region>.amazonaws.com/<repository>@sha256:<digest>" (or ":<tag>"), got "nginx:latest"\n`,
   ],
   [
     'an httpApi string without a method',

@@ -4,6 +4,8 @@ import type { LocalServices } from '../service-interfaces';
 import { ChangeSetApi } from './change-sets';
 import { DescribeApi } from './describe';
 import { newStack, operationInput } from './requests';
+import { applyStackSettings, checkedPolicy, stackSettingsOf } from './stack-settings';
+import { templateText } from './template-source';
 
 const STARTS_AN_OPERATION = new Set(['CreateStack', 'UpdateStack', 'DeleteStack', 'ExecuteChangeSet', 'ContinueUpdateRollback']);
 
@@ -29,6 +31,8 @@ export class CloudFormationApi {
       case 'UpdateStack': return this.updateStack(params);
       case 'DeleteStack': return this.deleteStack(params);
       case 'UpdateTerminationProtection': return this.updateTerminationProtection(params);
+      case 'SetStackPolicy': return this.setStackPolicy(params);
+      case 'GetStackPolicy': return { StackPolicyBody: this.stacks.get(params.required('StackName')).stackPolicyBody };
       case 'CancelUpdateStack': return this.cancelUpdateStack(params);
       case 'ContinueUpdateRollback': return this.continueUpdateRollback(params);
       case 'DescribeStacks': return describe.describeStacks(params);
@@ -59,7 +63,9 @@ export class CloudFormationApi {
     stack.disableRollback = params.boolean('DisableRollback') === true || params.string('OnFailure') === 'DO_NOTHING';
     stack.deleteOnFailure = params.string('OnFailure') === 'DELETE';
     stack.terminationProtection = params.boolean('EnableTerminationProtection') === true;
+    const settings = stackSettingsOf(params);
     this.cloud.engine.validate(input);
+    applyStackSettings(stack, settings);
     this.stacks.add(stack);
     this.cloud.engine.create(stack, input);
     return { StackId: stack.stackId };
@@ -68,7 +74,10 @@ export class CloudFormationApi {
   private updateStack(params: QueryParams) {
     const stack = this.stacks.get(params.required('StackName'));
     const input = operationInput(this.cloud, params, stack);
+    const settings = stackSettingsOf(params);
     this.cloud.engine.update(stack, input);
+    if (params.boolean('DisableRollback') !== undefined) stack.disableRollback = params.boolean('DisableRollback') === true;
+    applyStackSettings(stack, settings);
     return { StackId: stack.stackId };
   }
 
@@ -85,6 +94,18 @@ export class CloudFormationApi {
 
   private continueUpdateRollback(params: QueryParams) {
     this.cloud.engine.continueUpdateRollback(this.stacks.get(params.required('StackName')), params.list('ResourcesToSkip'));
+    return {};
+  }
+
+  /** Recorded and returned by GetStackPolicy; updates are not checked against it (see STATUS.md). */
+  private setStackPolicy(params: QueryParams) {
+    const stack = this.stacks.get(params.required('StackName'));
+    if (params.string('StackPolicyURL') !== undefined) {
+      stack.stackPolicyBody = checkedPolicy(templateText({ url: params.string('StackPolicyURL') }, this.cloud.s3));
+    } else {
+      stack.stackPolicyBody = checkedPolicy(params.required('StackPolicyBody'));
+    }
+    this.stacks.save();
     return {};
   }
 

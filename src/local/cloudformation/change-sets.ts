@@ -7,6 +7,7 @@ import { changesBetween } from './changes';
 import { setStackStatus } from './events';
 import type { ChangeSetRecord, OperationInput, StackRecord } from './model';
 import { newStack, operationInput } from './requests';
+import { applyStackSettings, stackSettingsOf } from './stack-settings';
 
 /** Change sets: a preview of an operation, kept with the stack until executed or deleted. */
 export class ChangeSetApi {
@@ -58,6 +59,7 @@ export class ChangeSetApi {
       capabilities: input.capabilities,
       tags: input.tags,
       changes,
+      settings: stackSettingsOf(params),
     };
     stack.changeSets.push(changeSet);
     this.stacks.save();
@@ -123,6 +125,7 @@ export class ChangeSetApi {
     if (params.boolean('DisableRollback') !== undefined) stack.disableRollback = params.boolean('DisableRollback') === true;
     if (changeSet.type === 'CREATE') this.cloud.engine.create(stack, input);
     else this.cloud.engine.update(stack, input);
+    applyStackSettings(stack, changeSet.settings ?? {});
     changeSet.executionStatus = 'EXECUTE_COMPLETE';
     stack.changeSets = stack.changeSets.filter((other) => other === changeSet);
     this.stacks.save();

@@ -1,3 +1,4 @@
+import { describedSettings } from './stack-settings';
 import { validationError } from '../aws/errors';
 import type { QueryParams } from '../aws/query';
 import type { LocalServices } from '../service-interfaces';
@@ -40,7 +41,7 @@ export class DescribeApi {
       DisableRollback: stack.disableRollback,
       ParentId: stack.parentId,
       RootId: stack.rootId,
-      NotificationARNs: [],
+      ...describedSettings(stack),
       Capabilities: stack.capabilities,
       Outputs: stack.outputs.map((output) => ({ ...output, OutputValue: localizeEndpoints(output.OutputValue, this.cloud.baseUrl) })),
       Tags: stack.tags,

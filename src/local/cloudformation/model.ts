@@ -62,6 +62,8 @@ export interface ChangeSetRecord {
   capabilities: string[];
   tags: { Key: string; Value: string }[];
   changes: Change[];
+  /** Applied to the stack when the change set runs. */
+  settings?: StackSettings;
 }
 
 export interface StackRecord {
@@ -83,6 +85,11 @@ export interface StackRecord {
   /** CreateStack's `OnFailure: DELETE`: a failed creation deletes the stack after rolling back. */
   deleteOnFailure?: boolean;
   terminationProtection: boolean;
+  /** Recorded from the requests (see `stack-settings.ts`). */
+  roleArn?: string;
+  notificationArns?: string[];
+  rollbackConfiguration?: RollbackConfigurationRecord;
+  stackPolicyBody?: string;
   /** A nested stack: the stack whose `AWS::CloudFormation::Stack` resource made it, and the top of that tree. */
   parentId?: string;
   rootId?: string;
@@ -126,4 +133,22 @@ export interface StackSnapshot {
   description?: string;
   capabilities: string[];
   resources: Record<string, ResourceRecord>;
+}
+
+/**
+ * The settings a stack operation carries besides its template, recorded on the stack so that
+ * DescribeStacks and GetStackPolicy return them as CloudFormation does: the service role
+ * (`RoleARN`), the notification topics, the rollback configuration and the stack policy. The
+ * local cloud assumes no role, publishes no notification and watches no alarm; it keeps them.
+ */
+export interface StackSettings {
+  roleArn?: string;
+  notificationArns?: string[];
+  rollbackConfiguration?: RollbackConfigurationRecord;
+  stackPolicyBody?: string;
+}
+
+export interface RollbackConfigurationRecord {
+  RollbackTriggers: { Arn: string; Type: string }[];
+  MonitoringTimeInMinutes?: number;
 }

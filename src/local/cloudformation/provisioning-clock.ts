@@ -51,18 +51,19 @@ export function deletionClock(scale: number, templateBody: string | undefined): 
   return new ProvisioningClock(scale, id => dependents.get(id) ?? []);
 }
 
-function sleepUntil(time: number, signal?: AbortSignal): Promise<void> {
-  const wait = time - Date.now();
-  if (wait <= 0 || signal?.aborted) return Promise.resolve();
-  return new Promise(resolve => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, wait);
-    signal?.addEventListener('abort', done, { once: true });
-  });
+/** Waits until Date.now() reaches `time` (a timer can fire a millisecond before the clock gets there: it then waits again). */
+async function sleepUntil(time: number, signal?: AbortSignal): Promise<void> {
+  for (let wait = time - Date.now(); wait > 0 && !signal?.aborted; wait = time - Date.now()) {
+    await new Promise<void>(resolve => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, wait);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
 }
 
 /** What `fw deploy --local` gives a local cloud it starts itself as its provisioning delay. */

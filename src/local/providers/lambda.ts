@@ -1,4 +1,5 @@
 import { AwsError } from '../aws/errors';
+import { ECR_URI } from '../../constructs/function-image';
 import { keptOnUpdate, materializeCode, publishVersion } from '../runtime/code';
 import { functionNameOf } from '../runtime/functions';
 import { arn, generatedName, randomSuffix } from './names';
@@ -9,7 +10,15 @@ const SUPPORTED = /^(nodejs|python)/;
 function deployFunction(name: string, properties: Record<string, unknown>, context: ProviderContext): Provisioned {
   const runtime = String(properties.Runtime ?? 'nodejs20.x');
   if (properties.PackageType === 'Image') {
-    throw new AwsError('InvalidParameterValueException', 'The local cloud does not run container image functions');
+    // Recorded, as AWS would create it: the image itself is not pulled, and invoking it says so (fw deploy lists it as not run).
+    const imageUri = String((properties.Code as { ImageUri?: unknown } | undefined)?.ImageUri ?? '');
+    if (!ECR_URI.test(imageUri)) {
+      throw new AwsError('InvalidParameterValueException', `Source image ${imageUri} is not valid. Provide a valid source image.`);
+    }
+    return {
+      physicalId: name,
+      attributes: { Arn: arn('lambda', context.region, context.accountId, `function:${name}`), CodeSha256: /@sha256:([0-9a-f]{64})$/.exec(imageUri)?.[1] ?? '', 'SnapStartResponse.ApplyOn': 'None' },
+    };
   }
   if (!SUPPORTED.test(runtime)) context.cloud.log(`function ${name} uses ${runtime}; the local cloud only runs Node.js and Python`);
   // Warm processes of the old code retire on their own: the runtime compares each function's revision.

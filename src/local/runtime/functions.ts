@@ -81,6 +81,10 @@ export class FunctionRuntime implements FunctionInvoker {
   /** Invokes a function and waits for its result, as `Invoke` with RequestResponse does. */
   async invoke(reference: string, event: unknown, qualifier?: string, clientContext?: unknown): Promise<InvokeOutcome> {
     const config = this.config(reference, qualifier);
+    const image = (this.record(reference).properties.Code as { ImageUri?: unknown } | undefined)?.ImageUri;
+    if (image !== undefined) {
+      throw new AwsError('InvalidRuntimeException', `The local cloud does not run container image functions; ${config.name} runs ${String(image)}`, 502);
+    }
     if (!config.runtime.startsWith('nodejs') && !config.runtime.startsWith('python')) {
       throw new AwsError('InvalidRuntimeException', `The local cloud runs Node.js and Python functions; ${config.runtime} is not supported`, 502);
     }

@@ -38,7 +38,29 @@ function objectHeaders(object: StoredObject): Record<string, string> {
     'accept-ranges': 'bytes',
   };
   for (const [name, value] of Object.entries(object.metadata)) headers[`x-amz-meta-${name}`] = value;
-  return headers;
+  return { ...headers, ...encryptionHeaders(object.encryption) };
+}
+
+const ENCRYPTION_HEADERS = [
+  'x-amz-server-side-encryption',
+  'x-amz-server-side-encryption-aws-kms-key-id',
+  'x-amz-server-side-encryption-customer-algorithm',
+  'x-amz-server-side-encryption-customer-key-md5',
+];
+
+/** What S3 answers about an object's encryption: what it was written with, else SSE-S3 (S3 encrypts every new object). */
+function encryptionHeaders(encryption: Record<string, string> | undefined): Record<string, string> {
+  if (encryption && Object.keys(encryption).length > 0) return encryption;
+  return { 'x-amz-server-side-encryption': 'AES256' };
+}
+
+function requestEncryption(request: LocalRequest): Record<string, string> {
+  const encryption: Record<string, string> = {};
+  for (const name of ENCRYPTION_HEADERS) {
+    const value = header(request, name);
+    if (value !== undefined) encryption[name] = value;
+  }
+  return encryption;
 }
 
 function requestMetadata(request: LocalRequest): Record<string, string> {
@@ -338,8 +360,8 @@ export class S3Api {
     this.store.bucket(bucket);
     const data = uploadedBytes(request);
     const contentType = header(request, 'content-type');
-    const object = this.store.putObject(bucket, key, data, { contentType, metadata: requestMetadata(request) });
-    return { status: 200, headers: { etag: object.etag } };
+    const object = this.store.putObject(bucket, key, data, { contentType, metadata: requestMetadata(request), encryption: requestEncryption(request) });
+    return { status: 200, headers: { etag: object.etag, ...encryptionHeaders(object.encryption) } };
   }
 
   private copyObject(request: LocalRequest, bucket: string, key: string): LocalResponse {

@@ -12,6 +12,8 @@ export interface StoredObject {
   lastModified: string;
   contentType?: string;
   metadata: Record<string, string>;
+  /** The `x-amz-server-side-encryption*` headers it was written with (recorded: the bytes are stored as sent). */
+  encryption?: Record<string, string>;
   /** File name of the bytes under the blob folder. */
   blob: string;
 }
@@ -115,7 +117,7 @@ export class S3Store {
     this.save();
   }
 
-  putObject(bucketName: string, key: string, data: Buffer, options: { contentType?: string; metadata?: Record<string, string>; etag?: string } = {}): StoredObject {
+  putObject(bucketName: string, key: string, data: Buffer, options: { contentType?: string; metadata?: Record<string, string>; etag?: string; encryption?: Record<string, string> } = {}): StoredObject {
     const bucket = this.bucket(bucketName);
     const blob = `${Date.now().toString(36)}-${randomBytes(8).toString('hex')}`;
     writeFileAtomic(join(this.blobDir, blob), data);
@@ -127,6 +129,7 @@ export class S3Store {
       lastModified: new Date().toISOString(),
       contentType: options.contentType,
       metadata: options.metadata ?? {},
+      ...(options.encryption && Object.keys(options.encryption).length > 0 ? { encryption: options.encryption } : {}),
       blob,
     };
     bucket.objects[key] = object;

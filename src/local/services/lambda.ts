@@ -29,7 +29,8 @@ function configuration(record: ResourceRecord, version?: PublishedVersion): Reco
     Environment: environment ? { Variables: Object.fromEntries(Object.entries(environment).map(([k, v]) => [k, String(v)])) } : undefined,
     State: 'Active',
     LastUpdateStatus: 'Successful',
-    PackageType: 'Zip',
+    PackageType: properties.PackageType ?? 'Zip',
+    ImageConfigResponse: properties.ImageConfig ? { ImageConfig: properties.ImageConfig } : undefined,
     Architectures: (properties.Architectures as string[] | undefined) ?? ['x86_64'],
   };
 }

@@ -1,0 +1,92 @@
+import type { Parameter, RollbackConfiguration, Tag } from '@aws-sdk/client-cloudformation';
+import type { ServerSideEncryption } from '@aws-sdk/client-s3';
+import type { PackagedService } from '../package/service';
+
+/**
+ * The deploy-time settings of `provider` that change no template but change the requests that
+ * deploy it, read the way Serverless v3 reads them: stack tags, the CloudFormation service role,
+ * notification topics, stack parameters, the stack policy, rollback settings, how uploads are
+ * encrypted and how many deployments the bucket keeps.
+ */
+
+type Provider = PackagedService['config']['provider'];
+const provider = (packaged: Pick<PackagedService, 'config'>): Provider & Record<string, unknown> =>
+  packaged.config.provider as Provider & Record<string, unknown>;
+
+/** v3 tags the stack `STAGE: <stage>`, unless `stackTags` sets a key spelled the same in any case. */
+export function stackTags(packaged: Pick<PackagedService, 'config' | 'stage'>): Tag[] {
+  const custom = provider(packaged).stackTags ?? {};
+  const own = Object.keys(custom).some(key => key.toLowerCase() === 'stage') ? {} : { STAGE: packaged.stage };
+  return Object.entries({ ...own, ...custom }).map(([Key, Value]) => ({ Key, Value: String(Value) }));
+}
+
+/** `provider.iam.deploymentRole`, else the older `provider.cfnRole`: CloudFormation acts as this role. */
+export function deploymentRole(packaged: Pick<PackagedService, 'config'>): string | undefined {
+  const settings = provider(packaged);
+  return settings.iam?.deploymentRole ?? (settings.cfnRole as string | undefined);
+}
+
+/** What every stack operation carrying the full template sends: role, notification topics, parameters. */
+export function stackOperationSettings(packaged: Pick<PackagedService, 'config'>): { RoleARN?: string; NotificationARNs: string[]; Parameters?: Parameter[] } {
+  const settings = provider(packaged);
+  const role = deploymentRole(packaged);
+  const parameters = settings.stackParameters as Parameter[] | undefined;
+  return {
+    ...(role ? { RoleARN: role } : {}),
+    // v3 always sends the list, so topics removed from the config are removed from the stack.
+    NotificationARNs: (settings.notificationArns as string[] | undefined) ?? [],
+    ...(parameters ? { Parameters: parameters } : {}),
+  };
+}
+
+/** `provider.stackPolicy` (a list of statements) as CloudFormation's policy document; none for an empty list. */
+export function stackPolicyBody(packaged: Pick<PackagedService, 'config'>): string | undefined {
+  const statements = provider(packaged).stackPolicy as unknown[] | undefined;
+  return statements && statements.length > 0 ? JSON.stringify({ Statement: statements }) : undefined;
+}
+
+export function rollbackConfiguration(packaged: Pick<PackagedService, 'config'>): RollbackConfiguration | undefined {
+  return provider(packaged).rollbackConfiguration as RollbackConfiguration | undefined;
+}
+
+export const disableRollback = (packaged: Pick<PackagedService, 'config'>): boolean => provider(packaged).disableRollback === true;
+
+type DeploymentBucketObject = {
+  serverSideEncryption?: string;
+  sseCustomerAlgorithim?: string;
+  sseCustomerKey?: string;
+  sseCustomerKeyMD5?: string;
+  sseKMSKeyId?: string;
+  maxPreviousDeploymentArtifacts?: number;
+};
+
+function deploymentBucketObject(packaged: Pick<PackagedService, 'config'>): DeploymentBucketObject {
+  const bucket = provider(packaged).deploymentBucket;
+  return bucket && typeof bucket === 'object' ? (bucket as DeploymentBucketObject) : {};
+}
+
+/** The PutObject encryption fields `provider.deploymentBucket` asks for (v3 spells the algorithm `sseCustomerAlgorithim`). */
+export interface UploadEncryption {
+  ServerSideEncryption?: ServerSideEncryption;
+  SSEKMSKeyId?: string;
+  SSECustomerAlgorithm?: string;
+  SSECustomerKey?: string;
+  SSECustomerKeyMD5?: string;
+}
+
+export function uploadEncryption(packaged: Pick<PackagedService, 'config'>): UploadEncryption {
+  const bucket = deploymentBucketObject(packaged);
+  const fields: UploadEncryption = {
+    ServerSideEncryption: bucket.serverSideEncryption as ServerSideEncryption | undefined,
+    SSEKMSKeyId: bucket.sseKMSKeyId,
+    SSECustomerAlgorithm: bucket.sseCustomerAlgorithim,
+    SSECustomerKey: bucket.sseCustomerKey,
+    SSECustomerKeyMD5: bucket.sseCustomerKeyMD5,
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined && value !== ''));
+}
+
+/** How many deployment folders stay in the bucket after a deploy (v3's default: 5). */
+export function keptDeployments(packaged: Pick<PackagedService, 'config'>): number {
+  return deploymentBucketObject(packaged).maxPreviousDeploymentArtifacts ?? 5;
+}
