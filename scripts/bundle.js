@@ -2,6 +2,8 @@
 // Bundles the CLI into one file (dist/fw.js). Resolving and reading ~150 small modules
 // is most of a short command's run time; one file cuts fw's startup roughly in half.
 // The AWS SDK and esbuild stay external: they are loaded only by the commands that use them.
+// Whitespace is minified (names are kept, so errors still name functions): the bundle is a quarter
+// smaller, which every command reads, hashes against its code cache and holds in memory.
 // Then writes dist/import-module.js (import() for ES modules, which code run from V8's code
 // cache cannot call itself) and the code cache for the Node.js that builds (dist/code-cache/<key>,
 // see bin/fw.js) from a sample `fw package`.
@@ -23,6 +25,7 @@ buildSync({
   external: ['@aws-sdk/*', '@smithy/*', 'esbuild'],
   logLevel: 'warning',
   legalComments: 'none',
+  minifyWhitespace: true,
 });
 // esbuild writes strings as ASCII escapes but keeps comments as they are: one "→" in a comment
 // makes V8 hold the whole 1.3 MB source as a two-byte string (twice, while bin/fw.js wraps it).
