@@ -1,6 +1,5 @@
 import { DescribeStackResourcesCommand } from '@aws-sdk/client-cloudformation';
 import { apiGatewayClient, type AwsClients } from './aws';
-import { nestedStackIds } from './deployed';
 
 /** An API key of the stack and its value, as `serverless info` lists them under "api keys". */
 export interface ApiKeyValue {
@@ -13,12 +12,15 @@ export interface ApiKeyValue {
  * API Gateway (`GetApiKey` with `includeValue`), sorted by name.
  */
 export async function stackApiKeys(clients: AwsClients, stackName: string): Promise<ApiKeyValue[]> {
-  const stacks = [stackName, ...(await nestedStackIds(clients, stackName)).values()];
+  // One DescribeStackResources per stack: the root's answer names its nested stacks too.
   const ids: string[] = [];
-  for (const stack of stacks) {
+  const pending = [stackName];
+  for (let stack = pending.shift(); stack !== undefined; stack = pending.shift()) {
     const { StackResources } = await clients.cloudFormation.send(new DescribeStackResourcesCommand({ StackName: stack }));
     for (const resource of StackResources ?? []) {
-      if (resource.ResourceType === 'AWS::ApiGateway::ApiKey' && resource.PhysicalResourceId) ids.push(resource.PhysicalResourceId);
+      if (!resource.PhysicalResourceId) continue;
+      if (resource.ResourceType === 'AWS::ApiGateway::ApiKey') ids.push(resource.PhysicalResourceId);
+      if (resource.ResourceType === 'AWS::CloudFormation::Stack' && stack === stackName) pending.push(resource.PhysicalResourceId);
     }
   }
   if (ids.length === 0) return [];

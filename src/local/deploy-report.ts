@@ -1,6 +1,7 @@
 import type { Stores } from './service-interfaces';
 import type { StackRecord } from './cloudformation/model';
 import { byCodeUnits, byKey } from '../order';
+import { keyName } from './services/api-gateway';
 import { isCustomResourceType, notRunReason } from './providers/custom-resource';
 import { jsonResponse, type LocalRequest, type LocalResponse } from './http';
 
@@ -81,7 +82,7 @@ function throttlesStage(type: string, properties: Record<string, unknown>): bool
 export function apiKeys(stack: StackRecord): { name: string; value: string }[] {
   return Object.values(stack.resources)
     .filter((record) => record.type === 'AWS::ApiGateway::ApiKey')
-    .map((record) => ({ name: String(record.properties.Name ?? record.physicalId), value: String(record.attributes.Value) }))
+    .map((record) => ({ name: keyName(record), value: String(record.attributes.Value) }))
     .sort((a, b) => byCodeUnits(a.name, b.name));
 }
 

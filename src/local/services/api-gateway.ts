@@ -27,7 +27,8 @@ export function apiGatewayApi(keys: () => ResourceRecord[], request: LocalReques
   return jsonResponse(apiKey(record, request.search.get('includeValue') === 'true'));
 }
 
-const keyName = (record: ResourceRecord) => String(record.properties.Name ?? record.physicalId);
+/** An API key's name: its `Name`, else its id, as API Gateway names a key made without one. */
+export const keyName = (record: ResourceRecord) => String(record.properties.Name ?? record.physicalId);
 
 /** An ApiKey as API Gateway's JSON represents it (dates in epoch seconds). */
 function apiKey(record: ResourceRecord, withValue: boolean): Record<string, unknown> {
