@@ -16,7 +16,7 @@
 'use strict';
 const { build } = require('esbuild');
 const { spawnSync } = require('node:child_process');
-const { mkdtempSync, readdirSync, rmSync, writeFileSync } = require('node:fs');
+const { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { createHash } = require('node:crypto');
 const { tmpdir } = require('node:os');
 const path = require('node:path');
@@ -87,7 +87,7 @@ async function bundle(name, modules, owner) {
     stdin: { contents, resolveDir: root, sourcefile: `fw-${name}-bundle.js`, loader: 'js' },
     outfile: bundleFile(name),
     write: false,
-    plugins: [elsewhere],
+    plugins: [elsewhere, lazyStdin],
   });
   // esbuild writes strings as ASCII escapes but keeps comments as they are: one "→" in a comment
   // makes V8 hold the whole source as a two-byte string (twice, while bin/fw.js wraps it).
@@ -97,6 +97,27 @@ async function bundle(name, modules, owner) {
   // The bundle's hash, which keys its code caches: bin/fw.js reads it instead of hashing the bundle on every start.
   writeFileSync(`${bundleFile(name)}.sha256`, createHash('sha256').update(ascii, 'latin1').digest('hex'));
 }
+
+/**
+ * clipanion's default context reads `process.stdin` when clipanion loads, and Node.js then creates
+ * the stream (with fs streams and fs/promises behind it): several ms of every command, of which only
+ * `fw` with no command (is stdin a terminal?) and its prompts use it. In the bundle the context's
+ * `stdin` is a getter that is not enumerable, so spreading the context (as clipanion does for each
+ * command) leaves it out; those commands fall back to `process.stdin` (src/cli/create.ts).
+ */
+const lazyStdin = {
+  name: 'clipanion-lazy-stdin',
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]clipanion[\\/]lib[\\/]advanced[\\/]Cli\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const eager = '    stdin: process.stdin,\n';
+      const end = '    colorDepth: platform.getDefaultColorDepth(),\n};\n';
+      if (!source.includes(eager) || !source.includes(end)) throw new Error(`${args.path} no longer reads process.stdin as scripts/bundle.js expects: update its lazyStdin`);
+      const lazy = "Object.defineProperty(Cli.defaultContext, 'stdin', { get: () => process.stdin, enumerable: false, configurable: true });\n";
+      return { contents: source.replace(eager, '').replace(end, `${end}${lazy}`), loader: 'js' };
+    });
+  },
+};
 
 /**
  * The code caches of the Node.js that builds, from a sample `fw package` (the core's) that also loads
