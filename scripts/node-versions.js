@@ -261,7 +261,8 @@ async function main() {
     cleanCopy(clone);
     // The dependencies a clone gets from `npm ci`, shared instead of installed again.
     symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'), 'dir');
-    const packed = run('npm', ['pack', '--pack-destination', work], { cwd: clone });
+    // The build (tsc, the bundles, their code caches) took over 3 minutes on a busy 2-core machine.
+    const packed = run('npm', ['pack', '--pack-destination', work], { cwd: clone, timeout: 600_000 });
     const tarball = join(work, `${PACKAGE.name}-${PACKAGE.version}.tgz`);
     if (!report(packed.code === 0 && existsSync(tarball), `npm pack in a clean copy (prepack builds) gives ${relative(work, tarball)}`, `${exited(packed)}:\n${packed.output}`)) return;
     const prefix = join(work, 'prefix');
