@@ -9,7 +9,7 @@
 // core when the core reaches it, else to the chunk that reaches it first. A chunk is only ever entered
 // through `require()` (or `import()`), so it is loaded when the code that needs it runs.
 
-/** The chunks, in order of precedence: a module two chunks reach goes to the first. */
+/** The chunks, in order of precedence: a module two chunks reach goes to the first. Names are lower-case letters (bin/fw.js finds dist/fw-<name>.js). */
 const CHUNKS = [
   // The local cloud (fw local start, fw deploy --local) and the WebSocket library it serves with.
   { name: 'local', pattern: /^(src\/local\/|node_modules\/ws\/)/ },
