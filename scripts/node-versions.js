@@ -7,8 +7,8 @@
 //    temporary global prefix (`npm install -g --prefix`).
 // 2. Under the oldest release `engines` allows, the newest 22, 24 and 25 known here and the running
 //    Node.js (and 20.18.0, which crashed on another 20.x's code cache): `fw --version`, `--help`, `fw create`, `fw package` (twice: the second run uses the
-//    code cache the first left), the template compared with the one the running Node.js writes,
-//    then `fw local start --port 0` and `fw deploy` into it, and an HTTP call to the endpoint.
+//    code cache the first left), `fw print` (the yaml chunk), the template compared with the one the running Node.js writes,
+//    then `fw local start --port 0` (the local cloud's chunk) and `fw deploy` into it, and an HTTP call to the endpoint.
 // 3. `fw create -t node-typescript`, `npm install --save-dev <tarball>` and the new service's
 //    `npm test`.
 //
@@ -193,6 +193,13 @@ async function checkNode(label, node, fw, work, reference) {
     `${label}: ${otherNode ? 'fw wrote a code cache of its own to $XDG_CACHE_HOME/fw' : 'fw ran from the code cache in the package and wrote none'}`,
     `found: ${caches.join(', ') || 'none'}`,
   );
+  // fw print writes YAML with the yaml library, a chunk of its own (dist/fw-yaml.js) with its own code cache.
+  const printed = fwRun(['print'], service);
+  report(
+    printed.code === 0 && printed.stdout.startsWith('service: items\n') && printed.stderr === '',
+    `${label}: fw print (a command of a chunk, dist/fw-yaml.js), nothing on stderr`,
+    `${exited(printed)}:\n${printed.output}`,
+  );
   const template = comparableTemplate(service);
   if (reference !== undefined) {
     report(template === reference.template, `${label}: the template equals the one Node.js ${process.version} writes (code hashes aside)`, firstDifference(reference.template, template));
@@ -254,7 +261,8 @@ async function main() {
     cleanCopy(clone);
     // The dependencies a clone gets from `npm ci`, shared instead of installed again.
     symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'), 'dir');
-    const packed = run('npm', ['pack', '--pack-destination', work], { cwd: clone });
+    // The build (tsc, the bundles, their code caches) took over 3 minutes on a busy 2-core machine.
+    const packed = run('npm', ['pack', '--pack-destination', work], { cwd: clone, timeout: 600_000 });
     const tarball = join(work, `${PACKAGE.name}-${PACKAGE.version}.tgz`);
     if (!report(packed.code === 0 && existsSync(tarball), `npm pack in a clean copy (prepack builds) gives ${relative(work, tarball)}`, `${exited(packed)}:\n${packed.output}`)) return;
     const prefix = join(work, 'prefix');

@@ -26,19 +26,25 @@ process.on('exit', () => {
 });
 `;
 
-/** @returns {Promise<{ wallMs: number, cpuMs: number, rssMb: number, code: number, output: string }>} */
-function measure(command, args, { cwd, env }) {
+/**
+ * `exactCpu` reads the process's own resource usage (microseconds) instead of GNU time's (10 ms
+ * steps); its --require hook changes NODE_OPTIONS, so fw then runs from a user code cache.
+ * @returns {Promise<{ wallMs: number, cpuMs: number, rssMb: number, code: number, output: string }>}
+ */
+function measure(command, args, { cwd, env, exactCpu = false }) {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-bench-measure-'));
   const usageFile = path.join(scratch, 'usage');
   let file = command;
   let argv = args;
   const childEnv = { ...process.env, ...env };
-  if (GNU_TIME) {
-    file = GNU_TIME;
+  const gnuTime = exactCpu ? undefined : GNU_TIME;
+  if (gnuTime) {
+    file = gnuTime;
     argv = ['-o', usageFile, '-f', '%e %U %S %M', command, ...args];
   } else {
-    const hook = path.join(scratch, 'hook.js');
-    fs.writeFileSync(hook, HOOK);
+    // One path for every run: NODE_OPTIONS is part of the key of fw's code cache.
+    const hook = path.join(os.tmpdir(), 'fw-bench-usage-hook.js');
+    if (!fs.existsSync(hook) || fs.readFileSync(hook, 'utf8') !== HOOK) fs.writeFileSync(hook, HOOK);
     childEnv.FW_BENCH_USAGE_FILE = usageFile;
     childEnv.NODE_OPTIONS = `${childEnv.NODE_OPTIONS ?? ''} --require ${hook}`.trim();
   }
@@ -55,7 +61,7 @@ function measure(command, args, { cwd, env }) {
       let rssMb = NaN;
       try {
         const text = fs.readFileSync(usageFile, 'utf8').trim();
-        if (GNU_TIME) {
+        if (gnuTime) {
           const last = text.split('\n').pop().split(' ').map(Number);
           cpuMs = (last[1] + last[2]) * 1000;
           rssMb = last[3] / 1024;

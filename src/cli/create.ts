@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { Readable } from 'node:stream';
 import { Command, Option, type BaseContext } from 'clipanion';
 import { ConfigError } from '../errors';
 import { guidedCreate, type GuidedContext } from '../create/guided';
@@ -84,14 +85,15 @@ export class DefaultCommand extends Command<CreateContext> {
   static override paths = [Command.Default];
 
   async execute(): Promise<number> {
-    const stdin = this.context.stdin as { isTTY?: boolean };
+    // The bundled CLI leaves stdin out of the context (scripts/bundle.js: creating it costs every command).
+    const stdin: Readable = (this.context.stdin as Readable | undefined) ?? process.stdin;
     const stdout = this.context.stdout as { isTTY?: boolean };
-    if (!stdin.isTTY || !stdout.isTTY) {
+    if (!(stdin as { isTTY?: boolean }).isTTY || !stdout.isTTY) {
       this.context.stdout.write(this.cli.usage());
       return 0;
     }
     try {
-      return await guidedCreate({ ...this.context, cwd: this.context.cwd ?? process.cwd() });
+      return await guidedCreate({ ...this.context, stdin, cwd: this.context.cwd ?? process.cwd() });
     } catch (error) {
       reportError(this.context.stderr, error, this.context.env);
       return 1;

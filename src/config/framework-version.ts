@@ -1,4 +1,3 @@
-import semver from 'semver';
 import { ConfigError } from '../errors';
 import { version as fwVersion } from '../version';
 
@@ -22,16 +21,34 @@ export function checkFrameworkVersion(range: unknown, path: string, running: str
     throw new ConfigError(`Invalid frameworkVersion in ${path}: expected a version or a semver range like "^${running}", got ${JSON.stringify(range)}`);
   }
   const text = String(range).trim();
-  const valid = semver.validRange(widenCaret(text));
+  if (wholeMajorSatisfied(text, running)) return;
+  // semver is loaded here, not with the module: building its regular expressions is a few ms of every command.
+  const validRange = require('semver/ranges/valid') as typeof import('semver/ranges/valid');
+  const satisfies = require('semver/functions/satisfies') as typeof import('semver/functions/satisfies');
+  const valid = validRange(widenCaret(text));
   if (valid === null) {
     throw new ConfigError(`Invalid frameworkVersion in ${path}: ${JSON.stringify(text)} is not a version or a semver range (e.g. "${running}" or "^${running}")`);
   }
-  if (semver.satisfies(COMPATIBLE_SERVERLESS_VERSION, valid)) return;
-  if (semver.satisfies(running, valid, { includePrerelease: true })) return;
+  if (satisfies(COMPATIBLE_SERVERLESS_VERSION, valid)) return;
+  if (satisfies(running, valid, { includePrerelease: true })) return;
   throw new ConfigError(
     `The running fw ${running} does not satisfy frameworkVersion ${JSON.stringify(text)} in ${path}: ` +
       `install a matching version (npm install --global fw@${JSON.stringify(text)}) or change frameworkVersion`,
   );
+}
+
+/**
+ * The commonest ranges, a whole major (`'3'`, `'^3'`, `'3.x'`), without semver: such a range holds
+ * exactly the releases of that major, so it is satisfied when Serverless v3's or fw's major is it
+ * (fw's only when fw is not a pre-release: the range `>=N.0.0 <N+1.0.0-0` leaves out `N.0.0-beta`).
+ * Anything else, and any range not satisfied (for the error), is semver's to answer.
+ */
+function wholeMajorSatisfied(range: string, running: string): boolean {
+  const major = /^\^?(0|[1-9]\d*)(?:\.[x*])?$/.exec(range)?.[1];
+  if (major === undefined) return false;
+  const compatibleMajor = COMPATIBLE_SERVERLESS_VERSION.split('.')[0];
+  const runningMajor = /^(0|[1-9]\d*)\.\d+\.\d+$/.exec(running)?.[1];
+  return Number(major) === Number(compatibleMajor) || (runningMajor !== undefined && Number(major) === Number(runningMajor));
 }
 
 /** `^0.1.0` → `>=0.1.0 <1.0.0`: a caret always spans its whole major. */

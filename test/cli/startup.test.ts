@@ -129,4 +129,26 @@ codeCache('a cache folder that cannot be written only means no cache', () => {
   assert.equal(readdirSync(home), ['file']);
 });
 
+codeCache('a chunk is loaded only by a command that uses it, from its own cache in the package', () => {
+  // fw print writes YAML with the yaml library, which is in a chunk of its own (dist/fw-yaml.js).
+  const printed = '0 service: app';
+  assert.equal([fw(['package']), fw(['print'])], [packaged, printed]);
+  assert.equal(readdirSync(home), []);
+  const flags = { nodeFlags: ['--no-warnings'] };
+  assert.equal(fw(['package'], flags), packaged);
+  const [core] = userCaches();
+  assert.equal(fw(['print'], flags), printed);
+  assert.is(userCaches().length, 2);
+  assert.match(userCaches().filter((name) => name !== core)[0], /^[0-9a-f]{40}$/);
+  const written = userCaches().map((name) => statSync(join(home, 'fw', name)).mtimeMs);
+  assert.equal(fw(['print'], flags), printed);
+  assert.equal(userCaches().map((name) => statSync(join(home, 'fw', name)).mtimeMs), written);
+});
+
+codeCache('the package holds a code cache for each bundle the build wrote', () => {
+  const bundles = readdirSync(join(packagedCaches, '..')).filter((name) => /^fw(-[a-z]+)?\.js$/.test(name)).sort();
+  assert.equal(bundles, ['fw-compose.js', 'fw-dev.js', 'fw-local.js', 'fw-plugins.js', 'fw-yaml.js', 'fw.js']);
+  assert.is(readdirSync(packagedCaches).length, bundles.length);
+});
+
 codeCache.run();

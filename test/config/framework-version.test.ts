@@ -1,3 +1,4 @@
+import semver from 'semver';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { checkFrameworkVersion } from '../../src/config/framework-version';
@@ -41,6 +42,32 @@ frameworkVersion('an invalid range is an error', async () => {
     'Invalid frameworkVersion in fw.yml: "banana" is not a version or a semver range (e.g. "0.1.0" or "^0.1.0")',
   );
   assert.match(await errorOf(() => checkFrameworkVersion({ v: 1 }, 'fw.yml', '0.1.0')), /^Invalid frameworkVersion in fw\.yml: expected a version or a semver range/);
+});
+
+frameworkVersion('a whole major (3, ^3, 3.x) is answered without semver, as semver answers it', () => {
+  // semver's answer, with a caret spanning its whole major as fw widens it (`^3.x` is `>=3.0.0 <4.0.0`).
+  const semverAnswer = (range: string, running: string): boolean => {
+    const major = Number(range.slice(1, 2));
+    const valid = semver.validRange(range.startsWith('^') ? `>=${major}.0.0 <${major + 1}.0.0` : range);
+    return valid !== null && (semver.satisfies('3.40.0', valid) || semver.satisfies(running, valid, { includePrerelease: true }));
+  };
+  const accepts = (range: string, running: string): boolean => {
+    try {
+      checkFrameworkVersion(range, 'fw.yml', running);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const answers: string[] = [];
+  const expected: string[] = [];
+  for (const range of ['3', '^3', '3.x', '3.*', '^3.x', '03', '2', '4', '0', '^0', '1', '1.x']) {
+    for (const running of ['0.1.0', '1.2.0', '1.0.0-beta.1', '4.0.0']) {
+      answers.push(`${range} on ${running}: ${accepts(range, running)}`);
+      expected.push(`${range} on ${running}: ${semverAnswer(range, running)}`);
+    }
+  }
+  assert.equal(answers, expected);
 });
 
 frameworkVersion('no frameworkVersion is fine', () => {
