@@ -9,6 +9,8 @@ export interface DevRequest extends CloudRequest {
   debounceMs?: number;
   /** How often the functions' logs are read when they are polled (the local cloud, endpoints without Live Tail; default 500 ms). */
   logIntervalMs?: number;
+  /** Print where each round's time went (`Timings: …`); also with FW_DEV_TIMINGS=1. */
+  timings?: boolean;
 }
 
 /** Where the dev loop's output goes. */
@@ -36,6 +38,8 @@ export async function runDevLoop(request: DevRequest, output: DevOutput, signal:
   const { streamFunctionLogs } = require('./logs') as typeof import('./logs');
   const { tailFunctionLogs } = require('./live-tail') as typeof import('./live-tail');
   const { keepBundlerContexts } = require('../package/bundle') as typeof import('../package/bundle');
+  const { RoundTimings, openRound, timed, timingsWanted } = require('./timings') as typeof import('./timings');
+  const timingRounds = timingsWanted(request.timings ?? false);
   const cwd = cwdOf(request);
   // TypeScript handlers are rebuilt by esbuild's incremental contexts from round to round.
   const disposeBundlers = keepBundlerContexts();
@@ -57,12 +61,12 @@ export async function runDevLoop(request: DevRequest, output: DevOutput, signal:
       const deploy = async (hotswap: boolean) => {
         const started = Date.now();
         // Old deployment folders go while the loop waits for changes; a round starts once they are gone.
-        await cleanup;
+        await timed('cleanup wait', () => cleanup);
         cleanup = undefined;
-        const deployment = await openDeployment({ ...resolved, connection, known });
+        const deployment = await timed('package', () => openDeployment({ ...resolved, connection, known }));
         known = undefined;
         try {
-          const result = await deployment.deploy({ hotswap, hotswapProduction: request.hotswapProduction, reporter: output.reporter, deferCleanup: true });
+          const result = await timed('deploy', () => deployment.deploy({ hotswap, hotswapProduction: request.hotswapProduction, reporter: output.reporter, deferCleanup: true }));
           known = result.known;
           functions = result.functions;
           const seconds = ((Date.now() - started) / 1000).toFixed(1);
@@ -81,27 +85,36 @@ export async function runDevLoop(request: DevRequest, output: DevOutput, signal:
       let watcher: import('./watch').ServiceWatcher | undefined;
       try {
         await deploy(false).catch(report);
-        let pending: string[] | undefined;
+        let pending: { files: string[]; firstAt: number; quietAt: number } | undefined;
         let busy = false;
         const next = async (): Promise<void> => {
           if (busy || !pending || signal.aborted) return;
-          const files = pending;
+          const { files, firstAt, quietAt } = pending;
           pending = undefined;
           busy = true;
-          output.write(`\nChanged: ${files.join(', ')}\n`);
-          const errors = await syntaxErrors(cwd, files);
-          if (errors.length > 0) {
-            for (const error of errors) output.write(`Syntax error in ${error}: not deployed, waiting for a fix\n`);
-          } else {
-            await deploy(true).catch(report);
+          const timings = timingRounds ? new RoundTimings(firstAt) : undefined;
+          timings?.add('debounce', quietAt - firstAt);
+          const round = timings && openRound(timings);
+          try {
+            output.write(`\nChanged: ${files.join(', ')}\n`);
+            const errors = await timed('syntax', () => syntaxErrors(cwd, files));
+            if (errors.length > 0) {
+              for (const error of errors) output.write(`Syntax error in ${error}: not deployed, waiting for a fix\n`);
+            } else {
+              await deploy(true).catch(report);
+            }
+            if (timings) output.write(`${timings.format()}\n`);
+          } finally {
+            round?.end();
           }
           busy = false;
           return next();
         };
         watcher = watchService(
           cwd,
-          files => {
-            pending = [...new Set([...(pending ?? []), ...files])].sort();
+          (files, firstAt) => {
+            const quietAt = performance.now();
+            pending = { files: [...new Set([...(pending?.files ?? []), ...files])].sort(), firstAt: pending?.firstAt ?? firstAt, quietAt };
             void next();
           },
           error => output.write(`Warning: watching ${cwd}: ${error.message}\n`),

@@ -19,20 +19,27 @@ export interface ServiceWatcher {
 /**
  * Watches the service folder (chokidar: Node 20.0's recursive fs.watch reports nothing on Linux) and
  * calls `onChange` with the changed paths, relative and sorted, once a burst of changes has been
- * quiet for `debounceMs`.
+ * quiet for `debounceMs`; `firstAt` is when the burst's first change was seen (performance.now()).
  */
-export function watchService(serviceDir: string, onChange: (files: string[]) => void, onError: (error: Error) => void, debounceMs = 100): ServiceWatcher {
+export function watchService(
+  serviceDir: string,
+  onChange: (files: string[], firstAt: number) => void,
+  onError: (error: Error) => void,
+  debounceMs = 100,
+): ServiceWatcher {
   const { watch } = require('chokidar') as typeof import('chokidar');
   const watcher = watch(serviceDir, { ignored: path => isIgnored(serviceDir, path), ignoreInitial: true });
   const changed = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
+  let firstAt = 0;
   watcher.on('all', (_event, path) => {
+    if (changed.size === 0) firstAt = performance.now();
     changed.add(relative(serviceDir, path));
     clearTimeout(timer);
     timer = setTimeout(() => {
       const files = [...changed].sort();
       changed.clear();
-      onChange(files);
+      onChange(files, firstAt);
     }, debounceMs);
   });
   watcher.on('error', error => onError(error as Error));

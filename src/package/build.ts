@@ -10,6 +10,7 @@ import { DeflatePool, SyncDeflater } from './deflate';
 import { EntryCache } from './entry-cache';
 import { compressedEntry, hashBytes, renamed, sortEntries, zipEntry, ZipWriter, type ZipEntry } from './zip';
 import { byKey } from '../order';
+import { timed } from '../dev/timings';
 
 /**
  * Files at least this big are deflated on zlib's thread pool, beside the main thread; the
@@ -97,13 +98,13 @@ export async function buildArtifacts(input: ArtifactInput): Promise<Artifacts> {
     if (zipped.length > 0) {
       const serviceFunctions = zipped.filter((fn) => packaging.get(fn.key)!.kind === 'service');
       const individual = zipped.filter((fn) => packaging.get(fn.key)!.kind === 'individual');
-      const context = new ServiceContext(input, warn, individual, serviceFunctions.length > 0, cache);
-      const bundles = await bundleHandlers(input.serviceDir, context.bundleRequests(zipped), esbuildOptions(input.build));
+      const context = timed('package/artifacts/walk', () => new ServiceContext(input, warn, individual, serviceFunctions.length > 0, cache));
+      const bundles = await timed('package/artifacts/bundle', () => bundleHandlers(input.serviceDir, context.bundleRequests(zipped), esbuildOptions(input.build)));
       // Keep compressed files in memory only when more than one zip is built from them.
       const reader = new EntryReader(pool, deflater, individual.length + (serviceFunctions.length > 0 ? 1 : 0) > 1, cache);
       if (serviceFunctions.length > 0) {
         const plan = context.plan(undefined, serviceFunctions, bundles, 'the service package');
-        const artifact = await emit(input.outDir, `${input.serviceName}.zip`, plan, reader);
+        const artifact = await timed('package/artifacts/zip', () => emit(input.outDir, `${input.serviceName}.zip`, plan, reader));
         result.service = artifact;
         for (const fn of serviceFunctions) result.functions[fn.key] = artifact;
       }
@@ -148,7 +149,7 @@ export async function buildArtifacts(input: ArtifactInput): Promise<Artifacts> {
       result.layers[key] = await emit(input.outDir, `${key}.zip`, { files: selected, extra: [] }, new EntryReader(pool, deflater, false, cache));
     }
     if (cache) {
-      cache.save(input.outDir);
+      timed('package/artifacts/index', () => cache.save(input.outDir));
       result.cache = { reused: cache.hits, compressed: cache.misses };
     }
   } finally {
