@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import type { DeployResult } from '../api/deploy';
 import type { CloudRequest } from '../api/request';
 import type { Reporter } from '../deploy/deploy';
@@ -39,6 +40,7 @@ export async function runDevLoop(request: DevRequest, output: DevOutput, signal:
   const { tailFunctionLogs } = require('./live-tail') as typeof import('./live-tail');
   const { keepBundlerContexts } = require('../package/bundle') as typeof import('../package/bundle');
   const { RoundTimings, openRound, timed, timingsWanted } = require('./timings') as typeof import('./timings');
+  const { WatchedFiles } = require('../package/watched-files') as typeof import('../package/watched-files');
   const timingRounds = timingsWanted(request.timings ?? false);
   const cwd = cwdOf(request);
   // TypeScript handlers are rebuilt by esbuild's incremental contexts from round to round.
@@ -63,7 +65,12 @@ export async function runDevLoop(request: DevRequest, output: DevOutput, signal:
         // Old deployment folders go while the loop waits for changes; a round starts once they are gone.
         await timed('cleanup wait', () => cleanup);
         cleanup = undefined;
-        const deployment = await timed('package', () => openDeployment({ ...resolved, connection, known }));
+        const packaging = watched.begin();
+        const deployment = await timed('package', () => openDeployment({ ...resolved, connection, known, watched: packaging.trust })).catch(error => {
+          packaging.done(false);
+          throw error;
+        });
+        packaging.done(true);
         known = undefined;
         try {
           const result = await timed('deploy', () => deployment.deploy({ hotswap, hotswapProduction: request.hotswapProduction, reporter: output.reporter, deferCleanup: true }));
@@ -83,8 +90,10 @@ export async function runDevLoop(request: DevRequest, output: DevOutput, signal:
         ? streamFunctionLogs(target, () => functions, output.write, Date.now(), request.logIntervalMs)
         : tailFunctionLogs(target, () => functions, output.write, { intervalMs: request.logIntervalMs });
       let watcher: import('./watch').ServiceWatcher | undefined;
+      // The service folder as the watcher names it: what packaging takes on its word is named so too.
+      const watchedDir = realpathSync(cwd);
+      const watched = new WatchedFiles(watchedDir);
       try {
-        await deploy(false).catch(report);
         let pending: { files: string[]; firstAt: number; quietAt: number } | undefined;
         let busy = false;
         const next = async (): Promise<void> => {
@@ -111,17 +120,26 @@ export async function runDevLoop(request: DevRequest, output: DevOutput, signal:
           return next();
         };
         watcher = watchService(
-          cwd,
+          watchedDir,
           (files, firstAt) => {
             const quietAt = performance.now();
             pending = { files: [...new Set([...(pending?.files ?? []), ...files])].sort(), firstAt: pending?.firstAt ?? firstAt, quietAt };
             void next();
           },
-          error => output.write(`Warning: watching ${cwd}: ${error.message}\n`),
+          error => {
+            watched.fail();
+            output.write(`Warning: watching ${cwd}: ${error.message}\n`);
+          },
           request.debounceMs,
+          (event, path) => watched.note(event, path),
         );
+        // Watching before the first deploy: its package is what the next one compares with, and a change meanwhile is deployed after it.
         await watcher.ready;
+        busy = true;
+        await deploy(false).catch(report);
+        busy = false;
         if (!signal.aborted) output.write(`\nWatching ${cwd} for changes (Ctrl-C to stop; what is deployed stays deployed)\n`);
+        void next();
         await new Promise<void>(resolve => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
       } finally {
         await cleanup;

@@ -37,6 +37,8 @@ export interface PackageRequest {
   previousPlacement?: PackageState['placement'];
   /** Where the package goes (`fw package --package DIR`), relative to `cwd`; default `.serverless/` in the service folder. */
   outDir?: string;
+  /** @internal fw dev: what its watcher vouches for (see watched-files.ts). */
+  watched?: import('./watched-files').WatchedTrust;
 }
 
 /** What deploy needs to know about a packaged service (also written as the state file). */
@@ -132,6 +134,7 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
       functions,
       layers: config.layers as never,
       build: config.build as never,
+      watched: request.watched,
     }));
     Object.assign(service.artifacts, artifacts);
     const synthStarted = performance.now();

@@ -43,42 +43,45 @@ function indexOf(functionsDir: string): Map<string, string> {
 
 interface Folder {
   files: ListedEntry[];
+  /** Relative paths of the subfolders. */
   folders: string[];
-  hash: ReturnType<typeof createHash>;
+  hash: string;
 }
 
-/** Each folder of the archive (relative path, '' for the root) with its files, subfolders and content hash. */
-function foldersOf(entries: ListedEntry[], zip: Buffer): Map<string, { files: ListedEntry[]; folders: string[]; hash: string }> {
+/**
+ * Each folder of the archive (relative path, '' for the root) with its files, subfolders and content hash:
+ * a hash of its files' names, modes, CRC-32s, sizes and compressed bytes and of its subfolders' names and hashes.
+ */
+function foldersOf(entries: ListedEntry[], zip: Buffer): Map<string, Folder> {
   const folders = new Map<string, Folder>();
   const folder = (path: string): Folder => {
     let found = folders.get(path);
     if (!found) {
-      found = { files: [], folders: [], hash: createHash('sha256') };
+      found = { files: [], folders: [], hash: '' };
       folders.set(path, found);
-      if (path !== '') {
-        const slash = path.lastIndexOf('/');
-        folder(slash < 0 ? '' : path.slice(0, slash)).folders.push(path);
-      }
+      if (path !== '') folder(parentOf(path)).folders.push(path);
     }
     return found;
   };
-  for (const entry of [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-    const slash = entry.name.lastIndexOf('/');
-    const parent = slash < 0 ? '' : entry.name.slice(0, slash);
-    folder(parent).files.push(entry);
-    const digest = createHash('sha256').update(zip.subarray(entry.dataStart, entry.dataStart + entry.compressedSize)).digest('base64');
-    const line = `\0${entry.mode ?? 0}\0${entry.method}\0${entry.crc}\0${entry.size}\0${digest}\n`;
-    // The entry counts in every folder above it, named relative to that folder.
-    for (let path = parent; ; ) {
-      folder(path).hash.update(`${path === '' ? entry.name : entry.name.slice(path.length + 1)}${line}`);
-      if (path === '') break;
-      const up = path.lastIndexOf('/');
-      path = up < 0 ? '' : path.slice(0, up);
+  folder('');
+  for (const entry of entries) folder(parentOf(entry.name)).files.push(entry);
+  const hashOf = (path: string): string => {
+    const found = folders.get(path)!;
+    const lines: string[] = [];
+    for (const entry of found.files) {
+      const digest = createHash('sha256').update(zip.subarray(entry.dataStart, entry.dataStart + entry.compressedSize)).digest('base64');
+      lines.push(`f ${baseOf(entry.name)}\0${entry.mode ?? 0}\0${entry.method}\0${entry.crc}\0${entry.size}\0${digest}\n`);
     }
-  }
-  if (!folders.has('')) folder('');
-  return new Map([...folders].map(([path, { files, folders: subfolders, hash }]) => [path, { files, folders: subfolders, hash: hash.digest('hex') }]));
+    for (const sub of found.folders) lines.push(`d ${baseOf(sub)}\0${hashOf(sub)}\n`);
+    found.hash = createHash('sha256').update(lines.sort().join('')).digest('hex');
+    return found.hash;
+  };
+  hashOf('');
+  return folders;
 }
+
+const parentOf = (path: string) => (path.lastIndexOf('/') < 0 ? '' : path.slice(0, path.lastIndexOf('/')));
+const baseOf = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 
 /**
  * Unpacks `zip` into `dir` (a temporary folder that becomes `finalDir`), linking folders unpacked before

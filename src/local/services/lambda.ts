@@ -150,7 +150,7 @@ function updateFunction(cloud: LocalServices, name: string, action: 'code' | 'co
   }
   record.timestamp = new Date().toISOString();
   if (cloud.apiResources.find(record.type, record.physicalId)) cloud.apiResources.changed(record);
-  else cloud.stacks.save();
+  else cloud.stacks.saveSoon();
   return jsonResponse(configuration(record));
 }
 
