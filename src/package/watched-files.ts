@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type { SourceFile } from './files';
 
 /**
@@ -31,6 +31,11 @@ export class WatchedFiles {
   /** `root`: the service folder as the watcher names it, without symbolic links (realpath). */
   constructor(private readonly root: string) {}
 
+  /** Where a file found at `path` (forward slashes, relative to the root) is when no link led there. */
+  private pathOf(path: string): string {
+    return sep === '/' ? `${this.root}/${path}` : join(this.root, ...path.split('/'));
+  }
+
   /** A watcher event: `change` of a file, or anything else (add, unlink, addDir, unlinkDir). */
   note(event: string, abs: string): void {
     this.changed.add(abs);
@@ -61,7 +66,7 @@ export class WatchedFiles {
         return files;
       },
       // The watcher names a file by where it was found; the walk by where a link led (then not trusted).
-      unchanged: file => trusted && file.abs === join(this.root, ...file.path.split('/')) && !changed.has(file.abs),
+      unchanged: file => trusted && file.abs === this.pathOf(file.path) && !changed.has(file.abs),
     };
     return {
       trust,

@@ -12,6 +12,9 @@ export interface FunctionCode {
   size: number;
 }
 
+/** The function record's attribute holding the size of its deployment package (Lambda's CodeSize). */
+export const CODE_SIZE = 'fw:CodeSize';
+
 export function codeDirectory(dataDir: string, sha256: string): string {
   return join(dataDir, 'functions', Buffer.from(sha256, 'base64').toString('hex'));
 }
@@ -50,6 +53,7 @@ export interface PublishedVersion {
   Version: string;
   Arn: string;
   CodeSha256: string;
+  CodeSize?: number;
   Code: unknown;
 }
 
@@ -68,7 +72,7 @@ export function publishedVersions(fn: { attributes: Record<string, unknown> }): 
 export function publishVersion(fn: { attributes: Record<string, unknown>; properties: Record<string, unknown> }, arnOf: (version: string) => string): PublishedVersion {
   const versions = publishedVersions(fn);
   const number = String(Math.max(0, ...versions.map(version => Number(version.Version))) + 1);
-  const published = { Version: number, Arn: arnOf(number), CodeSha256: String(fn.attributes.CodeSha256), Code: fn.properties.Code };
+  const published = { Version: number, Arn: arnOf(number), CodeSha256: String(fn.attributes.CodeSha256), CodeSize: Number(fn.attributes[CODE_SIZE] ?? 0), Code: fn.properties.Code };
   fn.attributes[PUBLISHED_VERSIONS] = [...versions, published];
   return published;
 }
