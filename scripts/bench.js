@@ -226,6 +226,7 @@ async function main() {
     }
     verdicts.push(`${dev.dev.sequential <= 4 ? 'PASS' : 'FAIL'}  sequential round trips of a code-only hotswap in fw dev: ${dev.dev.sequential} (target at most 4): ${dev.dev.chain.join(' → ')}`);
     verdicts.push(`INFO  sequential round trips of fw deploy --hotswap (a new process): ${dev.hotswap.chain.join(' → ')}`);
+    verdicts.push(`INFO  where a fw dev round goes (FW_DEV_TIMINGS, medians): ${Object.entries(dev.dev.phases).map(([phase, ms]) => `${phase} ${ms} ms`).join(', ')}`);
   }
   if (options.cases.includes('compose')) {
     process.stderr.write('compose application to the local cloud…');

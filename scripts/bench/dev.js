@@ -23,7 +23,8 @@ const { spawn } = require('child_process');
 const { functionsService, nodeModulesService } = require('./generate');
 const { median } = require('./measure');
 
-const REPO = path.resolve(__dirname, '..', '..');
+// FW_BENCH_BUILD: another checkout's built fw (its folder) to measure, to compare two builds in one sitting.
+const REPO = process.env.FW_BENCH_BUILD ? path.resolve(process.env.FW_BENCH_BUILD) : path.resolve(__dirname, '..', '..');
 const FW = path.join(REPO, 'bin', 'fw.js');
 const FUNCTIONS = 20;
 const COUNTING_LATENCY_MS = 50;
@@ -131,7 +132,25 @@ async function answers(url, body) {
   }
 }
 
-async function devBench(root, runs = 7) {
+/** Per phase of fw dev's `Timings:` lines (FW_DEV_TIMINGS=1), the median over the rounds, in the order of the first round. */
+function medianPhases(lines) {
+  const rounds = lines.map((line) =>
+    Object.fromEntries(
+      line
+        .replace(/^Timings: /, '')
+        .replace(/ = (\d+) ms$/, ', total $1 ms')
+        .split(', ')
+        .map((part) => /^(.*) (\d+) ms$/.exec(part))
+        .filter(Boolean)
+        .map((match) => [match[1], Number(match[2])]),
+    ),
+  );
+  const names = [...new Set(rounds.flatMap((round) => Object.keys(round)))];
+  return Object.fromEntries(names.map((name) => [name, median(rounds.map((round) => round[name] ?? 0))]));
+}
+
+/** `modes`: which of full, hotswap and dev to time (all by default; the first deploy is always made). */
+async function devBench(root, runs = 7, modes = ['full', 'hotswap', 'dev']) {
   const dir = path.join(root, 'dev-service');
   functionsService(dir, FUNCTIONS);
   const modules = path.join(root, 'dev-modules');
@@ -175,16 +194,22 @@ async function devBench(root, runs = 7) {
       };
     };
 
-    await measureRounds('full', (marker) => {
-      fs.writeFileSync(file, handler(marker));
-      return run(['deploy', '--endpoint-url', proxy.url], dir);
-    });
-    await measureRounds('hotswap', (marker) => {
-      fs.writeFileSync(file, handler(marker));
-      return run(['deploy', '--hotswap', '--endpoint-url', proxy.url], dir);
-    });
+    if (modes.includes('full')) {
+      await measureRounds('full', (marker) => {
+        fs.writeFileSync(file, handler(marker));
+        return run(['deploy', '--endpoint-url', proxy.url], dir);
+      });
+    }
+    if (modes.includes('hotswap')) {
+      await measureRounds('hotswap', (marker) => {
+        fs.writeFileSync(file, handler(marker));
+        return run(['deploy', '--hotswap', '--endpoint-url', proxy.url], dir);
+      });
+    }
+    if (!modes.includes('dev')) return { functions: FUNCTIONS, runs, ...results };
 
-    dev = spawn(process.execPath, [FW, 'dev', '--endpoint-url', proxy.url], { cwd: dir, env: ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+    // FW_DEV_TIMINGS: fw dev prints where each round's time went (`Timings: …`).
+    dev = spawn(process.execPath, [FW, 'dev', '--endpoint-url', proxy.url], { cwd: dir, env: { ...ENV, FW_DEV_TIMINGS: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     dev.stdout.on('data', (chunk) => (output += chunk));
     dev.stderr.on('data', (chunk) => (output += chunk));
@@ -212,6 +237,8 @@ async function devBench(root, runs = 7) {
       // The round is over when fw dev says so: its last requests (state, pruning) come after the answer.
       return printed('✔ Hotswapped', rounds);
     });
+    // The timed rounds only (the counting round's requests wait 50 ms each); none from a build without them.
+    results.dev.phases = medianPhases((output.match(/^Timings: .*$/gm) ?? []).slice(0, runs));
   } finally {
     if (dev && dev.exitCode === null) {
       dev.kill('SIGINT');

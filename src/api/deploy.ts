@@ -25,6 +25,8 @@ export interface DeployRequest extends CloudRequest {
   connection?: Connection;
   /** @internal What the last hotswap of this process (fw dev) knows of the deployed service: not read again. */
   known?: import('../deploy/hotswap').KnownDeployment;
+  /** @internal fw dev: what its watcher vouches for when packaging (see src/package/watched-files.ts). */
+  watched?: import('../package/watched-files').WatchedTrust;
 }
 
 /** The deployed service, and what was deployed. */
@@ -83,7 +85,7 @@ export async function openDeployment(request: DeployRequest): Promise<Deployment
     await plugins.initialize(manager, read);
     packaged = plugins.attachPlugins(read, manager);
   } else {
-    packaged = await packageService({ cwd, options });
+    packaged = await packageService({ cwd, options, watched: request.watched });
   }
   const connection = request.connection ?? (await connectFor(packaged, request));
   if (request.packageDir === undefined && packaged.state.placement) {

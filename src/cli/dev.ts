@@ -35,7 +35,7 @@ export class DevCommand extends CloudCommand {
     const reporter = this.reporter();
     try {
       await runDevLoop(
-        { ...this.cloudRequest(), hotswapProduction: this.hotswapProduction },
+        { ...this.cloudRequest(), hotswapProduction: this.hotswapProduction, timings: this.verbose },
         {
           write: text => this.context.stdout.write(text),
           error: error => {

@@ -11,6 +11,7 @@ import { keptDeployments, uploadEncryption } from './stack-settings';
 import { updateFunctionInPlace } from './deploy-function';
 import { currentTemplate } from './deployed';
 import { deploymentBucketOf, describeStack } from './stack';
+import { timed } from '../dev/timings';
 
 /** Stage names hotswap refuses without --hotswap-production: a drifted production stack is a surprise for the next person. */
 const PRODUCTION_STAGE = /(^|[-_.])(prod|production|prd|live)([-_.]|$)/i;
@@ -195,18 +196,20 @@ export async function hotswapService(packaged: PackagedService, clients: AwsClie
     const file = Object.values(packaged.artifacts.functions).find(a => a.name === artifact.name)?.path;
     if (!kept && file) uploads.push({ key: `${folder}/${artifact.name}`, file, sha256: artifact.sha256 });
   }
-  await uploadAll(clients, bucket, uploads, uploadEncryption(packaged));
+  await timed('hotswap/upload', () => uploadAll(clients, bucket, uploads, uploadEncryption(packaged)));
 
   const lambda = lambdaClient(clients.target);
   const codeKey = async (artifact: { name: string }) => artifactKeys[artifact.name]!;
   const keys = Object.keys(packaged.config.functions ?? {}).filter(key => packaged.template.Resources[naming.lambdaFunction(key)]);
-  const settled = await Promise.allSettled(keys.map(key => updateFunctionInPlace(packaged, key, lambda, { bucket, codeKey }, reporter)));
+  const settled = await timed('hotswap/update functions', () => Promise.allSettled(keys.map(key => updateFunctionInPlace(packaged, key, lambda, { bucket, codeKey }, reporter))));
   const hotswapped = keys.filter((_key, i) => settled[i]!.status === 'fulfilled' && (settled[i] as PromiseFulfilledResult<unknown[]>).value.length > 0);
   const failed = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');
   // Any function may have changed by now, so the drift is recorded even when one update failed: then with the
   // last deployment's package hash, so that the next hotswap of this package tries again.
   const recorded = failed ? driftedState(previous.folder, previousState, folder, keys) : { ...packaged.state, artifactKeys, drift: drift(previousState, hotswapped) };
-  await uploadAll(clients, bucket, [{ key: `${folder}/${STATE_FILE}`, body: JSON.stringify(recorded, null, 2), sha256: recorded.deploymentHash }], uploadEncryption(packaged));
+  await timed('hotswap/state', () =>
+    uploadAll(clients, bucket, [{ key: `${folder}/${STATE_FILE}`, body: JSON.stringify(recorded, null, 2), sha256: recorded.deploymentHash }], uploadEncryption(packaged)),
+  );
   if (failed) throw failed.reason;
   // The stack's template still names the code it was deployed with: those keys stay too.
   const deployedKeys = JSON.stringify(deployed).match(new RegExp(`${servicePrefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/[^"]+`, 'g')) ?? [];

@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import type { DeployResult } from '../api/deploy';
 import type { CloudRequest } from '../api/request';
 import type { Reporter } from '../deploy/deploy';
@@ -9,6 +10,8 @@ export interface DevRequest extends CloudRequest {
   debounceMs?: number;
   /** How often the functions' logs are read when they are polled (the local cloud, endpoints without Live Tail; default 500 ms). */
   logIntervalMs?: number;
+  /** Print where each round's time went (`Timings: …`); also with FW_DEV_TIMINGS=1. */
+  timings?: boolean;
 }
 
 /** Where the dev loop's output goes. */
@@ -36,6 +39,9 @@ export async function runDevLoop(request: DevRequest, output: DevOutput, signal:
   const { streamFunctionLogs } = require('./logs') as typeof import('./logs');
   const { tailFunctionLogs } = require('./live-tail') as typeof import('./live-tail');
   const { keepBundlerContexts } = require('../package/bundle') as typeof import('../package/bundle');
+  const { RoundTimings, openRound, timed, timingsWanted } = require('./timings') as typeof import('./timings');
+  const { WatchedFiles } = require('../package/watched-files') as typeof import('../package/watched-files');
+  const timingRounds = timingsWanted(request.timings ?? false);
   const cwd = cwdOf(request);
   // TypeScript handlers are rebuilt by esbuild's incremental contexts from round to round.
   const disposeBundlers = keepBundlerContexts();
@@ -57,12 +63,17 @@ export async function runDevLoop(request: DevRequest, output: DevOutput, signal:
       const deploy = async (hotswap: boolean) => {
         const started = Date.now();
         // Old deployment folders go while the loop waits for changes; a round starts once they are gone.
-        await cleanup;
+        await timed('cleanup wait', () => cleanup);
         cleanup = undefined;
-        const deployment = await openDeployment({ ...resolved, connection, known });
+        const packaging = watched.begin();
+        const deployment = await timed('package', () => openDeployment({ ...resolved, connection, known, watched: packaging.trust })).catch(error => {
+          packaging.done(false);
+          throw error;
+        });
+        packaging.done(true);
         known = undefined;
         try {
-          const result = await deployment.deploy({ hotswap, hotswapProduction: request.hotswapProduction, reporter: output.reporter, deferCleanup: true });
+          const result = await timed('deploy', () => deployment.deploy({ hotswap, hotswapProduction: request.hotswapProduction, reporter: output.reporter, deferCleanup: true }));
           known = result.known;
           functions = result.functions;
           const seconds = ((Date.now() - started) / 1000).toFixed(1);
@@ -79,36 +90,56 @@ export async function runDevLoop(request: DevRequest, output: DevOutput, signal:
         ? streamFunctionLogs(target, () => functions, output.write, Date.now(), request.logIntervalMs)
         : tailFunctionLogs(target, () => functions, output.write, { intervalMs: request.logIntervalMs });
       let watcher: import('./watch').ServiceWatcher | undefined;
+      // The service folder as the watcher names it: what packaging takes on its word is named so too.
+      const watchedDir = realpathSync(cwd);
+      const watched = new WatchedFiles(watchedDir);
       try {
-        await deploy(false).catch(report);
-        let pending: string[] | undefined;
+        let pending: { files: string[]; firstAt: number; quietAt: number } | undefined;
         let busy = false;
         const next = async (): Promise<void> => {
           if (busy || !pending || signal.aborted) return;
-          const files = pending;
+          const { files, firstAt, quietAt } = pending;
           pending = undefined;
           busy = true;
-          output.write(`\nChanged: ${files.join(', ')}\n`);
-          const errors = await syntaxErrors(cwd, files);
-          if (errors.length > 0) {
-            for (const error of errors) output.write(`Syntax error in ${error}: not deployed, waiting for a fix\n`);
-          } else {
-            await deploy(true).catch(report);
+          const timings = timingRounds ? new RoundTimings(firstAt) : undefined;
+          timings?.add('debounce', quietAt - firstAt);
+          const round = timings && openRound(timings);
+          try {
+            output.write(`\nChanged: ${files.join(', ')}\n`);
+            const errors = await timed('syntax', () => syntaxErrors(cwd, files));
+            if (errors.length > 0) {
+              for (const error of errors) output.write(`Syntax error in ${error}: not deployed, waiting for a fix\n`);
+            } else {
+              await deploy(true).catch(report);
+            }
+            if (timings) output.write(`${timings.format()}\n`);
+          } finally {
+            round?.end();
           }
           busy = false;
           return next();
         };
         watcher = watchService(
-          cwd,
-          files => {
-            pending = [...new Set([...(pending ?? []), ...files])].sort();
+          watchedDir,
+          (files, firstAt) => {
+            const quietAt = performance.now();
+            pending = { files: [...new Set([...(pending?.files ?? []), ...files])].sort(), firstAt: pending?.firstAt ?? firstAt, quietAt };
             void next();
           },
-          error => output.write(`Warning: watching ${cwd}: ${error.message}\n`),
+          error => {
+            watched.fail();
+            output.write(`Warning: watching ${cwd}: ${error.message}\n`);
+          },
           request.debounceMs,
+          (event, path) => watched.note(event, path),
         );
+        // Watching before the first deploy: its package is what the next one compares with, and a change meanwhile is deployed after it.
         await watcher.ready;
+        busy = true;
+        await deploy(false).catch(report);
+        busy = false;
         if (!signal.aborted) output.write(`\nWatching ${cwd} for changes (Ctrl-C to stop; what is deployed stays deployed)\n`);
+        void next();
         await new Promise<void>(resolve => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
       } finally {
         await cleanup;

@@ -39,6 +39,8 @@ export interface ArtifactInput {
    * every file is read and compressed.
    */
   cacheDir?: string;
+  /** @internal fw dev: what its watcher vouches for (the last walk, files without a change event); see watched-files.ts. */
+  watched?: import('./watched-files').WatchedTrust;
   /** Where warnings go (a symlink skipped, function patterns ignored); stderr when absent. */
   warn?: (message: string) => void;
 }

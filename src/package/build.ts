@@ -8,8 +8,10 @@ import { relativeInside, walkFiles, type SourceFile } from './files';
 import { excludedFolders, isIncluded, negate, rules } from './patterns';
 import { DeflatePool, SyncDeflater } from './deflate';
 import { EntryCache } from './entry-cache';
+import type { WatchedTrust } from './watched-files';
 import { compressedEntry, hashBytes, renamed, sortEntries, zipEntry, ZipWriter, type ZipEntry } from './zip';
 import { byKey } from '../order';
+import { timed } from '../dev/timings';
 
 /**
  * Files at least this big are deflated on zlib's thread pool, beside the main thread; the
@@ -97,13 +99,13 @@ export async function buildArtifacts(input: ArtifactInput): Promise<Artifacts> {
     if (zipped.length > 0) {
       const serviceFunctions = zipped.filter((fn) => packaging.get(fn.key)!.kind === 'service');
       const individual = zipped.filter((fn) => packaging.get(fn.key)!.kind === 'individual');
-      const context = new ServiceContext(input, warn, individual, serviceFunctions.length > 0, cache);
-      const bundles = await bundleHandlers(input.serviceDir, context.bundleRequests(zipped), esbuildOptions(input.build));
+      const context = timed('package/artifacts/walk', () => new ServiceContext(input, warn, individual, serviceFunctions.length > 0, cache));
+      const bundles = await timed('package/artifacts/bundle', () => bundleHandlers(input.serviceDir, context.bundleRequests(zipped), esbuildOptions(input.build)));
       // Keep compressed files in memory only when more than one zip is built from them.
-      const reader = new EntryReader(pool, deflater, individual.length + (serviceFunctions.length > 0 ? 1 : 0) > 1, cache);
+      const reader = new EntryReader(pool, deflater, individual.length + (serviceFunctions.length > 0 ? 1 : 0) > 1, cache, input.watched);
       if (serviceFunctions.length > 0) {
         const plan = context.plan(undefined, serviceFunctions, bundles, 'the service package');
-        const artifact = await emit(input.outDir, `${input.serviceName}.zip`, plan, reader);
+        const artifact = await timed('package/artifacts/zip', () => emit(input.outDir, `${input.serviceName}.zip`, plan, reader));
         result.service = artifact;
         for (const fn of serviceFunctions) result.functions[fn.key] = artifact;
       }
@@ -148,7 +150,7 @@ export async function buildArtifacts(input: ArtifactInput): Promise<Artifacts> {
       result.layers[key] = await emit(input.outDir, `${key}.zip`, { files: selected, extra: [] }, new EntryReader(pool, deflater, false, cache));
     }
     if (cache) {
-      cache.save(input.outDir);
+      timed('package/artifacts/index', () => cache.save(input.outDir));
       result.cache = { reused: cache.hits, compressed: cache.misses };
     }
   } finally {
@@ -255,12 +257,15 @@ class EntryReader {
     private readonly deflater: SyncDeflater,
     private readonly shared: boolean,
     readonly cache?: EntryCache,
+    private readonly watched?: WatchedTrust,
   ) {}
 
   entry(file: SourceFile): Promise<ZipEntry> {
     const cached = this.entries.get(file.abs);
     if (cached) return cached.then((entry) => (entry.name === file.path ? entry : renamed(entry, file.path)));
-    const entry = this.read(file);
+    // A file fw dev's watcher saw no change of is not even stat-ed.
+    const trusted = this.watched?.unchanged(file) ? this.cache?.trustedEntry(file.path, file.abs) : undefined;
+    const entry = trusted ? Promise.resolve(trusted) : this.read(file);
     if (this.shared) this.entries.set(file.abs, entry);
     return entry;
   }
@@ -361,7 +366,8 @@ class ServiceContext {
     if (outDir) this.skipped.add(outDir);
     // `.serverless.tmp-*` / `.serverless.old-*`: fw's own staging folders, left behind by a killed run.
     const pruned = (path: string) => this.skipped.has(path) || (path.startsWith('.serverless.') && !path.includes('/'));
-    this.files = walkFiles(input.serviceDir, { prune: pruned, warn });
+    const walk = () => walkFiles(input.serviceDir, { prune: pruned, warn });
+    this.files = input.watched ? input.watched.walk(`${input.serviceDir}\n${[...this.skipped].sort().join('\n')}`, walk) : walk();
     this.index = new Map(this.files.map((file, i) => [file.path, i]));
     this.dev = servicePackage.excludeDevDependencies === false ? { packages: new Set(), bins: new Set() } : findDevDependencies(input.serviceDir, this.files);
 

@@ -110,6 +110,20 @@ export class EntryCache {
   }
 
   /**
+   * The entry of a file that fw dev's watcher saw no change of since the last package began (no stat):
+   * undefined when the last package did not have it or it was racy (then it is checked as usual).
+   */
+  trustedEntry(name: string, abs: string): ZipEntry | undefined {
+    const cached = this.previous.get(abs);
+    if (!cached || cached.hash !== undefined) return undefined;
+    const entry = this.stored(name, cached, cached.executable);
+    if (!entry) return undefined;
+    this.hits++;
+    this.origins.set(entry.data, { key: abs, stats: cached });
+    return entry;
+  }
+
+  /**
    * The entry of generated content (a bundled handler) under `key`, when the last package had
    * the same bytes; `content` is hashed, never trusted by its size.
    */

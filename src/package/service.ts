@@ -17,6 +17,7 @@ import { loadServiceConfig, type LoadedService } from './load';
 import { attachPlugins, compile as compilePlugins, finalize as finalizePlugins, loadPlugins, loadServiceWithPlugins, startPackage } from '../plugins';
 import { byCodeUnits } from '../order';
 import { removeStagingOnSignal, removeStaleStaging } from './staging';
+import { timed, timedSince } from '../dev/timings';
 
 export const OUTPUT_FOLDER = '.serverless';
 export const UPDATE_TEMPLATE = 'cloudformation-template-update-stack.json';
@@ -36,6 +37,8 @@ export interface PackageRequest {
   previousPlacement?: PackageState['placement'];
   /** Where the package goes (`fw package --package DIR`), relative to `cwd`; default `.serverless/` in the service folder. */
   outDir?: string;
+  /** @internal fw dev: what its watcher vouches for (see watched-files.ts). */
+  watched?: import('./watched-files').WatchedTrust;
 }
 
 /** What deploy needs to know about a packaged service (also written as the state file). */
@@ -85,8 +88,8 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
  */
 export async function packageService(request: PackageRequest): Promise<PackagedService> {
   // Plugin hooks (issue 9): plugins load before variables resolve (they may add variable sources).
-  const plugins = await loadPlugins({ cwd: request.cwd, options: request.options });
-  const loaded = await loadServiceWithPlugins(plugins, request.cwd, request.options);
+  const plugins = await timed('package/plugins', () => loadPlugins({ cwd: request.cwd, options: request.options }));
+  const loaded = await timed('package/config', () => loadServiceWithPlugins(plugins, request.cwd, request.options));
   await startPackage(plugins, loaded);
   const { config, stage, region, serviceDir, serviceFile } = loaded;
   const now = request.now ?? new Date();
@@ -120,7 +123,7 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
     }));
     // A plugin may write the handler's file itself (a bundler, a compiler): then it is not checked.
     if (!config.plugins) checkHandlerFiles(serviceDir, functions, config.package as never);
-    const artifacts = await buildArtifacts({
+    const artifacts = await timed('package/artifacts', () => buildArtifacts({
       serviceDir,
       serviceName: loaded.serviceName,
       serviceFile,
@@ -131,8 +134,10 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
       functions,
       layers: config.layers as never,
       build: config.build as never,
-    });
+      watched: request.watched,
+    }));
     Object.assign(service.artifacts, artifacts);
+    const synthStarted = performance.now();
     // The handlers of the custom resources the template uses (existing buckets and user pools, API Gateway logging).
     const customResources = writeCustomResourcesZip(service, staging);
     const template = synthesize(service);
@@ -179,8 +184,9 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
       .split(`ApiGatewayDeployment${service.instanceId}`).join('ApiGatewayDeployment<id>');
     state.deploymentHash = sha256(JSON.stringify([stableTemplate, state.artifacts]));
     writeFileSync(join(staging, STATE_FILE), JSON.stringify(state, null, 2));
+    timedSince('package/synth', synthStarted);
     mkdirSync(dirname(outDir), { recursive: true });
-    replaceFolder(staging, outDir);
+    timed('package/replace', () => replaceFolder(staging, outDir));
     // Plugin hooks (issue 9): the plugins go along with the result, for deploy's hooks.
     return attachPlugins({ ...loaded, outDir, template, createTemplate, artifacts: relocate(artifacts, staging, outDir), state }, plugins);
   } catch (error) {

@@ -14,8 +14,21 @@ export class StackStore {
     this.stacks = readJson<StackRecord[]>(this.file, []);
   }
 
+  private pendingSave: NodeJS.Immediate | undefined;
+
   save(): void {
+    if (this.pendingSave) clearImmediate(this.pendingSave);
+    this.pendingSave = undefined;
     writeJsonAtomic(this.file, this.stacks);
+  }
+
+  /**
+   * Saves once the requests read in this turn of the event loop are handled: twenty UpdateFunctionCode
+   * calls sent together (a hotswap of functions sharing one zip) write the file once, not twenty times.
+   * Stopping the server saves what is pending.
+   */
+  saveSoon(): void {
+    this.pendingSave ??= setImmediate(() => this.save());
   }
 
   live(): StackRecord[] {

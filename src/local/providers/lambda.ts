@@ -1,6 +1,6 @@
 import { AwsError } from '../aws/errors';
 import { ECR_URI } from '../../constructs/function-image';
-import { keptOnUpdate, materializeCode, publishVersion } from '../runtime/code';
+import { CODE_SIZE, keptOnUpdate, materializeCode, publishVersion } from '../runtime/code';
 import { functionNameOf } from '../runtime/functions';
 import { arn, generatedName, randomSuffix } from './names';
 import type { ProviderContext, Provisioned, ResourceProvider } from './provider';
@@ -28,6 +28,7 @@ function deployFunction(name: string, properties: Record<string, unknown>, conte
     attributes: {
       Arn: arn('lambda', context.region, context.accountId, `function:${name}`),
       CodeSha256: code.sha256,
+      [CODE_SIZE]: code.size,
       'SnapStartResponse.ApplyOn': 'None',
     },
   };

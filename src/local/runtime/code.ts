@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { AwsError } from '../aws/errors';
 import type { S3Store } from '../s3/store';
 import { PRIVATE_DIR, writePrivateFile } from '../state/files';
-import { extractZip } from './unzip';
+import { unpackSharing } from './shared-folders';
 
 export interface FunctionCode {
   /** Base64 SHA-256 of the deployment package, as Lambda reports it. */
@@ -12,19 +12,28 @@ export interface FunctionCode {
   size: number;
 }
 
+/** The function record's attribute holding the size of its deployment package (Lambda's CodeSize). */
+export const CODE_SIZE = 'fw:CodeSize';
+
 export function codeDirectory(dataDir: string, sha256: string): string {
   return join(dataDir, 'functions', Buffer.from(sha256, 'base64').toString('hex'));
 }
 
-function unpackOnce(dataDir: string, bytes: Buffer, unpack: (dir: string) => void): FunctionCode {
+/** How many packages this process has unpacked into a new code folder (one per content, however many functions run it). */
+export const unpacked = { count: 0 };
+
+/** `unpack` writes into a temporary folder that becomes `dir`; what it returns runs once the folder is in place. */
+function unpackOnce(dataDir: string, bytes: Buffer, unpack: (temporary: string, dir: string) => (() => void) | void): FunctionCode {
   const sha256 = createHash('sha256').update(bytes).digest('base64');
   const dir = codeDirectory(dataDir, sha256);
   if (!existsSync(dir)) {
     const temporary = `${dir}.${randomBytes(4).toString('hex')}.tmp`;
     mkdirSync(temporary, { recursive: true, mode: PRIVATE_DIR });
     try {
-      unpack(temporary);
+      const placed = unpack(temporary, dir);
       renameSync(temporary, dir);
+      unpacked.count++;
+      placed?.();
     } catch (error) {
       rmSync(temporary, { recursive: true, force: true });
       if (!existsSync(dir)) throw error;
@@ -33,11 +42,18 @@ function unpackOnce(dataDir: string, bytes: Buffer, unpack: (dir: string) => voi
   return { sha256, size: bytes.length };
 }
 
+/** An S3 object's zip bytes, unpacked into a code folder: objects are never rewritten in place (a new PUT is a new blob), so a blob is read once. */
+const unpackedObjects = new Map<string, FunctionCode>();
+
+/** Unpacks a zip, linking the folders that earlier packages unpacked (see shared-folders.ts). */
+const unpackZip = (zip: Buffer) => (temporary: string, dir: string) => unpackSharing(zip, temporary, dir).record;
+
 /** A published version of a function: its number and the code it keeps (hash of its unpacked folder, where it was read from). */
 export interface PublishedVersion {
   Version: string;
   Arn: string;
   CodeSha256: string;
+  CodeSize?: number;
   Code: unknown;
 }
 
@@ -56,7 +72,7 @@ export function publishedVersions(fn: { attributes: Record<string, unknown> }): 
 export function publishVersion(fn: { attributes: Record<string, unknown>; properties: Record<string, unknown> }, arnOf: (version: string) => string): PublishedVersion {
   const versions = publishedVersions(fn);
   const number = String(Math.max(0, ...versions.map(version => Number(version.Version))) + 1);
-  const published = { Version: number, Arn: arnOf(number), CodeSha256: String(fn.attributes.CodeSha256), Code: fn.properties.Code };
+  const published = { Version: number, Arn: arnOf(number), CodeSha256: String(fn.attributes.CodeSha256), CodeSize: Number(fn.attributes[CODE_SIZE] ?? 0), Code: fn.properties.Code };
   fn.attributes[PUBLISHED_VERSIONS] = [...versions, published];
   return published;
 }
@@ -80,7 +96,12 @@ export function materializeCode(dataDir: string, s3: S3Store, code: Record<strin
     throw new AwsError('InvalidParameterValueException', 'Resource handler returned message: "Please provide a source for function code." (Service: Lambda, Status Code: 400)');
   }
   let zip: Buffer;
+  let blob: string;
   try {
+    blob = `${dataDir}\0${s3.headObject(code.S3Bucket, code.S3Key).blob}`;
+    // Twenty functions updated to one object (fw dev, a shared service zip) read and hash it once.
+    const known = unpackedObjects.get(blob);
+    if (known && existsSync(codeDirectory(dataDir, known.sha256))) return known;
     zip = s3.readObject(code.S3Bucket, code.S3Key).data;
   } catch (error) {
     if (error instanceof AwsError) {
@@ -92,7 +113,9 @@ export function materializeCode(dataDir: string, s3: S3Store, code: Record<strin
     throw error;
   }
   try {
-    return unpackOnce(dataDir, zip, (dir) => extractZip(zip, dir));
+    const code = unpackOnce(dataDir, zip, unpackZip(zip));
+    unpackedObjects.set(blob, code);
+    return code;
   } catch (error) {
     throw new AwsError('InvalidParameterValueException', `Resource handler returned message: "${(error as Error).message}" (Service: Lambda, Status Code: 400)`);
   }
@@ -101,7 +124,7 @@ export function materializeCode(dataDir: string, s3: S3Store, code: Record<strin
 /** Code given as zip bytes (the API's `Code.ZipFile`), unpacked once per content. */
 export function materializeZip(dataDir: string, zip: Buffer): FunctionCode {
   try {
-    return unpackOnce(dataDir, zip, (dir) => extractZip(zip, dir));
+    return unpackOnce(dataDir, zip, unpackZip(zip));
   } catch (error) {
     throw new AwsError('InvalidParameterValueException', `Could not unzip uploaded file. Please check your file, then try to upload again. (${(error as Error).message})`);
   }

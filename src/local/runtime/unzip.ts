@@ -1,20 +1,23 @@
-import { mkdirSync, chmodSync } from 'node:fs';
-import { dirname, join, resolve, sep } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
-import { PRIVATE_DIR, writePrivateFile } from '../state/files';
 
 const END_OF_CENTRAL_DIRECTORY = 0x06054b50;
 const CENTRAL_FILE_HEADER = 0x02014b50;
 const LOCAL_FILE_HEADER = 0x04034b50;
 
-export interface ZipEntry {
+/** A file of a zip archive as its central directory describes it: where its bytes are, not yet inflated. */
+export interface ListedEntry {
   name: string;
-  data: Buffer;
+  method: number;
+  crc: number;
+  size: number;
+  compressedSize: number;
+  /** Offset of the (compressed) bytes in the archive. */
+  dataStart: number;
   mode?: number;
 }
 
-/** The files of a zip archive (stored or deflated, as fw and every common tool writes them). */
-export function readZip(zip: Buffer): ZipEntry[] {
+/** The files of a zip archive (stored or deflated, as fw and every common tool writes them), from its central directory. */
+export function listZip(zip: Buffer): ListedEntry[] {
   let end = -1;
   for (let i = zip.length - 22; i >= Math.max(0, zip.length - 22 - 65_535); i--) {
     if (zip.readUInt32LE(i) === END_OF_CENTRAL_DIRECTORY) {
@@ -25,11 +28,13 @@ export function readZip(zip: Buffer): ZipEntry[] {
   if (end === -1) throw new Error('Could not unzip uploaded file. Please check your file, then try to upload again.');
   const count = zip.readUInt16LE(end + 10);
   let offset = zip.readUInt32LE(end + 16);
-  const entries: ZipEntry[] = [];
+  const entries: ListedEntry[] = [];
   for (let i = 0; i < count; i++) {
     if (zip.readUInt32LE(offset) !== CENTRAL_FILE_HEADER) throw new Error('Could not unzip uploaded file: bad central directory');
     const method = zip.readUInt16LE(offset + 10);
+    const crc = zip.readUInt32LE(offset + 16);
     const compressedSize = zip.readUInt32LE(offset + 20);
+    const size = zip.readUInt32LE(offset + 24);
     const nameLength = zip.readUInt16LE(offset + 28);
     const extraLength = zip.readUInt16LE(offset + 30);
     const commentLength = zip.readUInt16LE(offset + 32);
@@ -39,25 +44,16 @@ export function readZip(zip: Buffer): ZipEntry[] {
     offset += 46 + nameLength + extraLength + commentLength;
     if (name.endsWith('/')) continue;
     if (zip.readUInt32LE(localOffset) !== LOCAL_FILE_HEADER) throw new Error(`Could not unzip uploaded file: bad entry ${name}`);
+    if (method !== 0 && method !== 8) throw new Error(`Could not unzip uploaded file: ${name} uses compression method ${method}`);
     const dataStart = localOffset + 30 + zip.readUInt16LE(localOffset + 26) + zip.readUInt16LE(localOffset + 28);
-    const raw = zip.subarray(dataStart, dataStart + compressedSize);
-    const data = method === 0 ? Buffer.from(raw) : method === 8 ? inflateRawSync(raw) : undefined;
-    if (!data) throw new Error(`Could not unzip uploaded file: ${name} uses compression method ${method}`);
     const mode = (externalAttributes >>> 16) & 0o777;
-    entries.push({ name, data, mode: mode || undefined });
+    entries.push({ name, method, crc, size, compressedSize, dataStart, mode: mode || undefined });
   }
   return entries;
 }
 
-/** Writes the archive's files under dir; names that would escape it are refused. */
-export function extractZip(zip: Buffer, dir: string): void {
-  const root = resolve(dir);
-  for (const entry of readZip(zip)) {
-    const target = resolve(join(root, entry.name));
-    if (!target.startsWith(root + sep)) throw new Error(`Could not unzip uploaded file: entry ${entry.name} is outside the archive root`);
-    mkdirSync(dirname(target), { recursive: true, mode: PRIVATE_DIR });
-    writePrivateFile(target, entry.data);
-    // The owner's execute bit survives (a bundled binary); nothing is opened to the group or others.
-    if (entry.mode) chmodSync(target, (entry.mode & 0o700) | 0o600);
-  }
+/** The content of a listed entry. */
+export function entryData(zip: Buffer, entry: ListedEntry): Buffer {
+  const raw = zip.subarray(entry.dataStart, entry.dataStart + entry.compressedSize);
+  return entry.method === 0 ? Buffer.from(raw) : inflateRawSync(raw);
 }

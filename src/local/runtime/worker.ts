@@ -150,9 +150,11 @@ export class Worker {
       NODE_PATH: join(config.codeDir, 'node_modules'),
       ...config.environment,
     };
+    // --preserve-symlinks: the code folder links folders shared with earlier packages (shared-folders.ts);
+    // modules keep the paths under it, as under /var/task on AWS.
     const [command, args] = config.runtime.startsWith('python')
       ? ['python3', ['-u', host.pythonBootstrap()]]
-      : [process.execPath, [`--max-old-space-size=${config.memory}`, nodeBootstrap()]];
+      : [process.execPath, [`--max-old-space-size=${config.memory}`, '--preserve-symlinks', nodeBootstrap()]];
     this.child = launch(command, args, config.codeDir, env);
 
     this.gone = new Promise((resolve) => {

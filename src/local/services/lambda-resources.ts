@@ -9,7 +9,7 @@ import { AwsError } from '../aws/errors';
 import type { LocalServices } from '../service-interfaces';
 import type { ResourceRecord } from '../cloudformation/model';
 import { jsonResponse, type LocalRequest, type LocalResponse } from '../http';
-import { materializeCode, materializeZip } from '../runtime/code';
+import { CODE_SIZE, materializeCode, materializeZip } from '../runtime/code';
 import { functionNameOf } from '../runtime/functions';
 
 const FUNCTION = 'AWS::Lambda::Function';
@@ -47,10 +47,10 @@ function functionArn(cloud: LocalServices, region: string, name: string): string
 }
 
 /** Unpacks `Code` as the API gives it: base64 zip bytes in ZipFile, or S3Bucket/S3Key. */
-function apiCode(cloud: LocalServices, code: Record<string, unknown> | undefined, runtime: string): { sha256: string; stored: Record<string, unknown> } {
-  if (code && typeof code.ZipFile === 'string') return { sha256: materializeZip(cloud.dataDir, Buffer.from(code.ZipFile, 'base64')).sha256, stored: {} };
+function apiCode(cloud: LocalServices, code: Record<string, unknown> | undefined, runtime: string): { sha256: string; size: number; stored: Record<string, unknown> } {
+  if (code && typeof code.ZipFile === 'string') return { ...materializeZip(cloud.dataDir, Buffer.from(code.ZipFile, 'base64')), stored: {} };
   if (code && typeof code.S3Bucket === 'string' && typeof code.S3Key === 'string') {
-    return { sha256: materializeCode(cloud.dataDir, cloud.s3, { S3Bucket: code.S3Bucket, S3Key: code.S3Key }, runtime).sha256, stored: { S3Bucket: code.S3Bucket, S3Key: code.S3Key } };
+    return { ...materializeCode(cloud.dataDir, cloud.s3, { S3Bucket: code.S3Bucket, S3Key: code.S3Key }, runtime), stored: { S3Bucket: code.S3Bucket, S3Key: code.S3Key } };
   }
   throw invalid('Please provide a source for function code.');
 }
@@ -67,13 +67,14 @@ export function createFunction(cloud: LocalServices, request: LocalRequest): Res
   const code = apiCode(cloud, input.Code as Record<string, unknown> | undefined, runtime);
   const properties: Record<string, unknown> = { FunctionName: name, Code: code.stored };
   for (const key of FUNCTION_SETTINGS) if (input[key] !== undefined) properties[key] = input[key];
-  return cloud.apiResources.add(request.region, FUNCTION, name, properties, { Arn: arn, CodeSha256: code.sha256 });
+  return cloud.apiResources.add(request.region, FUNCTION, name, properties, { Arn: arn, CodeSha256: code.sha256, [CODE_SIZE]: code.size });
 }
 
 /** UpdateFunctionCode of an API-made function may bring zip bytes. */
 export function updateApiFunctionCode(cloud: LocalServices, record: ResourceRecord, input: Record<string, unknown>): void {
   const code = apiCode(cloud, input, String(record.properties.Runtime ?? 'nodejs20.x'));
   record.attributes.CodeSha256 = code.sha256;
+  record.attributes[CODE_SIZE] = code.size;
   record.properties.Code = code.stored;
 }
 

@@ -2,7 +2,7 @@ import { AwsError } from '../aws/errors';
 import type { LocalServices } from '../service-interfaces';
 import type { ResourceRecord } from '../cloudformation/model';
 import { header, jsonResponse, type LocalRequest, type LocalResponse } from '../http';
-import { materializeCode, publishedVersions, type PublishedVersion } from '../runtime/code';
+import { CODE_SIZE, materializeCode, publishedVersions, type PublishedVersion } from '../runtime/code';
 import { createFunction, deleteFunction, eventSourceMappings, permissions, updateApiFunctionCode } from './lambda-resources';
 
 /** `2026-11-21T17:40:33.000+0000`, Lambda's LastModified format. */
@@ -25,6 +25,7 @@ function configuration(record: ResourceRecord, version?: PublishedVersion): Reco
     MemorySize: Number(properties.MemorySize ?? 128),
     LastModified: lambdaTime(record.timestamp),
     CodeSha256: version ? version.CodeSha256 : record.attributes.CodeSha256,
+    CodeSize: Number((version ? version.CodeSize : record.attributes[CODE_SIZE]) ?? 0),
     Version: version ? version.Version : '$LATEST',
     Environment: environment ? { Variables: Object.fromEntries(Object.entries(environment).map(([k, v]) => [k, String(v)])) } : undefined,
     State: 'Active',
@@ -143,14 +144,16 @@ function updateFunction(cloud: LocalServices, name: string, action: 'code' | 'co
     }
     const code = { S3Bucket: body.S3Bucket, S3Key: body.S3Key };
     const runtime = String(record.properties.Runtime ?? 'nodejs20.x');
-    record.attributes.CodeSha256 = materializeCode(cloud.dataDir, cloud.s3, code, runtime).sha256;
+    const materialized = materializeCode(cloud.dataDir, cloud.s3, code, runtime);
+    record.attributes.CodeSha256 = materialized.sha256;
+    record.attributes[CODE_SIZE] = materialized.size;
     record.properties.Code = code;
   } else {
     for (const key of UPDATABLE_CONFIGURATION) if (body[key] !== undefined) record.properties[key] = body[key];
   }
   record.timestamp = new Date().toISOString();
   if (cloud.apiResources.find(record.type, record.physicalId)) cloud.apiResources.changed(record);
-  else cloud.stacks.save();
+  else cloud.stacks.saveSoon();
   return jsonResponse(configuration(record));
 }
 
