@@ -1,4 +1,5 @@
 import * as naming from '../synth/naming';
+import { ConfigError } from '../errors';
 import type { Construct } from 'constructs';
 import type { ExecutionRole } from './execution-role';
 import type { FunctionConstruct } from './function';
@@ -33,6 +34,12 @@ export class EventInvokeConfig extends Resource {
       const target = destinations?.[key];
       if (target === undefined) continue;
       if (typeof target === 'string' && !target.startsWith('arn:')) {
+        // As v3 does (it refuses), rather than a Fn::GetAtt of a resource the template lacks, which CloudFormation rejects.
+        if (!Object.hasOwn(fn.service.config.functions ?? {}, target)) {
+          throw new ConfigError(
+            `Invalid configuration in 'functions.${fn.key}.destinations.${key}': no function named ${JSON.stringify(target)} in this service (a function elsewhere is given by its ARN)`,
+          );
+        }
         const physical = fn.service.config.functions?.[target]?.name ?? naming.defaultFunctionName(fn.service.name, fn.service.stage, target);
         this.destinations[property] = { Destination: getAtt(naming.lambdaFunction(target), 'Arn') };
         role?.addDestinationStatement({
