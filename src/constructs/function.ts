@@ -73,7 +73,7 @@ export class FunctionConstruct extends Construct {
     }
     if (config.provisionedConcurrency) {
       this.targetAlias = naming.provisionedConcurrencyAlias(key);
-      new LambdaAlias(this, 'ProvisionedConcurrencyAlias', this, naming.provisionedConcurrencyAlias(key), 'provisioned', {
+      new LambdaAlias(this, 'ProvisionedConcurrencyAlias', this, this.targetAlias, 'provisioned', {
         ProvisionedConcurrentExecutions: config.provisionedConcurrency,
       });
     }
@@ -119,9 +119,9 @@ export class FunctionConstruct extends Construct {
     return this.targetAlias === undefined ? this.arn : join([this.arn, 'provisioned'], ':');
   }
 
-  /** `DependsOn` of a resource that invokes the function: its own list with the alias after the first `keep` entries. */
-  dependsOnTarget(dependsOn: string[], keep = dependsOn.length): string[] {
-    return this.targetAlias === undefined ? dependsOn : [...dependsOn.slice(0, keep), this.targetAlias, ...dependsOn.slice(keep)];
+  /** `DependsOn` of a resource that invokes the function: its own list, then the alias (where v3 puts it). */
+  dependsOnTarget(dependsOn: string[]): string[] {
+    return this.targetAlias === undefined ? dependsOn : [...dependsOn, this.targetAlias];
   }
 }
 
