@@ -273,6 +273,8 @@ const SAMPLES = [
   [/\.alb\.healthCheck$/, true],
   [/\.alb\.authorizer$/, ['sweep']],
   [/\.cloudFront\.origin$/, 's3://sweep.s3.amazonaws.com/files'],
+  [/\.cloudFront\.origin\.S3OriginConfig\.OriginAccessIdentity$/, 'origin-access-identity/cloudfront/E2SWEEP'],
+  [/\.cloudFront\.origin\.DomainName$/, 'sweep.s3.amazonaws.com'],
   [/\.cloudFront\.cachePolicy\.id$/, '658327ea-f89d-4fab-a63d-7e88639e58f6'],
   [/\.cloudFront\.pathPattern$/, '/sweep/*'],
   [/\.schedule\.rate$/, ['rate(2 hours)']],
@@ -486,6 +488,11 @@ function makeWalker(schema) {
       const out = {};
       if (o) for (const key of o.required || []) if (key !== keys[i]) out[key] = sample(o.properties[key], `${at}.${key}`);
       out[keys[i]] = build(o ? o.properties[keys[i]] : {}, i + 1, `${at}.${keys[i]}`);
+      // `oneOf: [{ required: [a] }, { required: [b] }]` (a CloudFront origin needs S3OriginConfig or CustomOriginConfig)
+      const choices = (o && o.oneOf ? o.oneOf : []).filter((c) => Array.isArray(c.required));
+      if (choices.length && !choices.some((c) => c.required.every((key) => key in out))) {
+        for (const key of choices[0].required) out[key] = sample(o.properties[key], `${at}.${key}`);
+      }
       return out;
     };
     return build(rootSchema, 0, rootPath);

@@ -471,7 +471,11 @@ export const resourcesSection = shape(
     Mappings: anyObject,
     Conditions: anyObject,
     Transform: any,
-    Resources: record(shape({ Type: str }, { required: ['Type'], extra: any })),
+    // A `Fn::Transform` entry (a macro that rewrites the section) sits beside the resources, as CloudFormation allows.
+    Resources: shape(
+      { 'Fn::Transform': shape({ Name: str, Parameters: anyObject }, { required: ['Name'] }) },
+      { extra: shape({ Type: str }, { required: ['Type'], extra: any }) },
+    ),
     Outputs: record(anyObject),
     extensions: record(anyObject),
   },

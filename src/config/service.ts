@@ -7,6 +7,7 @@ import { findServiceFile, type ServiceFile } from './find';
 import { checkFrameworkVersion } from './framework-version';
 import { loadRawConfig } from './load';
 import { applyValidationMode, validateConfig, validationMode, type SchemaExtensions } from './schema';
+import { coerceAsV3Validator } from './v3-coercion';
 
 export interface LoadServiceOptions {
   cwd: string;
@@ -51,6 +52,7 @@ export async function loadService({ cwd, options = {}, env = process.env, instan
   }
   const config = await resolveVariables(raw, { serviceDir: file.dir, options, env: environment, instanceId, aws });
   if (!literalVersion) checkFrameworkVersion(config.frameworkVersion, shown);
+  coerceAsV3Validator(config);
 
   if (validation !== false) {
     const mode = validationMode(config.configValidationMode, shown);

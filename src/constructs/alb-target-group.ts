@@ -100,13 +100,13 @@ export class AlbTargetGroup extends Construct {
       type: 'AWS::ElasticLoadBalancingV2::TargetGroup',
       properties: () => ({
         TargetType: 'lambda',
-        Targets: [{ Id: fn.arn }],
+        Targets: [{ Id: fn.targetArn }],
         Name: settings.targetGroupName ?? naming.albTargetGroupName(service.name, fn.key, loadBalancerId, multiValueHeaders, service.stage, prefix),
         Tags: [{ Key: 'Name', Value: naming.albTargetGroupTag(service.name, fn.key, loadBalancerId, service.stage) }],
         TargetGroupAttributes: [{ Key: 'lambda.multi_value_headers.enabled', Value: multiValueHeaders }],
         ...healthCheckProperties(settings.healthCheck),
       }),
-      dependsOn: () => [registerTarget],
+      dependsOn: () => fn.dependsOnTarget([registerTarget]),
     });
   }
 
@@ -154,16 +154,18 @@ export class AlbPermissions extends Construct {
       logicalId: naming.albPermission(fn.key),
       type: 'AWS::Lambda::Permission',
       properties: () => ({
-        FunctionName: fn.arn,
+        FunctionName: fn.targetArn,
         Action: 'lambda:InvokeFunction',
         Principal: 'elasticloadbalancing.amazonaws.com',
         SourceArn: ref(this.invokingTargetGroup!),
       }),
+      dependsOn: () => (fn.targetAlias === undefined ? undefined : [fn.targetAlias]),
     });
     new CfnResource(this, 'RegisterTarget', {
       logicalId: this.registerTargetLogicalId,
       type: 'AWS::Lambda::Permission',
-      properties: () => ({ FunctionName: fn.arn, Action: 'lambda:InvokeFunction', Principal: 'elasticloadbalancing.amazonaws.com' }),
+      properties: () => ({ FunctionName: fn.targetArn, Action: 'lambda:InvokeFunction', Principal: 'elasticloadbalancing.amazonaws.com' }),
+      dependsOn: () => (fn.targetAlias === undefined ? undefined : [fn.targetAlias]),
     });
   }
 

@@ -1,4 +1,5 @@
 import * as naming from '../synth/naming';
+import { ConfigError } from '../errors';
 import type { Construct } from 'constructs';
 import type { ExecutionRole } from './execution-role';
 import type { FunctionConstruct } from './function';
@@ -33,9 +34,15 @@ export class EventInvokeConfig extends Resource {
       const target = destinations?.[key];
       if (target === undefined) continue;
       if (typeof target === 'string' && !target.startsWith('arn:')) {
+        // As v3 does (it refuses), rather than a Fn::GetAtt of a resource the template lacks, which CloudFormation rejects.
+        if (!Object.hasOwn(fn.service.config.functions ?? {}, target)) {
+          throw new ConfigError(
+            `Invalid configuration in 'functions.${fn.key}.destinations.${key}': no function named ${JSON.stringify(target)} in this service (a function elsewhere is given by its ARN)`,
+          );
+        }
         const physical = fn.service.config.functions?.[target]?.name ?? naming.defaultFunctionName(fn.service.name, fn.service.stage, target);
         this.destinations[property] = { Destination: getAtt(naming.lambdaFunction(target), 'Arn') };
-        role?.addFunctionStatement({
+        role?.addDestinationStatement({
           Effect: 'Allow',
           Action: 'lambda:InvokeFunction',
           Resource: { 'Fn::Sub': `arn:\${AWS::Partition}:lambda:\${AWS::Region}:\${AWS::AccountId}:function:${physical}` },
@@ -47,7 +54,7 @@ export class EventInvokeConfig extends Resource {
       const arn = typed ? typed.arn : target;
       this.destinations[property] = { Destination: arn };
       const action = typed ? TYPE_ACTIONS[typed.type] : typeof arn === 'string' ? destinationAction(arn) : undefined;
-      if (action) role?.addFunctionStatement({ Effect: 'Allow', Action: action, Resource: arn });
+      if (action) role?.addDestinationStatement({ Effect: 'Allow', Action: action, Resource: arn });
     }
   }
 
@@ -59,10 +66,15 @@ export class EventInvokeConfig extends Resource {
     const properties: Record<string, Json> = {
       FunctionName: ref(this.fn.lambda.logicalId),
       DestinationConfig: this.destinations,
-      Qualifier: '$LATEST',
+      // With provisioned concurrency, v3 configures the alias events invoke.
+      Qualifier: this.fn.targetAlias === undefined ? '$LATEST' : 'provisioned',
     };
     if (this.fn.config.maximumEventAge !== undefined) properties.MaximumEventAgeInSeconds = this.fn.config.maximumEventAge;
     if (this.fn.config.maximumRetryAttempts !== undefined) properties.MaximumRetryAttempts = this.fn.config.maximumRetryAttempts;
     return properties;
+  }
+
+  protected override attributes() {
+    return this.fn.targetAlias === undefined ? {} : { after: { DependsOn: this.fn.targetAlias } };
   }
 }

@@ -25,8 +25,9 @@ export class ExecutionRole extends Resource {
   private readonly deniedLogGroups: Json[] = [];
   private tracing = false;
   private servicePrefixUsed = false;
-  /** Statements functions need (dead-letter topics, destinations), then those events need (queues, streams). */
+  /** Statements functions need (dead-letter topics, keys, file systems), their destinations', then those events need (queues, streams). */
   private readonly functionStatements: IamStatement[] = [];
+  private readonly destinationStatements: IamStatement[] = [];
   private readonly eventStatements: Array<{ statement: IamStatement; source?: string }> = [];
   private readonly extraManagedPolicies: Json[] = [];
 
@@ -41,9 +42,9 @@ export class ExecutionRole extends Resource {
     return naming.roleLambdaExecution();
   }
 
-  /** The `{service}-{stage}*` log resources, unless every function has a custom name. */
+  /** The `{service}-{stage}*` log resources, when a function that logs is named `{service}-{stage}-…`. */
   private get coversServicePrefix(): boolean {
-    return this.servicePrefixUsed || this.customLogResources.streams.length === 0;
+    return this.servicePrefixUsed;
   }
 
   /** A function whose physical name does not start with `{service}-{stage}` needs its own log statement. */
@@ -53,7 +54,7 @@ export class ExecutionRole extends Resource {
     this.customLogResources.events.push({ 'Fn::Sub': `${arn}:*:*` });
   }
 
-  /** `disableLogs` on a function the service-wide log statement covers: writing is denied explicitly. */
+  /** `disableLogs` on a function named `{service}-{stage}-…`: denied explicitly where the service-wide log statement covers it. */
   denyLogs(logGroupName: string): void {
     this.deniedLogGroups.push({ 'Fn::Sub': `${logGroupArn(logGroupName)}:*` });
   }
@@ -62,8 +63,16 @@ export class ExecutionRole extends Resource {
     this.tracing = true;
   }
 
-  addFunctionStatement(statement: IamStatement): void {
+  /** `once`: a statement another function already added is not repeated (v3 writes an `onError` topic or a KMS key once, a file system per function). */
+  addFunctionStatement(statement: IamStatement, { once = false } = {}): void {
+    if (once && this.functionStatements.some(existing => JSON.stringify(existing) === JSON.stringify(statement))) return;
     this.functionStatements.push(statement);
+  }
+
+  /** What a function's `destinations` need: after every other function statement, each one once, as in v3. */
+  addDestinationStatement(statement: IamStatement): void {
+    if (this.destinationStatements.some(existing => JSON.stringify(existing) === JSON.stringify(statement))) return;
+    this.destinationStatements.push(statement);
   }
 
   /** A statement an event needs; `source` (its event type) places it where the reference does. */
@@ -83,22 +92,27 @@ export class ExecutionRole extends Resource {
 
   protected properties() {
     const { service, stage } = this.props;
-    const statements: IamStatement[] = [
-      {
-        Effect: 'Allow',
-        Action: ['logs:CreateLogStream', 'logs:CreateLogGroup', 'logs:TagResource'],
-        Resource: [...this.customLogResources.streams, ...(this.coversServicePrefix ? this.logResources.streams : [])],
-      },
-      {
-        Effect: 'Allow',
-        Action: ['logs:PutLogEvents'],
-        Resource: [...this.customLogResources.events, ...(this.coversServicePrefix ? this.logResources.events : [])],
-      },
-    ];
-    if (this.deniedLogGroups.length > 0) statements.push({ Effect: 'Deny', Action: 'logs:PutLogEvents', Resource: this.deniedLogGroups });
+    const statements: IamStatement[] = [];
+    // When every function has `disableLogs`, v3 writes these two with empty Resource lists, which
+    // IAM rejects (a statement needs a resource): fw leaves them out.
+    if (this.customLogResources.streams.length > 0 || this.coversServicePrefix) {
+      statements.push(
+        {
+          Effect: 'Allow',
+          Action: ['logs:CreateLogStream', 'logs:CreateLogGroup', 'logs:TagResource'],
+          Resource: [...this.customLogResources.streams, ...(this.coversServicePrefix ? this.logResources.streams : [])],
+        },
+        {
+          Effect: 'Allow',
+          Action: ['logs:PutLogEvents'],
+          Resource: [...this.customLogResources.events, ...(this.coversServicePrefix ? this.logResources.events : [])],
+        },
+      );
+    }
+    if (this.deniedLogGroups.length > 0 && this.coversServicePrefix) statements.push({ Effect: 'Deny', Action: 'logs:PutLogEvents', Resource: this.deniedLogGroups });
     statements.push(...this.props.statements);
     if (this.tracing) statements.push({ Effect: 'Allow', Action: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'], Resource: ['*'] });
-    statements.push(...this.functionStatements, ...orderBySource(this.eventStatements));
+    statements.push(...this.functionStatements, ...this.destinationStatements, ...orderBySource(this.eventStatements));
     const managed = [...this.props.managedPolicies, ...this.extraManagedPolicies];
     const properties: Record<string, Json> = {
       AssumeRolePolicyDocument: {
@@ -114,6 +128,8 @@ export class ExecutionRole extends Resource {
       Path: this.props.path ?? '/',
       RoleName: this.props.name ?? join([service, stage, region, 'lambdaRole'], '-'),
     };
+    // A policy without statements is not a valid policy document: the role then has none.
+    if (statements.length === 0) delete properties.Policies;
     if (managed.length > 0) properties.ManagedPolicyArns = managed;
     if (this.props.permissionsBoundary !== undefined) properties.PermissionsBoundary = this.props.permissionsBoundary;
     if (this.props.tags !== undefined) {

@@ -20,24 +20,26 @@ export class FunctionUrl extends Construct {
       logicalId: naming.lambdaUrl(fn.key),
       type: 'AWS::Lambda::Url',
       properties: () => {
-        const properties: Record<string, Json> = { AuthType: authType, TargetFunctionArn: fn.arn };
+        const properties: Record<string, Json> = { AuthType: authType, TargetFunctionArn: fn.targetArn };
         const cors = functionUrlCors(options.cors);
         if (cors !== undefined) properties.Cors = cors;
         // BUFFERED is Lambda's default; the reference writes only RESPONSE_STREAM.
         if (options.invokeMode !== undefined && options.invokeMode !== 'BUFFERED') properties.InvokeMode = options.invokeMode;
         return properties;
       },
+      dependsOn: () => fn.targetAlias,
     });
     if (authType === 'NONE') {
       new CfnResource(this, 'Permission', {
         logicalId: naming.lambdaUrlPermission(fn.key),
         type: 'AWS::Lambda::Permission',
         properties: () => ({
-          FunctionName: fn.arn,
+          FunctionName: fn.targetArn,
           Action: 'lambda:InvokeFunctionUrl',
           Principal: '*',
           FunctionUrlAuthType: 'NONE',
         }),
+        dependsOn: () => fn.targetAlias,
       });
     }
     new CfnOutput(this, 'Output', {

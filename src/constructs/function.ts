@@ -6,7 +6,7 @@ import { ConfigError, invalid } from '../errors';
 import { functionImage, type FunctionImage } from './function-image';
 import type { Artifact } from '../package/artifacts';
 import type { FunctionConfig, Json, RuntimeManagement } from './model';
-import { CfnOutput, Resource, getAtt, ref } from './resource';
+import { CfnOutput, Resource, getAtt, join, ref } from './resource';
 import type { Service } from './service';
 import { FunctionUrl } from './function-url';
 import { EventInvokeConfig } from './event-invoke-config';
@@ -29,6 +29,8 @@ export class FunctionConstruct extends Construct {
   readonly version?: LambdaVersion;
   /** Set when the function runs a container image (`image`) rather than a zip. */
   readonly image?: FunctionImage;
+  /** The alias events invoke and wait for (`HelloProvConcLambdaAlias`), when provisioned concurrency is set. */
+  readonly targetAlias?: string;
 
   constructor(service: Service, key: string, readonly config: FunctionConfig) {
     super(service, key);
@@ -48,15 +50,15 @@ export class FunctionConstruct extends Construct {
     const role = this.usesSharedRole ? service.role : undefined;
     const customName = !this.physicalName.startsWith(`${service.name}-${service.stage}`);
     if (customName && !config.disableLogs) role?.addLogGroup(naming.logGroupName(this.physicalName));
-    if (!customName) role?.useServicePrefix();
+    if (!customName && !config.disableLogs) role?.useServicePrefix();
     if (!customName && config.disableLogs) role?.denyLogs(naming.logGroupName(this.physicalName));
     if (config.tracing ?? service.provider.tracing?.lambda) role?.enableTracing();
-    if (config.onError !== undefined) role?.addFunctionStatement({ Effect: 'Allow', Action: ['sns:Publish'], Resource: [config.onError] });
+    if (config.onError !== undefined) role?.addFunctionStatement({ Effect: 'Allow', Action: ['sns:Publish'], Resource: [config.onError] }, { once: true });
     if (config.fileSystemConfig) {
       role?.addFunctionStatement({ Effect: 'Allow', Action: ['elasticfilesystem:ClientMount', 'elasticfilesystem:ClientWrite'], Resource: [config.fileSystemConfig.arn] });
     }
     const kmsKeyArn = config.kmsKeyArn ?? service.provider.kmsKeyArn;
-    if (kmsKeyArn !== undefined) role?.addFunctionStatement({ Effect: 'Allow', Action: ['kms:Decrypt'], Resource: [kmsKeyArn] });
+    if (kmsKeyArn !== undefined) role?.addFunctionStatement({ Effect: 'Allow', Action: ['kms:Decrypt'], Resource: [kmsKeyArn] }, { once: true });
 
     if (config.provisionedConcurrency && config.snapStart) {
       throw new ConfigError(
@@ -70,7 +72,8 @@ export class FunctionConstruct extends Construct {
       this.version = new LambdaVersion(this, 'Version', this, versioned);
     }
     if (config.provisionedConcurrency) {
-      new LambdaAlias(this, 'ProvisionedConcurrencyAlias', this, naming.provisionedConcurrencyAlias(key), 'provisioned', {
+      this.targetAlias = naming.provisionedConcurrencyAlias(key);
+      new LambdaAlias(this, 'ProvisionedConcurrencyAlias', this, this.targetAlias, 'provisioned', {
         ProvisionedConcurrentExecutions: config.provisionedConcurrency,
       });
     }
@@ -106,6 +109,19 @@ export class FunctionConstruct extends Construct {
   /** `{ "Fn::GetAtt": ["HelloLambdaFunction", "Arn"] }` */
   get arn() {
     return getAtt(this.lambda.logicalId, 'Arn');
+  }
+
+  /**
+   * What events invoke: with provisioned concurrency, the alias (`{arn}:provisioned`, spelled as
+   * v3 spells it), so invocations use the provisioned environments; else the function.
+   */
+  get targetArn(): Json {
+    return this.targetAlias === undefined ? this.arn : join([this.arn, 'provisioned'], ':');
+  }
+
+  /** `DependsOn` of a resource that invokes the function: its own list, then the alias (where v3 puts it). */
+  dependsOnTarget(dependsOn: string[]): string[] {
+    return this.targetAlias === undefined ? dependsOn : [...dependsOn, this.targetAlias];
   }
 }
 

@@ -172,7 +172,10 @@ export class HttpApi extends Construct {
     if (functionArn === null) {
       throw new ConfigError(`Invalid configuration in 'provider.httpApi.authorizers.${key}': a request authorizer needs "functionName" or "functionArn"`);
     }
-    const target = () => (config.functionArn ?? getAtt(naming.lambdaFunction(String(config.functionName)), 'Arn')) as Json;
+    // The authorizer function's construct, once every function exists: with provisioned concurrency, its alias is called.
+    const authorizerFunction = () => (config.functionArn === undefined ? this.service.function(String(config.functionName)) : undefined);
+    const target = () => (config.functionArn ?? authorizerFunction()?.targetArn ?? getAtt(naming.lambdaFunction(String(config.functionName)), 'Arn')) as Json;
+    const aliasDependsOn = () => authorizerFunction()?.targetAlias;
     if (!config.managedExternally) {
       new CfnResource(this, `AuthorizerPermission${key}`, {
         logicalId: naming.httpApiAuthorizerPermission(name),
@@ -183,6 +186,7 @@ export class HttpApi extends Construct {
           Principal: 'apigateway.amazonaws.com',
           SourceArn: this.executeApiArn(),
         }),
+        dependsOn: aliasDependsOn,
       });
     }
     new CfnResource(this, `Authorizer${key}`, {
@@ -201,6 +205,7 @@ export class HttpApi extends Construct {
         properties.AuthorizerUri = lambdaInvocationUri(target());
         return properties;
       },
+      dependsOn: aliasDependsOn,
     });
   }
 
@@ -222,11 +227,12 @@ export class HttpApi extends Construct {
       logicalId: naming.httpApiPermission(fn.key),
       type: 'AWS::Lambda::Permission',
       properties: () => ({
-        FunctionName: fn.arn,
+        FunctionName: fn.targetArn,
         Action: 'lambda:InvokeFunction',
         Principal: 'apigateway.amazonaws.com',
         SourceArn: this.executeApiArn(),
       }),
+      dependsOn: () => fn.targetAlias,
     });
     new CfnResource(fn, 'HttpApiIntegration', {
       logicalId,
@@ -234,11 +240,12 @@ export class HttpApi extends Construct {
       properties: () => ({
         ApiId: this.apiId,
         IntegrationType: 'AWS_PROXY',
-        IntegrationUri: fn.arn,
+        IntegrationUri: fn.targetArn,
         PayloadFormatVersion: payload,
         // API Gateway's maximum (and the reference's fixed value): keep functions below 29 s.
         TimeoutInMillis: 30000,
       }),
+      dependsOn: () => fn.targetAlias,
     });
     return logicalId;
   }

@@ -1,7 +1,16 @@
 import type { Json } from './model';
 import type { FunctionConstruct } from './function';
-import { lambdaInvocationUri } from './resource';
+import { getAtt, join, partition, region } from './resource';
 import type { CorsConfig } from './rest-api-cors';
+
+/**
+ * What a REST integration invokes. With provisioned concurrency, v3 spells the alias inside the
+ * URI's own join (`…/functions/`, the ARN, `:`, `provisioned`, `/invocations`).
+ */
+export function restIntegrationUri(fn: FunctionConstruct): Json {
+  const qualifier = fn.targetAlias === undefined ? [] : [':', 'provisioned'];
+  return join(['arn:', partition, ':apigateway:', region, ':lambda:path/2015-03-31/functions/', getAtt(fn.lambda.logicalId, 'Arn'), ...qualifier, '/invocations']);
+}
 
 /*
  * `integration: lambda` (the non-proxy form): API Gateway maps the request into an
@@ -115,7 +124,7 @@ export function lambdaIntegration(
     integration: {
       IntegrationHttpMethod: 'POST',
       Type: 'AWS',
-      Uri: lambdaInvocationUri(fn.arn),
+      Uri: restIntegrationUri(fn),
       PassthroughBehavior: 'NEVER',
       RequestTemplates: {
         'application/json': `${JSON_BODY}${template}`,

@@ -147,19 +147,22 @@ export class RestApi extends Construct {
   }
 
   /** The invoke permission a function needs once, however many methods point at it. */
-  permissionFor(fn: FunctionConstruct): string {
+  permissionFor(fn: FunctionConstruct, { forAuthorizer = false } = {}): string {
     const logicalId = naming.restApiPermission(fn.key);
     if (!this.permissions.has(logicalId)) {
       this.permissions.add(logicalId);
+      // With provisioned concurrency v3 names the alias: by Ref for an authorizer, as `{arn}:provisioned` (and waits for it) for an integration.
+      const alias = fn.targetAlias;
       new CfnResource(fn, 'ApiGatewayPermission', {
         logicalId,
         type: 'AWS::Lambda::Permission',
         properties: () => ({
-          FunctionName: fn.arn,
+          FunctionName: alias !== undefined && forAuthorizer ? ref(alias) : fn.targetArn,
           Action: 'lambda:InvokeFunction',
           Principal: 'apigateway.amazonaws.com',
           SourceArn: this.executeApiArn(),
         }),
+        dependsOn: () => (forAuthorizer ? undefined : alias),
       });
     }
     return logicalId;
@@ -174,7 +177,7 @@ export class RestApi extends Construct {
    * may change its settings (the last one wins, as in the reference); two different
    * targets under one logical id would silently overwrite each other, so that is an error.
    */
-  authorizer(logicalId: string, definition: Record<string, Json>, owner: string, extra?: () => void): string {
+  authorizer(logicalId: string, definition: Record<string, Json>, owner: string, extra?: () => void, dependsOn?: () => string | undefined): string {
     const target = (d: Record<string, Json>) => JSON.stringify(d.AuthorizerUri ?? d.ProviderARNs);
     const existing = this.authorizers.get(logicalId);
     if (existing !== undefined) {
@@ -192,6 +195,7 @@ export class RestApi extends Construct {
       logicalId,
       type: 'AWS::ApiGateway::Authorizer',
       properties: () => entry.definition,
+      dependsOn,
     });
     extra?.();
     return logicalId;

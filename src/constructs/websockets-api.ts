@@ -165,15 +165,16 @@ export class WebsocketsApi extends Construct {
         new WebsocketsResource(this, `Integration-${fn.key}`, {
           logicalId,
           type: 'AWS::ApiGatewayV2::Integration',
-          properties: () => ({ ApiId: this.apiId, IntegrationType: 'AWS_PROXY', IntegrationUri: lambdaInvocationUri(fn.arn) }),
+          before: () => (fn.targetAlias === undefined ? undefined : { DependsOn: fn.targetAlias }),
+          properties: () => ({ ApiId: this.apiId, IntegrationType: 'AWS_PROXY', IntegrationUri: lambdaInvocationUri(fn.targetArn) }),
         }),
       );
     }
     this.addPermission(naming.websocketsPermission(fn.key), () => ({
-      FunctionName: fn.arn,
+      FunctionName: fn.targetArn,
       Action: 'lambda:InvokeFunction',
       Principal: 'apigateway.amazonaws.com',
-    }), [fn.lambda.logicalId]);
+    }), () => [fn.targetAlias ?? fn.lambda.logicalId]);
     return logicalId;
   }
 
@@ -181,18 +182,24 @@ export class WebsocketsApi extends Construct {
   authorizerFor(authorizer: WebsocketsAuthorizer): string {
     const logicalId = naming.websocketsAuthorizer(authorizer.name);
     const functionLogicalId = authorizer.functionKey === undefined ? undefined : lambdaFunctionLogicalId(authorizer.functionKey);
-    const functionArn = functionLogicalId ? getAtt(functionLogicalId, 'Arn') : authorizer.arn;
+    // The authorizer function's construct, once every function exists (it may come after this one).
+    const authorizerFunction = () => (authorizer.functionKey === undefined ? undefined : this.service.function(authorizer.functionKey));
+    const functionArn = () => authorizerFunction()?.targetArn ?? (functionLogicalId ? getAtt(functionLogicalId, 'Arn') : authorizer.arn);
     if (!this.authorizers.has(authorizer.name)) {
       this.authorizers.set(
         authorizer.name,
         new WebsocketsResource(this, `Authorizer-${authorizer.name}`, {
           logicalId,
           type: 'AWS::ApiGatewayV2::Authorizer',
+          before: () => {
+            const alias = authorizerFunction()?.targetAlias;
+            return alias === undefined ? undefined : { DependsOn: alias };
+          },
           properties: () => ({
             ApiId: this.apiId,
             Name: authorizer.name,
             AuthorizerType: 'REQUEST',
-            AuthorizerUri: lambdaInvocationUri(functionArn),
+            AuthorizerUri: lambdaInvocationUri(functionArn()),
             IdentitySource: authorizer.identitySource,
           }),
         }),
@@ -203,8 +210,11 @@ export class WebsocketsApi extends Construct {
     this.addPermission(permissionId, () => ({
       Action: 'lambda:InvokeFunction',
       Principal: 'apigateway.amazonaws.com',
-      FunctionName: functionArn,
-    }), functionLogicalId ? [functionLogicalId] : []);
+      FunctionName: functionArn(),
+    }), () => {
+      const alias = authorizerFunction()?.targetAlias;
+      return [...(functionLogicalId ? [functionLogicalId] : []), ...(alias === undefined ? [] : [alias])];
+    });
     return logicalId;
   }
 
@@ -246,14 +256,14 @@ export class WebsocketsApi extends Construct {
     this.routes.set(props.routeKey, { route, response, fn, path });
   }
 
-  private addPermission(logicalId: string, properties: () => Record<string, Json>, dependsOn: string[]): void {
+  private addPermission(logicalId: string, properties: () => Record<string, Json>, dependsOn: () => string[]): void {
     if (this.permissions.has(logicalId)) return;
     this.permissions.set(
       logicalId,
       new WebsocketsResource(this, `Permission-${logicalId}`, {
         logicalId,
         type: 'AWS::Lambda::Permission',
-        before: () => ({ DependsOn: this.ownsApi ? [naming.websocketsApi(), ...dependsOn] : [...dependsOn] }),
+        before: () => ({ DependsOn: this.ownsApi ? [naming.websocketsApi(), ...dependsOn()] : dependsOn() }),
         properties,
       }),
     );

@@ -7,6 +7,7 @@ import { ConfigError } from '../../src/errors';
 import { packageService } from '../../src/package/service';
 import type { Template } from '../../src/synth/template';
 import { REFUSED_SETTINGS } from '../../src/config/refused-settings';
+import { CORRECTED_SETTINGS } from '../../src/config/corrected-settings';
 import { FIXTURES, GOLDEN_TIME } from '../helpers/golden';
 import { STILL_DIFFERING } from './settings-sweep-gaps';
 
@@ -125,7 +126,18 @@ for (const [path, entry] of Object.entries(sweep.settings)) {
   if (!sweep.companions[entry.companion]) continue;
   const refusal = REFUSED_SETTINGS[path];
   const gap = STILL_DIFFERING[path];
-  if (refusal) {
+  const correction = CORRECTED_SETTINGS[path];
+  if (correction) {
+    settings(`${path}: the reference's template, corrected (${correction.reason})`, async () => {
+      const outcome = await outcomeOf(entry);
+      const reference = normalize(expectedTemplate(entry));
+      const corrected = structuredClone(reference) as { Resources: Record<string, any> };
+      correction.correct(corrected);
+      assert.not.equal(corrected, reference, 'the correction changes nothing: take it off CORRECTED_SETTINGS');
+      assert.ok('template' in outcome, `fw refused: ${(outcome as { refused: string }).refused}`);
+      assert.equal((outcome as { template: unknown }).template, corrected);
+    });
+  } else if (refusal) {
     settings(`${path}: refused with one line naming it`, async () => {
       const outcome = await outcomeOf(entry);
       assert.equal(outcome, { refused: refusal.message });
@@ -153,7 +165,7 @@ settings.run();
 
 const tables = suite('settings sweep: the tables name swept settings');
 tables('every refused or still-differing setting is one the sweep recorded', () => {
-  const unknown = [...Object.keys(REFUSED_SETTINGS), ...Object.keys(STILL_DIFFERING)].filter(path => !(path in sweep.settings));
+  const unknown = [...Object.keys(REFUSED_SETTINGS), ...Object.keys(STILL_DIFFERING), ...Object.keys(CORRECTED_SETTINGS)].filter(path => !(path in sweep.settings));
   assert.equal(unknown, []);
 });
 tables("README's Compatibility section lists exactly the refused settings, with their reasons", () => {
@@ -161,5 +173,11 @@ tables("README's Compatibility section lists exactly the refused settings, with 
   const section = readme.slice(readme.indexOf('<!-- refused-settings:start -->'), readme.indexOf('<!-- refused-settings:end -->'));
   const listed = [...section.matchAll(/^\| `([^`]+)` \| (.+) \|$/gm)].map(m => [m[1], m[2]]);
   assert.equal(listed, Object.entries(REFUSED_SETTINGS).map(([path, { reason }]) => [path, reason]));
+});
+tables("README's Compatibility section lists exactly the corrected settings, with their reasons", () => {
+  const readme = readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('<!-- corrected-settings:start -->'), readme.indexOf('<!-- corrected-settings:end -->'));
+  const listed = [...section.matchAll(/^\| `([^`]+)` \| (.+) \|$/gm)].map(m => [m[1], m[2]]);
+  assert.equal(listed, Object.entries(CORRECTED_SETTINGS).map(([path, { reason }]) => [path, reason]));
 });
 tables.run();

@@ -101,4 +101,12 @@ fn('destinations and retries become an event invoke config with role statements'
   ]);
 });
 
+fn('a destination named after a function the service lacks is refused, as v3 refuses it (a Fn::GetAtt of a missing resource would fail the deploy)', () => {
+  assert.throws(
+    () => synth({ functions: { hello: { handler: 'h.main', destinations: { onSuccess: 'otherFunctionInService' } } } }),
+    (error: Error) =>
+      error.message === `Invalid configuration in 'functions.hello.destinations.onSuccess': no function named "otherFunctionInService" in this service (a function elsewhere is given by its ARN)`,
+  );
+});
+
 fn.run();

@@ -33,11 +33,12 @@ export function alexaPermission(scope: Construct, fn: FunctionConstruct, logical
     logicalId,
     type: 'AWS::Lambda::Permission',
     properties: (): Record<string, Json> => ({
-      FunctionName: fn.arn,
+      FunctionName: fn.targetArn,
       Action: event.enabled ? 'lambda:InvokeFunction' : 'lambda:DisableInvokeFunction',
       Principal: principal,
       EventSourceToken: event.appId,
     }),
+    dependsOn: () => fn.targetAlias,
   });
 }
 

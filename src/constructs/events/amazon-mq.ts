@@ -77,7 +77,7 @@ export function amazonMqEventSourceMapping(
       const access: Json[] = [{ Type: 'BASIC_AUTH', URI: event.basicAuthArn }];
       if (event.virtualHost !== undefined) access.push({ Type: 'VIRTUAL_HOST', URI: event.virtualHost });
       const properties: Record<string, Json> = {
-        FunctionName: fn.arn,
+        FunctionName: fn.targetArn,
         EventSourceArn: event.arn,
         Queues: [event.queue],
         SourceAccessConfigurations: access,

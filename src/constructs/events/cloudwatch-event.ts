@@ -44,7 +44,7 @@ export class CloudWatchEventEvent extends Construct {
         if (options.input !== undefined) target.Input = typeof options.input === 'string' ? options.input : JSON.stringify(options.input);
         if (options.inputPath !== undefined) target.InputPath = options.inputPath;
         if (options.inputTransformer !== undefined) target.InputTransformer = inputTransformer(options.inputTransformer);
-        target.Arn = fn.arn;
+        target.Arn = fn.targetArn;
         target.Id = naming.cloudWatchEventTargetId(fn.key);
         const properties: Record<string, Json> = { EventPattern: options.event };
         properties.State = options.enabled === false ? 'DISABLED' : 'ENABLED';
@@ -53,6 +53,7 @@ export class CloudWatchEventEvent extends Construct {
         properties.Targets = [target];
         return properties;
       },
+      dependsOn: () => fn.targetAlias,
     });
     lambdaPermission(this, 'Permission', fn, {
       logicalId: naming.cloudWatchEventPermission(fn.key, index),

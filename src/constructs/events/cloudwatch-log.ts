@@ -29,6 +29,7 @@ class LogSubscriptions extends Construct {
       logicalId: this.permission,
       principal: join(['logs.', region, '.amazonaws.com']),
       sourceArn: () => join(['arn:', partition, ':logs:', region, ':', accountId, ':log-group:', this.sourceLogGroups(), ':*']),
+      aliasAsList: true,
     });
   }
 
@@ -65,9 +66,9 @@ export class CloudWatchLogEvent extends Construct {
       properties: (): Record<string, Json> => ({
         LogGroupName: options.logGroup,
         FilterPattern: options.filter ?? '',
-        DestinationArn: fn.arn,
+        DestinationArn: fn.targetArn,
       }),
-      dependsOn: () => [subscriptions.permission],
+      dependsOn: () => fn.dependsOnTarget([subscriptions.permission]),
     });
   }
 }

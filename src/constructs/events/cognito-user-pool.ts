@@ -125,7 +125,7 @@ export class CognitoUserPool extends Resource {
       );
     }
     if (!existing) this.triggers.set(trigger, { fn, path });
-    this.dependencies.push(fn.lambda.logicalId);
+    this.dependencies.push(fn.targetAlias ?? fn.lambda.logicalId);
     if (kmsKeyId === undefined || !CUSTOM_SENDERS.includes(trigger)) return;
     if (this.kmsKey && JSON.stringify(this.kmsKey.value) !== JSON.stringify(kmsKeyId)) {
       throw new ConfigError(
@@ -138,7 +138,7 @@ export class CognitoUserPool extends Resource {
   protected properties() {
     const lambdaConfig: Record<string, Json> = {};
     for (const [trigger, { fn }] of this.triggers) {
-      lambdaConfig[trigger] = CUSTOM_SENDERS.includes(trigger) ? { LambdaArn: fn.arn, LambdaVersion: 'V1_0' } : fn.arn;
+      lambdaConfig[trigger] = CUSTOM_SENDERS.includes(trigger) ? { LambdaArn: fn.targetArn, LambdaVersion: 'V1_0' } : fn.targetArn;
     }
     if (this.kmsKey) lambdaConfig.KMSKeyID = this.kmsKey.value;
     return { UserPoolName: this.poolName, LambdaConfig: lambdaConfig };

@@ -64,7 +64,7 @@ export class EventBridgeEvent extends Construct {
     const bus = resolveBus(fn.service, config.eventBus, `${path}.eventBus`);
     const ruleName = config.name ?? naming.eventBridgeRuleName(fn.physicalName, position);
 
-    const target: Record<string, Json> = { Arn: fn.arn, Id: naming.eventBridgeTargetId(ruleName) };
+    const target: Record<string, Json> = { Arn: fn.targetArn, Id: naming.eventBridgeTargetId(ruleName) };
     if (config.input !== undefined) target.Input = JSON.stringify(config.input);
     if (config.inputPath !== undefined) target.InputPath = config.inputPath;
     if (config.inputTransformer !== undefined) {
@@ -94,7 +94,8 @@ export class EventBridgeEvent extends Construct {
       logicalId: naming.eventBridgeRule(fn.physicalName, position),
       type: 'AWS::Events::Rule',
       properties: () => properties,
-      dependsOn: () => bus.createdAs,
+      // v3 waits for the bus it creates, else for the provisioned-concurrency alias.
+      dependsOn: () => bus.createdAs ?? fn.targetAlias,
     });
     const ruleArnPath = bus.name === undefined ? ['rule', ruleName] : ['rule', bus.name, ruleName];
     new CfnResource(this, 'Permission', {
@@ -102,10 +103,11 @@ export class EventBridgeEvent extends Construct {
       type: 'AWS::Lambda::Permission',
       properties: () => ({
         Action: 'lambda:InvokeFunction',
-        FunctionName: fn.arn,
+        FunctionName: fn.targetArn,
         Principal: 'events.amazonaws.com',
         SourceArn: join(['arn', partition, 'events', region, accountId, join(ruleArnPath, '/')], ':'),
       }),
+      dependsOn: () => fn.targetAlias,
     });
   }
 }

@@ -93,9 +93,10 @@ export const vpcNetworkStatement = (): IamStatement => ({
 
 /**
  * What an sqs or stream mapping waits for: the shared role, which carries its read statements
- * (see EventRolePolicy); nothing for a function with its own role, as in the reference.
+ * (see EventRolePolicy), nothing for a function with its own role, as in the reference; then the
+ * provisioned-concurrency alias it invokes.
  */
-export const sharedRoleDependsOn = (fn: FunctionConstruct): string[] => (fn.usesSharedRole ? [naming.roleLambdaExecution()] : []);
+export const sharedRoleDependsOn = (fn: FunctionConstruct): string[] => fn.dependsOnTarget(fn.usesSharedRole ? [naming.roleLambdaExecution()] : []);
 
 /**
  * What a broker mapping waits for: the role the function runs as when it is in this template
@@ -128,7 +129,7 @@ export function brokerEventSourceMapping(
   ensureBrokerPolicies(fn.service);
   claimLogicalId(fn.service, mapping.logicalId, mapping.path, mapping.hint);
   const properties = mapping.properties();
-  const dependsOn = roleDependsOn(fn);
+  const dependsOn = fn.dependsOnTarget(roleDependsOn(fn));
   new CfnResource(scope, 'EventSourceMapping', {
     logicalId: mapping.logicalId,
     type: 'AWS::Lambda::EventSourceMapping',

@@ -8,7 +8,7 @@ import { CfnResource, lambdaInvocationUri } from '../resource';
 import type { FunctionConstruct } from '../function';
 import type { RestApi } from '../rest-api';
 import { parseCors } from '../rest-api-cors';
-import { lambdaIntegration } from '../rest-api-lambda-integration';
+import { lambdaIntegration, restIntegrationUri } from '../rest-api-lambda-integration';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'ANY'];
 
@@ -116,7 +116,7 @@ export class HttpEvent extends Construct {
         if (authorization.authorizerId) properties.AuthorizerId = { Ref: authorization.authorizerId };
         if (authorization.scopes !== undefined) properties.AuthorizationScopes = authorization.scopes;
         if (isProxy) {
-          properties.Integration = { IntegrationHttpMethod: 'POST', Type: 'AWS_PROXY', Uri: lambdaInvocationUri(fn.arn) };
+          properties.Integration = { IntegrationHttpMethod: 'POST', Type: 'AWS_PROXY', Uri: restIntegrationUri(fn) };
           properties.MethodResponses = [];
         } else {
           const { integration, methodResponses } = lambdaIntegration(fn, event, cors);
@@ -126,7 +126,7 @@ export class HttpEvent extends Construct {
         }
         return properties;
       },
-      dependsOn: () => [authorization.authorizerId ?? permission],
+      dependsOn: () => fn.dependsOnTarget([authorization.authorizerId ?? permission]),
     });
   }
 }
@@ -176,13 +176,13 @@ function authorize(fn: FunctionConstruct, api: RestApi, raw: unknown, path: stri
     definition.Type = 'COGNITO_USER_POOLS';
     definition.ProviderARNs = [arn];
   } else {
-    definition.AuthorizerUri = lambdaInvocationUri(authorizerFunction ? authorizerFunction.arn : arn);
+    definition.AuthorizerUri = lambdaInvocationUri(authorizerFunction ? authorizerFunction.targetArn : arn);
     definition.Type = declaredType?.toLowerCase() === 'request' ? 'REQUEST' : 'TOKEN';
   }
   if (config.identityValidationExpression !== undefined) definition.IdentityValidationExpression = config.identityValidationExpression;
 
   api.authorizer(logicalId, definition, path, () => {
-    if (authorizerFunction) api.permissionFor(authorizerFunction);
+    if (authorizerFunction) api.permissionFor(authorizerFunction, { forAuthorizer: true });
     else if (!isCognito && !config.managedExternally) {
       new CfnResource(api, `AuthorizerPermission${logicalId}`, {
         logicalId: naming.restApiPermission(name!),
@@ -195,7 +195,7 @@ function authorize(fn: FunctionConstruct, api: RestApi, raw: unknown, path: stri
         }),
       });
     }
-  });
+  }, () => authorizerFunction?.targetAlias);
   return { type: isCognito ? 'COGNITO_USER_POOLS' : 'CUSTOM', authorizerId: logicalId, scopes: config.scopes };
 }
 

@@ -39,7 +39,7 @@ export class IotFleetProvisioningEvent extends Construct {
 
     const properties: Record<string, Json> = {
       Enabled: event.enabled !== false,
-      PreProvisioningHook: { TargetArn: fn.arn },
+      PreProvisioningHook: { TargetArn: fn.targetArn },
       ProvisioningRoleArn: event.provisioningRoleArn,
       TemplateBody: JSON.stringify(event.templateBody),
     };
@@ -48,7 +48,7 @@ export class IotFleetProvisioningEvent extends Construct {
       logicalId: naming.iotProvisioningTemplate(fn.key),
       type: 'AWS::IoT::ProvisioningTemplate',
       properties: () => properties,
-      dependsOn: () => [permissionId],
+      dependsOn: () => fn.dependsOnTarget([permissionId]),
     });
     lambdaPermission(this, 'Permission', fn, { logicalId: permissionId, principal: 'iot.amazonaws.com' });
   }

@@ -33,13 +33,13 @@ export class IotEvent extends Construct {
     const payload: Record<string, Json> = {
       RuleDisabled: event.enabled === false,
       Sql: event.sql,
-      Actions: [{ Lambda: { FunctionArn: fn.arn } }],
+      Actions: [{ Lambda: { FunctionArn: fn.targetArn } }],
     };
     if (event.description !== undefined) payload.Description = event.description;
     if (event.sqlVersion !== undefined) payload.AwsIotSqlVersion = event.sqlVersion;
     const properties: Record<string, Json> = { TopicRulePayload: payload };
     if (event.name !== undefined) properties.RuleName = event.name;
-    new CfnResource(this, 'TopicRule', { logicalId: ruleId, type: 'AWS::IoT::TopicRule', properties: () => properties });
+    new CfnResource(this, 'TopicRule', { logicalId: ruleId, type: 'AWS::IoT::TopicRule', properties: () => properties, dependsOn: () => fn.targetAlias });
 
     lambdaPermission(this, 'Permission', fn, {
       logicalId: naming.iotTopicRulePermission(fn.key, index),

@@ -92,7 +92,7 @@ export class KafkaEvent extends Construct {
       properties: () =>
         kafkaTopicProperties(
           {
-            FunctionName: fn.arn,
+            FunctionName: fn.targetArn,
             StartingPosition: event.startingPosition ?? 'TRIM_HORIZON',
             SelfManagedEventSource: { Endpoints: { KafkaBootstrapServers: event.bootstrapServers } },
             Topics: [event.topic],

@@ -9,6 +9,8 @@ export interface PermissionProps {
   /** Which resource of the service may invoke it; none where the principal alone says (IoT provisioning hooks). */
   sourceArn?: () => Json;
   sourceAccount?: Json;
+  /** v3 writes the alias permissions wait for as a list for some events (ALB, CloudWatch Logs), as a string for the others. */
+  aliasAsList?: boolean;
 }
 
 /** `AWS::Lambda::Permission` letting a service invoke the function. */
@@ -18,7 +20,7 @@ export function lambdaPermission(scope: Construct, id: string, fn: FunctionConst
     type: 'AWS::Lambda::Permission',
     properties: () => {
       const properties: Record<string, Json> = {
-        FunctionName: fn.arn,
+        FunctionName: fn.targetArn,
         Action: 'lambda:InvokeFunction',
         Principal: props.principal,
       };
@@ -26,5 +28,6 @@ export function lambdaPermission(scope: Construct, id: string, fn: FunctionConst
       if (props.sourceAccount !== undefined) properties.SourceAccount = props.sourceAccount;
       return properties;
     },
+    dependsOn: () => (fn.targetAlias === undefined ? undefined : props.aliasAsList ? [fn.targetAlias] : fn.targetAlias),
   });
 }

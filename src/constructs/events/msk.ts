@@ -55,7 +55,7 @@ export class MskEvent extends Construct {
       hint: 'use one msk event per cluster and topic',
       properties: () =>
         kafkaTopicProperties(
-          { EventSourceArn: event.arn, FunctionName: fn.arn, StartingPosition: event.startingPosition ?? 'TRIM_HORIZON', Topics: [event.topic] },
+          { EventSourceArn: event.arn, FunctionName: fn.targetArn, StartingPosition: event.startingPosition ?? 'TRIM_HORIZON', Topics: [event.topic] },
           event,
           {
             consumerGroupConfig: 'AmazonManagedKafkaEventSourceConfig',

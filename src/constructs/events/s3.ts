@@ -74,7 +74,7 @@ class Bucket extends Construct {
   }
 
   notify(fn: FunctionConstruct, event: string, rules: Rule[] | undefined, permission: string): void {
-    const notification: Record<string, Json> = { Event: event, Function: fn.arn };
+    const notification: Record<string, Json> = { Event: event, Function: fn.targetArn };
     if (rules && rules.length > 0) {
       notification.Filter = {
         S3Key: { Rules: rules.flatMap(rule => Object.entries(rule).map(([Name, Value]) => ({ Name, Value }))) },
@@ -82,6 +82,8 @@ class Bucket extends Construct {
     }
     this.notifications.push(notification);
     this.permissions.push(permission);
+    // The bucket checks its notification targets on creation: the alias must exist by then (v3 lists it once per notification, like the permission).
+    if (fn.targetAlias !== undefined) this.permissions.push(fn.targetAlias);
   }
 }
 

@@ -70,7 +70,7 @@ export class ScheduleEvent extends Construct {
           logicalId: naming.schedulerSchedule(fn.key, index),
           type: 'AWS::Scheduler::Schedule',
           properties: () => {
-            const target: Record<string, Json> = { Arn: fn.arn, RoleArn: functionRoleArn(fn) };
+            const target: Record<string, Json> = { Arn: fn.targetArn, RoleArn: functionRoleArn(fn) };
             if (input !== undefined) target.Input = input;
             const properties: Record<string, Json> = {
               ScheduleExpression: expression,
@@ -83,6 +83,7 @@ export class ScheduleEvent extends Construct {
             if (options.timezone !== undefined) properties.ScheduleExpressionTimezone = options.timezone;
             return properties;
           },
+          dependsOn: () => fn.targetAlias,
         });
         return;
       }
@@ -95,7 +96,7 @@ export class ScheduleEvent extends Construct {
           if (input !== undefined) target.Input = input;
           if (options.inputPath !== undefined) target.InputPath = options.inputPath;
           if (options.inputTransformer !== undefined) target.InputTransformer = inputTransformer(options.inputTransformer);
-          target.Arn = fn.arn;
+          target.Arn = fn.targetArn;
           target.Id = naming.scheduleTargetId(fn.key);
           const properties: Record<string, Json> = { ScheduleExpression: expression, State: state };
           if (options.name !== undefined) properties.Name = options.name;
@@ -103,6 +104,7 @@ export class ScheduleEvent extends Construct {
           properties.Targets = [target];
           return properties;
         },
+        dependsOn: () => fn.targetAlias,
       });
       lambdaPermission(this, `Permission${position}`, fn, {
         logicalId: naming.schedulePermission(fn.key, index),

@@ -35,6 +35,8 @@ class Topic extends Construct {
   displayName?: string;
   /** Subscriptions written inside the topic (those without a filter or redrive policy). */
   readonly endpoints: Json[] = [];
+  /** The first function subscribed: the topic waits for its provisioned-concurrency alias, as in v3. */
+  firstSubscriber?: FunctionConstruct;
 
   static of(service: Service, topicName: string): Topic {
     return service.shared(`SnsTopic:${topicName}`, (scope, id) => new Topic(scope, id, topicName));
@@ -52,6 +54,7 @@ class Topic extends Construct {
         if (this.endpoints.length > 0) properties.Subscription = this.endpoints.map(endpoint => ({ Endpoint: endpoint, Protocol: 'lambda' }));
         return properties;
       },
+      dependsOn: () => this.firstSubscriber?.targetAlias,
     });
   }
 }
@@ -108,25 +111,27 @@ export class SnsEvent extends Construct {
         logicalId: subscription,
         type: 'AWS::SNS::Subscription',
         properties: () => {
-          const properties = extra({ TopicArn: arn, Protocol: 'lambda', Endpoint: fn.arn });
+          const properties = extra({ TopicArn: arn, Protocol: 'lambda', Endpoint: fn.targetArn });
           if (topicRegion && topicRegion !== fn.service.region) properties.Region = topicRegion;
           return properties;
         },
+        dependsOn: () => fn.targetAlias,
       });
     } else {
       const topic = Topic.of(fn.service, topicName);
+      topic.firstSubscriber ??= fn;
       if (options.displayName !== undefined) topic.displayName = options.displayName;
       topicArn = ref(topic.logicalId);
       sourceArn = join(['arn:', partition, ':sns:', region, ':', accountId, ':', topicName]);
       if (options.filterPolicy === undefined && redrive === undefined) {
-        topic.endpoints.push(fn.arn);
+        topic.endpoints.push(fn.targetArn);
       } else {
         const subscription = naming.snsSubscription(fn.key, topicName);
         claimLogicalId(fn.service, subscription, path, 'a function can use each source only once');
         new CfnResource(this, 'Subscription', {
           logicalId: subscription,
           type: 'AWS::SNS::Subscription',
-          properties: () => extra({ Endpoint: fn.arn, Protocol: 'lambda', TopicArn: topicArn }),
+          properties: () => extra({ Endpoint: fn.targetArn, Protocol: 'lambda', TopicArn: topicArn }),
         });
       }
     }

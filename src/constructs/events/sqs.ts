@@ -50,7 +50,7 @@ export class SqsEvent extends Construct {
         const properties: Record<string, Json> = { BatchSize: options.batchSize ?? 10 };
         if (options.maximumBatchingWindow !== undefined) properties.MaximumBatchingWindowInSeconds = options.maximumBatchingWindow;
         properties.EventSourceArn = options.arn;
-        properties.FunctionName = fn.arn;
+        properties.FunctionName = fn.targetArn;
         properties.Enabled = options.enabled ?? true;
         if (options.functionResponseType !== undefined) properties.FunctionResponseTypes = [options.functionResponseType];
         if (options.filterPatterns !== undefined) properties.FilterCriteria = filterCriteria(options.filterPatterns);

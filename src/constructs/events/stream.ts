@@ -118,7 +118,7 @@ export class StreamEvent extends Construct {
           BatchSize: options.batchSize ?? 10,
           Enabled: options.enabled ?? true,
           EventSourceArn: eventSourceArn,
-          FunctionName: fn.arn,
+          FunctionName: fn.targetArn,
         };
         if (options.parallelizationFactor !== undefined) properties.ParallelizationFactor = options.parallelizationFactor;
         properties.StartingPosition = options.startingPosition ?? 'TRIM_HORIZON';

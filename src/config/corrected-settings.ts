@@ -1,0 +1,18 @@
+/**
+ * Settings of Serverless Framework v3 whose template fw writes differently on purpose, because
+ * v3's template is one AWS rejects. Each has the reason (README's Compatibility section lists it)
+ * and the correction: what it changes in the reference's template for the settings sweep's sample.
+ * The sweep test checks that fw's template is the reference's with exactly that correction, and
+ * that the correction changes something.
+ */
+export const CORRECTED_SETTINGS: Record<string, { reason: string; correct: (template: { Resources: Record<string, any> }) => void }> = {
+  'functions.hello.disableLogs': {
+    reason: 'when no function on the shared role writes logs, v3 keeps the two log statements with empty `Resource` lists, which IAM rejects; fw leaves them out (and the inline policy, when nothing else is in it)',
+    correct: (template) => {
+      const properties = template.Resources.IamRoleLambdaExecution.Properties;
+      const policy = properties.Policies[0].PolicyDocument;
+      policy.Statement = policy.Statement.filter((statement: { Resource?: unknown }) => !(Array.isArray(statement.Resource) && statement.Resource.length === 0));
+      if (policy.Statement.length === 0) delete properties.Policies;
+    },
+  },
+};
