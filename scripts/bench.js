@@ -18,10 +18,10 @@
 // `fw deploy`, `fw deploy --hotswap` and `fw dev` against the local cloud, with the AWS requests
 // each makes (targets: under 1 s, at most 4 sequential round trips for hotswap; see bench/dev.js); "compose": a 10-service application deployed with fw deploy in
 // its compose folder vs the services one after another, against fw local start --provisioning-delay
-// 0.05 (target: at least 3x faster); "dynamodb": PutItem and GetItem through the AWS SDK
-// against `fw local start` and moto (`python3 -m moto.server`, when installed), 10,000 items
-// from 1 and 16 clients (targets: 5x moto's throughput, p50 under 2 ms; FW_BENCH_DYNAMODB_ITEMS
-// sets the count). Each run packages the service from scratch; one
+// 0.05 (target: at least 3x faster); "dynamodb": PutItem and GetItem through a lean client and the
+// AWS SDK against `fw local start` and moto (`python3 -m moto.server`, when installed), 10,000 items
+// from 1 and 16 clients (targets: 5x moto's throughput, p50 under 2 ms; FW_BENCH_DYNAMODB_* vars:
+// see bench/dynamodb.js). Each run packages the service from scratch; one
 // untimed warm-up run per tool and case comes first.
 //
 // The reference is never a dependency of fw. Install it once in a cache folder

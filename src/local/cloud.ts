@@ -138,5 +138,6 @@ export class LocalCloud implements LocalServices {
     await this.functions.stop();
     this.stacks.save();
     this.logs.flush();
+    this.dynamodb.close();
   }
 }

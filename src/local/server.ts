@@ -78,6 +78,21 @@ function localRequestOf(req: IncomingMessage, url: URL, body: Buffer): LocalRequ
   };
 }
 
+/** The whole body, read with plain events (an async iterator over the request costs more per request). */
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let ended = false;
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.once('end', () => {
+      ended = true;
+      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    });
+    req.once('error', reject);
+    req.once('close', () => ended || reject(new Error('The request was cut off before its body ended')));
+  });
+}
+
 export class LocalServer {
   private readonly cloudFormation: CloudFormationApi;
   private readonly s3: S3Api;
@@ -110,14 +125,13 @@ export class LocalServer {
       this.write(req, res, refused, { ...this.access.corsHeaders(req), connection: 'close' });
       return;
     }
-    const chunks: Buffer[] = [];
+    let body: Buffer;
     try {
-      for await (const chunk of req) chunks.push(chunk as Buffer);
+      body = await readBody(req);
     } catch {
       res.destroy();
       return;
     }
-    const body = Buffer.concat(chunks);
     const wrongSignature = this.access.verify(req, url, body);
     if (wrongSignature) {
       this.write(req, res, wrongSignature, this.access.corsHeaders(req));

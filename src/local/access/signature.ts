@@ -145,9 +145,21 @@ function payloadHash(request: SignedRequest, signature: Signature): { hash: stri
   return { hash: declared, matchesBody: true };
 }
 
+/**
+ * Derived signing keys by secret and credential scope. A key depends on nothing else, so it is
+ * derived once (four HMACs) and reused, as AWS's SDKs do; a scope holds for a day, so few are kept.
+ */
+const signingKeys = new Map<string, Buffer>();
+const SIGNING_KEYS_KEPT = 64;
+
 function signingKey(secret: string, signature: Signature): Buffer {
+  const id = `${signature.date}/${signature.region}/${signature.service}\n${secret}`;
+  const known = signingKeys.get(id);
+  if (known) return known;
   let key = hmac(`AWS4${secret}`, signature.date);
   for (const part of [signature.region, signature.service, 'aws4_request']) key = hmac(key, part);
+  if (signingKeys.size >= SIGNING_KEYS_KEPT) signingKeys.delete(signingKeys.keys().next().value!);
+  signingKeys.set(id, key);
   return key;
 }
 

@@ -10,7 +10,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AwsError } from '../aws/errors';
 import { readJson, writeFileAtomic, writeJsonAtomic } from '../state/files';
-import { appendJsonLine, readJsonLines } from '../state/json-lines';
+import { readJsonLines } from '../state/json-lines';
+import { AppendLog } from './item-log';
 import { canonicalNumber, compareScalars, itemSize, validation, type AttributeValue, type Item } from './values';
 
 export interface KeyElement {
@@ -176,11 +177,13 @@ export class TableStore {
   private readonly byId = new Map<string, Table>();
   private readonly folder: string;
   private logLines = 0;
+  private readonly log: AppendLog;
   /** Told about every item written or deleted (stream records hang here). */
   onItemChanges: (changes: ItemChange[]) => void = () => {};
 
   constructor(dataDir: string) {
     this.folder = join(dataDir, 'dynamodb');
+    this.log = new AppendLog(this.logFile);
     for (const definition of readJson<TableDefinition[]>(join(this.folder, 'tables.json'), [])) this.add(definition);
     this.replay();
   }
@@ -213,6 +216,7 @@ export class TableStore {
   private compact(): void {
     const lines = [...this.tables.values()].flatMap((table) => table.all().map((item) => JSON.stringify([[table.definition.TableId, 'put', item]])));
     writeFileAtomic(this.logFile, lines.length ? `${lines.join('\n')}\n` : '');
+    this.log.reopen();
     this.logLines = lines.length;
   }
 
@@ -224,11 +228,16 @@ export class TableStore {
       return { table, key: keyItem(table, item), old: table.get(item), next: kind === 'put' ? item : undefined };
     });
     this.apply(operations);
-    appendJsonLine(this.logFile, operations);
+    this.log.append(`${JSON.stringify(operations)}\n`);
     this.logLines += 1;
     const items = [...this.tables.values()].reduce((sum, table) => sum + table.count, 0);
     if (this.logLines > 1000 && this.logLines > 4 * items) this.compact();
     this.onItemChanges(changes);
+  }
+
+  /** Closes the log (the local cloud stops); a later write would open it again. */
+  close(): void {
+    this.log.close();
   }
 
   private saveDefinitions(): void {
