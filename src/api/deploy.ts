@@ -78,6 +78,7 @@ export async function openDeployment(request: DeployRequest): Promise<Deployment
   const cwd = cwdOf(request);
   const options = optionsOf(request);
   let packaged: PackagedService;
+  let opened: Connection | undefined;
   if (request.packageDir !== undefined) {
     // The service file is still read, with the plugins' variable sources, and `initialize` runs.
     const manager = await plugins.loadPlugins({ cwd, options });
@@ -85,9 +86,14 @@ export async function openDeployment(request: DeployRequest): Promise<Deployment
     await plugins.initialize(manager, read);
     packaged = plugins.attachPlugins(read, manager);
   } else {
-    packaged = await packageService({ cwd, options, watched: request.watched });
+    // Container images go where the stack goes (the local cloud's ECR with --local): the connection is opened when packaging needs it.
+    const imageTarget = async (loaded: import('../package/load').LoadedService) => (opened ??= request.connection ?? (await connectFor(loaded, request))).clients.target;
+    packaged = await packageService({ cwd, options, imageTarget, watched: request.watched }).catch(async error => {
+      if (opened && !request.connection) await opened.close();
+      throw error;
+    });
   }
-  const connection = request.connection ?? (await connectFor(packaged, request));
+  const connection = opened ?? request.connection ?? (await connectFor(packaged, request));
   if (request.packageDir === undefined && packaged.state.placement) {
     // A split service packaged without the last deployment's placement (a fresh checkout, CI) could
     // move resources between stacks; the deployed placement from the bucket keeps them where they are.
@@ -95,7 +101,7 @@ export async function openDeployment(request: DeployRequest): Promise<Deployment
     const prefix = `${packaged.config.provider.deploymentPrefix ?? 'serverless'}/${packaged.serviceName}/${packaged.stage}`;
     const deployed = request.known?.state ?? (await lastDeployedState(connection.clients, packaged.stackName, prefix, packaged.state.deploymentBucket).catch(() => undefined));
     if (deployed?.placement && placementMoves(deployed, packaged.state).length > 0) {
-      packaged = await packageService({ cwd, options, previousPlacement: deployed.placement });
+      packaged = await packageService({ cwd, options, previousPlacement: deployed.placement, imageTarget: async () => connection.clients.target });
     }
   }
   // Plugin hooks (issue 9): deploy's steps, `deploy:deploy` and `deploy:finalize`, with provider.request at this connection.

@@ -9,8 +9,14 @@ abstract class FunctionDeployingCommand extends CloudCommand {
     const { packageService } = require('../package/service') as typeof import('../package/service');
     const { deployFunction } = require('../deploy/deploy-function') as typeof import('../deploy/deploy-function');
     const { describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
-    const packaged = await packageService({ cwd: process.cwd(), options: this.cliOptions() });
-    const connection = await this.connect(packaged);
+    // Container images go where the function goes: the connection is opened when packaging needs it.
+    let opened: import('../deploy/connect').Connection | undefined;
+    const imageTarget = async (loaded: import('../package/load').LoadedService) => (opened ??= await this.connect(loaded)).clients.target;
+    const packaged = await packageService({ cwd: process.cwd(), options: this.cliOptions(), imageTarget }).catch(async error => {
+      await opened?.close();
+      throw error;
+    });
+    const connection = opened ?? (await this.connect(packaged));
     const reporter = this.reporter();
     try {
       const updates = await deployFunction(packaged, key, connection.clients, reporter, options).catch(error => {

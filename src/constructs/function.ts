@@ -43,7 +43,7 @@ export class FunctionConstruct extends Construct {
     if (config.handler !== undefined && config.image !== undefined) {
       throw new ConfigError(`Invalid configuration in '${path}': either "handler" or "image" (not both) needs to be set on function "${key}"`);
     }
-    if (config.image !== undefined) this.image = functionImage(config.image, service.provider.ecr as Parameters<typeof functionImage>[1], key);
+    if (config.image !== undefined) this.image = functionImage(config.image, service.provider.ecr as Parameters<typeof functionImage>[1], key, service.images);
     if (config.handler !== undefined) checkHandler(config.handler, config.runtime ?? service.provider.runtime, `${path}.handler`);
 
     if (!config.disableLogs) new LogGroup(this, 'LogGroup', this);

@@ -23,6 +23,8 @@ export interface ServiceProps {
   instanceId: string;
   /** `--aws-s3-accelerate` (true) or `--no-aws-s3-accelerate` (false): the deployment bucket's transfer acceleration. */
   s3Accelerate?: boolean;
+  /** Container images packaging built or resolved to digests (`src/package/images/`). */
+  images?: import('./function-image').ResolvedImages;
 }
 
 /**
@@ -37,6 +39,8 @@ export class Service extends Construct {
   readonly provider: ProviderConfig;
   readonly artifactDirectory: string;
   readonly instanceId: string;
+  /** Container images packaging built or resolved to digests. */
+  readonly images?: import('./function-image').ResolvedImages;
   /** Filled by the packaging step before synthesis; read lazily by the functions. */
   readonly artifacts: Artifacts = { functions: {}, layers: {} };
   readonly role?: ExecutionRole;
@@ -54,6 +58,7 @@ export class Service extends Construct {
     this.region = props.region;
     this.artifactDirectory = props.artifactDirectory;
     this.instanceId = props.instanceId;
+    this.images = props.images;
 
     // As v3: S3 Transfer Acceleration exists outside the China and GovCloud partitions only.
     const accelerate = /^(cn|us-gov)-/.test(this.region) ? undefined : props.s3Accelerate;

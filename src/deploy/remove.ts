@@ -1,7 +1,7 @@
 import { DeleteStackCommand, ListStacksCommand, type StackSummary } from '@aws-sdk/client-cloudformation';
 import { CloudError, StackError } from '../errors';
 import type { LoadedService } from '../package/load';
-import type { AwsClients } from './aws';
+import { describeAwsError, type AwsClients } from './aws';
 import { deletePrefix } from './bucket';
 import type { Reporter } from './deploy';
 import { deploymentBucketOf, describeStack, monitorStack } from './stack';
@@ -44,6 +44,30 @@ export async function removeService(loaded: LoadedService, clients: AwsClients, 
     throw new StackError(`Removing stack ${stackName} failed: ${cause}. The stack is in ${result.status}.`, stackName, result.status, StackError.resourceOf(result.firstFailure));
   }
   await removeOrphanedNestedStacks(clients, stackName, reporter);
+  await removeImageRepository(loaded, clients, reporter);
+}
+
+/**
+ * The ECR repository fw pushes built container images to (`serverless-<service>-<stage>`), with its
+ * images, once the stack is gone, as `serverless remove` does. Looked for whatever the service file
+ * says now (an image may have been built by an earlier version of it); a failure to look matters
+ * only for a service that builds images.
+ */
+async function removeImageRepository(loaded: LoadedService, clients: AwsClients, reporter: Reporter): Promise<void> {
+  const { EcrRegistry } = require('../package/images/registry') as typeof import('../package/images/registry');
+  const registry = new EcrRegistry(clients.target);
+  const repository = `serverless-${loaded.serviceName}-${loaded.stage}`;
+  const buildsImages = Object.values((loaded.config.provider.ecr as { images?: Record<string, unknown> } | undefined)?.images ?? {}).some(
+    image => typeof image === 'string' || (typeof image === 'object' && image !== null && 'path' in image),
+  );
+  try {
+    if (!(await registry.hasRepository(repository))) return;
+    await registry.deleteRepository(repository);
+  } catch (error) {
+    if (!buildsImages) return;
+    throw describeAwsError(error, `removing the image repository ${repository}`, clients.target);
+  }
+  reporter.info(`Removed the image repository ${repository}`);
 }
 
 /** The stack name inside a stack ARN (`arn:aws:cloudformation:<region>:<account>:stack/<name>/<uuid>`). */

@@ -12,6 +12,7 @@ import { FunctionRuntime } from './runtime/functions';
 import { S3Store } from './s3/store';
 import type { DeployedResource, LocalServices } from './service-interfaces';
 import { ApiResourceStore } from './state/api-resources';
+import { ImageRepositoryStore } from './state/image-repositories';
 import { makePrivateDir } from './state/files';
 import { LogStore } from './state/logs';
 import { InvocationMetrics } from './metrics/invocation-metrics';
@@ -49,6 +50,8 @@ export class LocalCloud implements LocalServices {
   readonly engine: StackEngine;
   readonly logs: LogStore;
   readonly ssm: ParameterStore;
+  /** ECR repositories and the images recorded in them (services/ecr.ts). */
+  readonly ecr: ImageRepositoryStore;
   /** Topics, subscriptions, functions, mappings and rules made by API calls instead of stacks. */
   readonly apiResources: ApiResourceStore;
   readonly functions: FunctionRuntime;
@@ -80,6 +83,7 @@ export class LocalCloud implements LocalServices {
     this.engine = new StackEngine(this, this);
     this.logs = new LogStore(this.dataDir);
     this.ssm = new ParameterStore(this.dataDir);
+    this.ecr = new ImageRepositoryStore(this.dataDir);
     this.apiResources = new ApiResourceStore(this.dataDir);
     this.functions = new FunctionRuntime(this);
     this.invocationMetrics = new InvocationMetrics(this.dataDir);

@@ -39,6 +39,11 @@ export interface PackageRequest {
   outDir?: string;
   /** @internal fw dev: what its watcher vouches for (see watched-files.ts). */
   watched?: import('./watched-files').WatchedTrust;
+  /**
+   * Where container images are pushed and tags resolved (ECR): the deploy's target. Default: AWS in
+   * the service's region (or $AWS_ENDPOINT_URL), asked only when an image must be built or a tag resolved.
+   */
+  imageTarget?: import('./images/service-images').ImageTargetSupplier;
 }
 
 /** What deploy needs to know about a packaged service (also written as the state file). */
@@ -94,6 +99,9 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
   const { config, stage, region, serviceDir, serviceFile } = loaded;
   const now = request.now ?? new Date();
   const prefix = config.provider.deploymentPrefix ?? 'serverless';
+  // Container images are built, pushed and resolved to digests before the tree needs their URIs.
+  const { serviceImages } = require('./images/service-images') as typeof import('./images/service-images');
+  const images = await serviceImages(loaded, request.imageTarget, request.options);
   const service = plugins.withEventTypes(() => new Service({
     config: config as ServiceConfig,
     stage,
@@ -101,6 +109,7 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
     artifactDirectory: `${prefix}/${loaded.serviceName}/${stage}/${now.getTime()}-${now.toISOString()}`,
     instanceId: String(now.getTime()),
     s3Accelerate: s3AccelerateOption(request.options['aws-s3-accelerate']),
+    images,
   }));
   // Plugin hooks (issue 9): changes to the construct tree before synthesis go here.
   await compilePlugins(plugins, service, config as Record<string, unknown>);

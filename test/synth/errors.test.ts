@@ -59,9 +59,19 @@ const cases: Array<[string, string | undefined, string]> = [
     `Error: Invalid configuration in 'functions.hello.image.name': "otherimage" is not defined in provider.ecr.images\n`,
   ],
   [
-    'an image that must be built',
-    `service: app\nprovider:\n  name: aws\n  ecr:\n    images:\n      appimage:\n        path: ./app\nfunctions:\n  hello:\n    image: appimage\n`,
-    `Error: Invalid configuration in 'provider.ecr.images.appimage': fw does not build container images (no "uri"): build and push it with docker, then set "uri" to its ECR URI (…/repository@sha256:<digest>)\n`,
+    'an image with both a uri and a path',
+    `service: app\nprovider:\n  name: aws\n  ecr:\n    images:\n      appimage:\n        path: ./app\n        uri: ${IMAGE}\nfunctions:\n  hello:\n    image: appimage\n`,
+    `Error: Invalid configuration in 'provider.ecr.images.appimage': set either "uri" or "path", not both\n`,
+  ],
+  [
+    'build settings on an image given by uri',
+    `service: app\nprovider:\n  name: aws\n  ecr:\n    images:\n      appimage:\n        uri: ${IMAGE}\n        buildArgs:\n          A: b\nfunctions:\n  hello:\n    image: appimage\n`,
+    `Error: Invalid configuration in 'provider.ecr.images.appimage.buildArgs': only for an image built from "path", not with "uri"\n`,
+  ],
+  [
+    'an image given by tag in another region',
+    base('  hello:\n    image: 000000000000.dkr.ecr.eu-west-1.amazonaws.com/app:latest'),
+    `Error: Invalid configuration in 'functions.hello.image': the image's region "eu-west-1" must be the provider region "us-east-1" (000000000000.dkr.ecr.eu-west-1.amazonaws.com/app:latest)\n`,
   ],
   [
     'an image URI that is not an ECR image',

@@ -1,0 +1,43 @@
+import type { ResolvedImages } from '../../constructs/function-image';
+import type { AwsTarget } from '../../deploy/aws';
+import type { LoadedService } from '../load';
+import { planImages } from './plan';
+import { resolveImages } from './resolve';
+
+/** Where packaging reaches ECR for a loaded service (the deploy's connection, or AWS as `fw package` does). */
+export type ImageTargetSupplier = (loaded: LoadedService) => Promise<AwsTarget>;
+
+/**
+ * A service's container images made ready for its template: the images built from a `path` built
+ * and pushed, and tags resolved to digests. Nothing is asked of docker or ECR when every image is
+ * given by digest.
+ */
+export async function serviceImages(loaded: LoadedService, supplier: ImageTargetSupplier | undefined, options: Record<string, unknown>): Promise<ResolvedImages | undefined> {
+  const { config, stage, region, serviceDir } = loaded;
+  const plan = planImages({ service: loaded.serviceName, provider: config.provider as { ecr?: unknown }, functions: config.functions as never }, stage, region, serviceDir);
+  if (plan.builds.length === 0 && plan.tags.length === 0) return undefined;
+  const target = supplier ? await supplier(loaded) : defaultTarget(loaded, options);
+  return resolveImages(plan, { target, local: await isFwLocalCloud(target.endpoint) }, serviceDir);
+}
+
+/** `fw package`: AWS in the service's region (or $AWS_ENDPOINT_URL), with `--aws-profile` or `provider.profile`. */
+function defaultTarget(loaded: LoadedService, options: Record<string, unknown>): AwsTarget {
+  const profile = options['aws-profile'] ?? loaded.config.provider.profile;
+  return {
+    region: loaded.region,
+    ...(typeof profile === 'string' ? { profile } : {}),
+    ...(process.env.AWS_ENDPOINT_URL ? { endpoint: process.env.AWS_ENDPOINT_URL } : {}),
+  };
+}
+
+/** Whether the endpoint is fw's local cloud (it answers `/_fw/health` with `x-fw-local`). */
+async function isFwLocalCloud(endpoint: string | undefined): Promise<boolean> {
+  if (!endpoint) return false;
+  try {
+    const response = await fetch(`${endpoint.replace(/\/+$/, '')}/_fw/health`, { signal: AbortSignal.timeout(3_000) });
+    await response.arrayBuffer();
+    return response.headers.has('x-fw-local');
+  } catch {
+    return false;
+  }
+}
