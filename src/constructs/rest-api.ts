@@ -7,6 +7,7 @@ import type { Service } from './service';
 import type { FunctionConstruct } from './function';
 import { CorsPreflight, type CorsConfig } from './rest-api-cors';
 import { ApiKeys } from './rest-api-keys';
+import { requestValidatorResource } from './rest-api-request-validation';
 import { apiGatewayCloudWatchRole } from './websockets-api';
 
 /**
@@ -22,6 +23,8 @@ export class RestApi extends Construct {
   private readonly preflights = new Map<string, CorsPreflight>();
   private readonly permissions = new Set<string>();
   private readonly authorizers = new Map<string, { definition: Record<string, Json>; owner: string }>();
+  private readonly models = new Set<string>();
+  private validatorId?: string;
   readonly deploymentLogicalId: string;
 
   constructor(readonly service: Service, id: string) {
@@ -144,6 +147,25 @@ export class RestApi extends Construct {
       this.preflights.set(path, preflight);
     }
     preflight.add(method, cors);
+  }
+
+  /** The API's one request validator, created on first use. */
+  requestValidator(): string {
+    if (this.validatorId === undefined) {
+      this.validatorId = naming.restApiRequestValidator(this.service.name);
+      requestValidatorResource(this, this.validatorId);
+    }
+    return this.validatorId;
+  }
+
+  /** A request model by logical id, created once however many methods use it. */
+  model(logicalId: string, properties: () => Record<string, Json>): string {
+    if (!this.models.has(logicalId)) {
+      this.models.add(logicalId);
+      const props = properties();
+      new CfnResource(this, `Model${logicalId}`, { logicalId, type: 'AWS::ApiGateway::Model', properties: () => props });
+    }
+    return logicalId;
   }
 
   /** The invoke permission a function needs once, however many methods point at it. */
