@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Bundles the CLI into one file (dist/fw.js). Resolving and reading ~150 small modules
 // is most of a short command's run time; one file cuts fw's startup roughly in half.
-// The AWS SDK and esbuild stay external: they are loaded only by the commands that use them.
+// The AWS SDK, esbuild and ajv stay external: they are loaded only by the commands that use them.
 // Whitespace is minified (names are kept, so errors still name functions): the bundle is a quarter
 // smaller, which every command reads, hashes against its code cache and holds in memory.
 // Then writes dist/import-module.js (import() for ES modules, which code run from V8's code
@@ -22,7 +22,7 @@ buildSync({
   platform: 'node',
   target: 'node20',
   format: 'cjs',
-  external: ['@aws-sdk/*', '@smithy/*', 'esbuild'],
+  external: ['@aws-sdk/*', '@smithy/*', 'esbuild', 'ajv'],
   logLevel: 'warning',
   legalComments: 'none',
   minifyWhitespace: true,
