@@ -111,9 +111,16 @@ export class RestApi extends Construct {
   }
 
   /** The resource id of a path (`users/{id}`), creating one `ApiGatewayResource…` per missing segment. */
-  resourceId(path: string): Json {
+  resourceId(path: string, owner?: string): Json {
     if (path === '') return this.config.restApiRootResourceId ?? getAtt(naming.restApi(), 'RootResourceId');
     const existing = this.config.restApiResources?.[`/${path}`] ?? this.config.restApiResources?.[path];
+    // v3 looks a method's own path up among the given resources only on an existing API (and fails
+    // with "Can not find API Gateway resource from path …" otherwise); a parent path it takes as given.
+    if (existing !== undefined && owner !== undefined && this.config.restApiId === undefined) {
+      throw new ConfigError(
+        `Invalid configuration in 'provider.apiGateway.restApiResources': "/${path}" (used by '${owner}') is a resource of an existing API, which needs provider.apiGateway.restApiId`,
+      );
+    }
     if (existing !== undefined) return existing;
     let logicalId = this.resources.get(path);
     if (logicalId === undefined) {

@@ -4,7 +4,6 @@
  * reference refuses the sample, that fw still accepts it), so a fix must take its entry off.
  */
 const CLOUDFRONT_ORIGIN = 'the reference refuses an origin object without a matching origin config, fw accepts it; sample to be completed';
-const REQUEST_VALIDATION = 'REST request validator and models (ApiGateway<Fn>RequestValidator) not written yet';
 
 export const STILL_DIFFERING: Record<string, string> = {
   'functions.hello.disableLogs': 'the reference leaves empty Resource lists in the log statements (IAM rejects them); fw writes a Deny for the log group: decide refuse vs copy',
@@ -15,17 +14,8 @@ export const STILL_DIFFERING: Record<string, string> = {
   'functions.hello.events.cloudFront.origin.OriginCustomHeaders': CLOUDFRONT_ORIGIN,
   'functions.hello.events.cloudFront.origin.OriginPath': CLOUDFRONT_ORIGIN,
   'functions.hello.events.cloudFront.origin.S3OriginConfig.OriginAccessIdentity': CLOUDFRONT_ORIGIN,
-  'functions.hello.events.http.cors.origins': "REST CORS preflight: origins ['*'] response template not written yet",
-  'functions.hello.events.http.request.parameters.headers': REQUEST_VALIDATION,
-  'functions.hello.events.http.request.parameters.paths': REQUEST_VALIDATION,
-  'functions.hello.events.http.request.parameters.querystrings': REQUEST_VALIDATION,
-  'functions.hello.events.http.request.schemas': REQUEST_VALIDATION,
-  'functions.hello.events.httpApi.authorizer.id': 'the reference refuses an external authorizer id on the HTTP API the stack creates; fw accepts it',
-  'provider.apiGateway.restApiResources': 'the reference refuses a resource path without restApiId; fw accepts it',
-  'provider.apiGateway.websocketApiId': 'websocket deployment on an existing API not written as the reference does',
   'provider.iam.role.statements': 'the reference writes a one-item Resource list as a string',
   'provider.iamRoleStatements': 'the reference writes a one-item Resource list as a string',
-  'provider.logs.restApi.role': 'the API Gateway account custom resource ignores the given CloudWatch role',
   'resources.Resources.Fn::Transform.Name': 'a Fn::Transform entry in Resources is refused by fw with a multi-line error; the reference passes it through',
   'resources.Resources.Fn::Transform.Parameters': 'a Fn::Transform entry in Resources is refused by fw with a multi-line error; the reference passes it through',
 };

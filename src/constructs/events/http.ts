@@ -84,7 +84,7 @@ export class HttpEvent extends Construct {
     super(fn, id);
     const event = parseEvent(config, path);
     const api = fn.service.restApi();
-    const resourceId = api.resourceId(event.path);
+    const resourceId = api.resourceId(event.path, path);
     const logicalId = naming.restApiMethod(event.path, event.method);
     api.addMethod(logicalId, `${event.method} /${event.path}`, path);
     const cors = parseCors(event.cors);
