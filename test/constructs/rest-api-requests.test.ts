@@ -233,3 +233,43 @@ settings('provider.logs.restApi.role is the RoleArn the account role custom reso
 });
 
 settings.run();
+
+const lambda = suite('RestApi lambda (non-proxy) integration: request and response settings');
+
+lambda('request.template adds to the default templates; response.statusCodes replace the default table, with response.headers on each', () => {
+  const t = synth({
+    functions: {
+      hello: {
+        handler: 'h.hello',
+        events: [{
+          http: {
+            path: 'a', method: 'post', integration: 'lambda',
+            request: { template: { 'text/xml': 'y' }, passThrough: 'WHEN_NO_TEMPLATES', contentHandling: 'CONVERT_TO_TEXT' },
+            response: { headers: { 'X-Sweep': "'yes'" }, template: '$input.path("$")', contentHandling: 'CONVERT_TO_BINARY', statusCodes: { 201: { pattern: '' }, 409: { pattern: '.*conflict.*', template: 'x', headers: { 'X-A': "'b'" } } } },
+          },
+        }],
+      },
+    },
+  });
+  const properties = t.Resources.ApiGatewayMethodAPost.Properties as any;
+  const { RequestTemplates, ...integration } = properties.Integration;
+  assert.equal(Object.keys(RequestTemplates), ['application/json', 'application/x-www-form-urlencoded', 'text/xml']);
+  assert.is(RequestTemplates['text/xml'], 'y');
+  assert.equal(integration, {
+    IntegrationHttpMethod: 'POST',
+    Type: 'AWS',
+    Uri: uri('Hello'),
+    PassthroughBehavior: 'WHEN_NO_TEMPLATES',
+    IntegrationResponses: [
+      { StatusCode: '201', SelectionPattern: '', ResponseParameters: { 'method.response.header.X-Sweep': "'yes'" }, ResponseTemplates: { 'application/json': '$input.path("$")' }, ContentHandling: 'CONVERT_TO_BINARY' },
+      { StatusCode: '409', SelectionPattern: '.*conflict.*', ResponseParameters: { 'method.response.header.X-Sweep': "'yes'", 'method.response.header.X-A': "'b'" }, ResponseTemplates: { 'application/json': 'x' } },
+    ],
+    ContentHandling: 'CONVERT_TO_TEXT',
+  });
+  assert.equal(properties.MethodResponses, [
+    { ResponseParameters: { 'method.response.header.X-Sweep': true }, ResponseModels: {}, StatusCode: '201' },
+    { ResponseParameters: { 'method.response.header.X-Sweep': true, 'method.response.header.X-A': true }, ResponseModels: {}, StatusCode: '409' },
+  ]);
+});
+
+lambda.run();
