@@ -7,7 +7,7 @@
 // module another bundle imports is replaced there by a stub, `module.exports = __fwModule(bundle, path)`,
 // that bin/fw.js answers by loading that bundle (once) and requiring the module from its registry
 // (`fwModule(path)`), so classes and module state are never duplicated.
-// The AWS SDK and esbuild stay external: they are loaded only by the commands that use them.
+// The AWS SDK, esbuild and ajv stay external: they are loaded only by the commands that use them.
 // Whitespace is minified (names are kept, so errors still name functions): the bundle is a quarter
 // smaller, which every command reads, hashes against its code cache and holds in memory.
 // Then writes dist/import-module.js (import() for ES modules, which code run from V8's code
@@ -31,7 +31,7 @@ const OPTIONS = {
   platform: 'node',
   target: 'node20',
   format: 'cjs',
-  external: ['@aws-sdk/*', '@smithy/*', 'esbuild'],
+  external: ['@aws-sdk/*', '@smithy/*', 'esbuild', 'ajv'],
   logLevel: 'warning',
   legalComments: 'none',
   minifyWhitespace: true,

@@ -89,7 +89,14 @@ export class FunctionConstruct extends Construct {
     if (config.destinations !== undefined || config.maximumRetryAttempts !== undefined || config.maximumEventAge !== undefined) {
       new EventInvokeConfig(this, 'EventInvokeConfig', this, role);
     }
-    createEvents(this, config.events ?? [], `${path}.events`);
+  }
+
+  /**
+   * The function's events: created once every function of the service exists, so an event may
+   * name a function declared after its own (an `http` authorizer, as v3 allows).
+   */
+  addEvents(): void {
+    createEvents(this, this.config.events ?? [], `functions.${this.key}.events`);
   }
 
   get logicalId(): string {

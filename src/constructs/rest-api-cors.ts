@@ -17,11 +17,15 @@ export interface CorsConfig {
   cacheControl?: string;
   /** `cors.methods`: the methods the preflight allows besides the event's own (default OPTIONS). */
   methods?: string[];
+  /** Whether `origin`/`origins` was given: a path's default `*` gives way to the origins another event names. */
+  originsGiven: boolean;
+  /** Whether `origins` (a list) was given: v3's preflight then answers with the request's origin when one matches. */
+  matchesOrigin: boolean;
 }
 
 export function parseCors(cors: unknown): CorsConfig | undefined {
   if (!cors) return undefined;
-  if (cors === true) return { origins: ['*'], headers: [...DEFAULT_CORS_HEADERS], allowCredentials: false };
+  if (cors === true) return { origins: ['*'], headers: [...DEFAULT_CORS_HEADERS], allowCredentials: false, originsGiven: false, matchesOrigin: false };
   const c = cors as Record<string, unknown>;
   const origins = (c.origins as string[] | undefined) ?? (c.origin !== undefined ? [c.origin as string] : ['*']);
   const headers = c.headers === undefined ? [...DEFAULT_CORS_HEADERS] : Array.isArray(c.headers) ? (c.headers as string[]) : [c.headers as string];
@@ -32,6 +36,8 @@ export function parseCors(cors: unknown): CorsConfig | undefined {
     maxAge: c.maxAge as number | undefined,
     cacheControl: c.cacheControl as string | undefined,
     methods: Array.isArray(c.methods) ? (c.methods as string[]).map(method => method.toUpperCase()) : undefined,
+    originsGiven: c.origins !== undefined || c.origin !== undefined,
+    matchesOrigin: Array.isArray(c.origins),
   };
 }
 
@@ -65,8 +71,11 @@ export class CorsPreflight extends Resource {
       this.config = { ...cors };
       return;
     }
+    const previous = this.config;
     this.config = {
-      origins: union(cors.origins, this.config.origins),
+      origins: cors.originsGiven === previous.originsGiven ? union(cors.origins, previous.origins) : cors.originsGiven ? cors.origins : previous.origins,
+      originsGiven: cors.originsGiven || previous.originsGiven,
+      matchesOrigin: cors.matchesOrigin || previous.matchesOrigin,
       headers: union(cors.headers, this.config.headers),
       allowCredentials: this.config.allowCredentials || cors.allowCredentials,
       maxAge: cors.maxAge ?? this.config.maxAge,
@@ -84,7 +93,7 @@ export class CorsPreflight extends Resource {
     if (cors.allowCredentials) headers.push(['Access-Control-Allow-Credentials', 'true']);
     if (cors.maxAge !== undefined) headers.push(['Access-Control-Max-Age', String(cors.maxAge)]);
     if (cors.cacheControl !== undefined) headers.push(['Cache-Control', cors.cacheControl]);
-    const responseTemplate = cors.origins.length > 1
+    const responseTemplate = cors.matchesOrigin
       ? [
           '#set($origin = $input.params("Origin"))',
           '#if($origin == "") #set($origin = $input.params("origin")) #end',

@@ -104,43 +104,65 @@ const STATUS_PATTERNS: Array<[string, string]> = [
   ['504', '([\\s\\S]*\\[504\\][\\s\\S]*)|(.*Task timed out after \\d+\\.\\d+ seconds$)'],
 ];
 
+const isObject = (value: unknown): value is Record<string, Json> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * v3's `request.{template,passThrough,contentHandling}` and `response.{headers,template,statusCodes,
+ * contentHandling}`: given templates are added to (or replace) the default ones; given status codes
+ * replace the default table; the response headers go on every status code, a code's own headers after them.
+ */
 export function lambdaIntegration(
   fn: FunctionConstruct,
-  event: { authorizer?: unknown },
+  event: { authorizer?: unknown; request?: unknown; response?: unknown },
   cors: CorsConfig | undefined,
-): { integration: Record<string, Json>; methodResponses: Json[] } {
+): { integration: Record<string, Json> & { RequestTemplates: Record<string, Json> }; methodResponses: Json[] } {
   const authorizer = event.authorizer as { claims?: string[] } | undefined;
   const claims = typeof authorizer === 'object' && authorizer !== null ? authorizer.claims ?? [] : [];
   const template = eventTemplate(claims);
-  const headers: Array<[string, string]> = [];
+  const request = isObject(event.request) ? event.request : {};
+  const response = isObject(event.response) ? event.response : {};
+  const headers: Array<[string, Json]> = [];
   if (cors) {
     headers.push(['Access-Control-Allow-Origin', `'${cors.origins.join(',')}'`]);
     // The reference leaves this one unquoted; API Gateway accepts both.
     if (cors.allowCredentials) headers.push(['Access-Control-Allow-Credentials', 'true']);
   }
-  const responseParameters = Object.fromEntries(headers.map(([name, value]) => [`method.response.header.${name}`, value]));
-  const methodParameters = Object.fromEntries(headers.map(([name]) => [`method.response.header.${name}`, true]));
-  return {
-    integration: {
-      IntegrationHttpMethod: 'POST',
-      Type: 'AWS',
-      Uri: restIntegrationUri(fn),
-      PassthroughBehavior: 'NEVER',
-      RequestTemplates: {
-        'application/json': `${JSON_BODY}${template}`,
-        'application/x-www-form-urlencoded': `${FORM_BODY}${template}`,
-      },
-      IntegrationResponses: STATUS_PATTERNS.map(([StatusCode, SelectionPattern]) => ({
-        StatusCode,
-        SelectionPattern,
-        ResponseParameters: responseParameters,
-        ResponseTemplates: {},
-      })),
+  if (isObject(response.headers)) headers.push(...Object.entries(response.headers));
+  const statusCodes: Array<{ code: string; pattern: Json; template?: Json; headers: Array<[string, Json]> }> = isObject(response.statusCodes)
+    ? Object.entries(response.statusCodes).map(([code, setting]) => {
+        const config = isObject(setting) ? setting : {};
+        return { code, pattern: config.pattern ?? '', template: config.template, headers: isObject(config.headers) ? Object.entries(config.headers) : [] };
+      })
+    : STATUS_PATTERNS.map(([code, pattern]) => ({ code, pattern, headers: [] }));
+  const parameters = (own: Array<[string, Json]>) => Object.fromEntries([...headers, ...own].map(([name, value]) => [`method.response.header.${name}`, value]));
+  const responseTemplate = (own: Json | undefined): Record<string, Json> => {
+    const chosen = own ?? (response.statusCodes !== undefined || response.template !== undefined ? response.template : undefined);
+    if (chosen === undefined) return {};
+    return isObject(chosen) ? chosen : { 'application/json': chosen };
+  };
+  const integration: Record<string, Json> & { RequestTemplates: Record<string, Json> } = {
+    IntegrationHttpMethod: 'POST',
+    Type: 'AWS',
+    Uri: restIntegrationUri(fn),
+    PassthroughBehavior: request.passThrough ?? 'NEVER',
+    RequestTemplates: {
+      'application/json': `${JSON_BODY}${template}`,
+      'application/x-www-form-urlencoded': `${FORM_BODY}${template}`,
+      ...(isObject(request.template) ? request.template : {}),
     },
-    methodResponses: STATUS_PATTERNS.map(([StatusCode]) => ({
-      ResponseParameters: methodParameters,
+    IntegrationResponses: statusCodes.map(({ code, pattern, template: own, headers: codeHeaders }) => {
+      const entry: Record<string, Json> = { StatusCode: code, SelectionPattern: pattern, ResponseParameters: parameters(codeHeaders), ResponseTemplates: responseTemplate(own) };
+      if (response.contentHandling !== undefined && pattern === '') entry.ContentHandling = response.contentHandling;
+      return entry;
+    }),
+  };
+  if (request.contentHandling !== undefined) integration.ContentHandling = request.contentHandling;
+  return {
+    integration,
+    methodResponses: statusCodes.map(({ code, headers: codeHeaders }) => ({
+      ResponseParameters: Object.fromEntries([...headers, ...codeHeaders].map(([name]) => [`method.response.header.${name}`, true])),
       ResponseModels: {},
-      StatusCode,
+      StatusCode: code,
     })),
   };
 }

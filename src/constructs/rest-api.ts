@@ -7,6 +7,7 @@ import type { Service } from './service';
 import type { FunctionConstruct } from './function';
 import { CorsPreflight, type CorsConfig } from './rest-api-cors';
 import { ApiKeys } from './rest-api-keys';
+import { requestValidatorResource } from './rest-api-request-validation';
 import { apiGatewayCloudWatchRole } from './websockets-api';
 
 /**
@@ -22,6 +23,8 @@ export class RestApi extends Construct {
   private readonly preflights = new Map<string, CorsPreflight>();
   private readonly permissions = new Set<string>();
   private readonly authorizers = new Map<string, { definition: Record<string, Json>; owner: string }>();
+  private readonly models = new Set<string>();
+  private validatorId?: string;
   readonly deploymentLogicalId: string;
 
   constructor(readonly service: Service, id: string) {
@@ -108,9 +111,16 @@ export class RestApi extends Construct {
   }
 
   /** The resource id of a path (`users/{id}`), creating one `ApiGatewayResource…` per missing segment. */
-  resourceId(path: string): Json {
+  resourceId(path: string, owner?: string): Json {
     if (path === '') return this.config.restApiRootResourceId ?? getAtt(naming.restApi(), 'RootResourceId');
     const existing = this.config.restApiResources?.[`/${path}`] ?? this.config.restApiResources?.[path];
+    // v3 looks a method's own path up among the given resources only on an existing API (and fails
+    // with "Can not find API Gateway resource from path …" otherwise); a parent path it takes as given.
+    if (existing !== undefined && owner !== undefined && this.config.restApiId === undefined) {
+      throw new ConfigError(
+        `Invalid configuration in 'provider.apiGateway.restApiResources': "/${path}" (used by '${owner}') is a resource of an existing API, which needs provider.apiGateway.restApiId`,
+      );
+    }
     if (existing !== undefined) return existing;
     let logicalId = this.resources.get(path);
     if (logicalId === undefined) {
@@ -144,6 +154,25 @@ export class RestApi extends Construct {
       this.preflights.set(path, preflight);
     }
     preflight.add(method, cors);
+  }
+
+  /** The API's one request validator, created on first use. */
+  requestValidator(): string {
+    if (this.validatorId === undefined) {
+      this.validatorId = naming.restApiRequestValidator(this.service.name);
+      requestValidatorResource(this, this.validatorId);
+    }
+    return this.validatorId;
+  }
+
+  /** A request model by logical id, created once however many methods use it. */
+  model(logicalId: string, properties: () => Record<string, Json>): string {
+    if (!this.models.has(logicalId)) {
+      this.models.add(logicalId);
+      const props = properties();
+      new CfnResource(this, `Model${logicalId}`, { logicalId, type: 'AWS::ApiGateway::Model', properties: () => props });
+    }
+    return logicalId;
   }
 
   /** The invoke permission a function needs once, however many methods point at it. */

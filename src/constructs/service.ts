@@ -76,6 +76,7 @@ export class Service extends Construct {
       if (fn === null || typeof fn !== 'object') throw invalid(`functions.${key}`, 'an object with a handler', fn);
       this.functions.push(new FunctionConstruct(this, key, fn));
     }
+    for (const fn of this.functions) fn.addEvents();
   }
 
   get versionFunctions(): boolean {

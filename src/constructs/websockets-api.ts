@@ -299,11 +299,13 @@ export class WebsocketsApi extends Construct {
    * `WebsocketsDeployment{hash}`: the hash covers the API, integrations, route responses,
    * authorizers, permissions, routes and stage as the template states them, so a change to any
    * of them deploys the API again and an unchanged redeploy leaves it alone.
-   * With an API made elsewhere the reference hashes nothing (a constant id, so route changes
-   * are never deployed); fw hashes the routes it adds, so its id differs there on purpose.
+   * With an API made elsewhere (`provider.apiGateway.websocketApiId`) v3 hashes an empty set, so
+   * the id is constant and a later deploy that changes only routes makes no new deployment; fw
+   * writes the same id, as the template must match v3's (README: Compatibility).
    */
   get deploymentLogicalId(): string {
     const resources: Record<string, Json> = {};
+    if (!this.ownsApi) return naming.websocketsDeployment(deploymentHash(resources));
     const ordered = [
       ...(this.api ? [this.api] : []),
       ...this.integrations.values(),
@@ -317,10 +319,12 @@ export class WebsocketsApi extends Construct {
       const logs = websocketLogs((this.service.provider.logs as Record<string, Json> | undefined)?.websocket);
       resources[naming.websocketsStage()] = { Type: 'AWS::ApiGatewayV2::Stage', Properties: this.stageProperties(logs) };
     }
-    const hash = createHash('sha256').update(JSON.stringify(resources)).digest('base64').replace(/[^0-9A-Za-z]/g, '');
-    return naming.websocketsDeployment(hash);
+    return naming.websocketsDeployment(deploymentHash(resources));
   }
 }
+
+const deploymentHash = (resources: Record<string, Json>) =>
+  createHash('sha256').update(JSON.stringify(resources)).digest('base64').replace(/[^0-9A-Za-z]/g, '');
 
 /** `WebsocketsDeployment{hash}`: waits for every route, so the deployment sees them all. */
 class WebsocketsDeployment extends Resource {
@@ -386,7 +390,12 @@ export function apiGatewayCloudWatchRole(service: Service): Resource {
       logicalId: 'CustomApiGatewayAccountCloudWatchRole',
       type: 'Custom::ApiGatewayAccountRole',
       before: () => ({ Version: 1 }),
-      properties: () => ({ ServiceToken: getAtt(provider.logicalId, 'Arn') }),
+      properties: () => {
+        // `provider.logs.restApi.role`: an existing role to set on the account instead of one fw creates.
+        const restApiLogs = service.provider.logs?.restApi;
+        const role = typeof restApiLogs === 'object' && restApiLogs !== null ? (restApiLogs as { role?: Json }).role : undefined;
+        return role === undefined ? { ServiceToken: getAtt(provider.logicalId, 'Arn') } : { ServiceToken: getAtt(provider.logicalId, 'Arn'), RoleArn: role };
+      },
     });
   });
 }

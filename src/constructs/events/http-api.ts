@@ -76,6 +76,12 @@ export class HttpApiEvent extends Construct {
       if (authorizer.type !== undefined && String(authorizer.type).toLowerCase() === 'aws_iam') {
         properties.AuthorizationType = 'AWS_IAM';
       } else if (authorizer.id !== undefined) {
+        // As v3: an authorizer made elsewhere belongs to an API made elsewhere.
+        if (api.externalId === undefined) {
+          throw new ConfigError(
+            `Invalid configuration in '${path}.authorizer.id': an external authorizer (${JSON.stringify(authorizer.id)}) needs an external API (provider.httpApi.id); this HTTP API is part of the stack`,
+          );
+        }
         properties.AuthorizationType = String(authorizer.type ?? 'jwt').toLowerCase() === 'request' ? 'CUSTOM' : 'JWT';
         properties.AuthorizerId = authorizer.id;
       } else {

@@ -9,6 +9,7 @@ import type { FunctionConstruct } from '../function';
 import type { RestApi } from '../rest-api';
 import { parseCors } from '../rest-api-cors';
 import { lambdaIntegration, restIntegrationUri } from '../rest-api-lambda-integration';
+import { requestValidation } from '../rest-api-request-validation';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'ANY'];
 
@@ -83,12 +84,13 @@ export class HttpEvent extends Construct {
     super(fn, id);
     const event = parseEvent(config, path);
     const api = fn.service.restApi();
-    const resourceId = api.resourceId(event.path);
+    const resourceId = api.resourceId(event.path, path);
     const logicalId = naming.restApiMethod(event.path, event.method);
     api.addMethod(logicalId, `${event.method} /${event.path}`, path);
     const cors = parseCors(event.cors);
     if (cors) api.addCors(event.path, event.method, cors);
 
+    const validation = requestValidation(api, event, path);
     const permission = api.permissionFor(fn);
     const authorization = authorize(fn, api, event.authorizer, `${path}.authorizer`);
     // `async: true` invokes the function without waiting, which only the non-proxy integration can do.
@@ -104,7 +106,7 @@ export class HttpEvent extends Construct {
       properties: () => {
         const properties: Record<string, Json> = {
           HttpMethod: event.method,
-          RequestParameters: requestParameters(event),
+          RequestParameters: validation.parameters,
           ResourceId: resourceId,
           RestApiId: api.apiId,
         };
@@ -124,23 +126,13 @@ export class HttpEvent extends Construct {
           properties.Integration = integration;
           properties.MethodResponses = methodResponses;
         }
+        if (validation.validatorId !== undefined) properties.RequestValidatorId = { Ref: validation.validatorId };
+        if (validation.models !== undefined) properties.RequestModels = validation.models;
         return properties;
       },
       dependsOn: () => fn.dependsOnTarget([authorization.authorizerId ?? permission]),
     });
   }
-}
-
-function requestParameters(event: HttpEventConfig): Record<string, Json> {
-  const request = event.request as { parameters?: Record<string, Record<string, Json>> } | undefined;
-  const result: Record<string, Json> = {};
-  for (const [location, params] of Object.entries(request?.parameters ?? {})) {
-    const where = location === 'querystrings' ? 'querystring' : location === 'headers' ? 'header' : location === 'paths' ? 'path' : location;
-    for (const [name, required] of Object.entries(params ?? {})) {
-      result[`method.request.${where}.${name}`] = typeof required === 'object' && required !== null ? Boolean((required as { required?: boolean }).required) : required;
-    }
-  }
-  return result;
 }
 
 /** The last `-` separated part of an ARN's name: the reference names ARN-given authorizers after it. */

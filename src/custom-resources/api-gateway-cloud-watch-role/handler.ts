@@ -1,7 +1,8 @@
 /**
  * `Custom::ApiGatewayAccountRole`: API Gateway writes execution and access logs only once the
  * account names a CloudWatch role. When none is set, this creates one (trusted by API Gateway,
- * with the AWS managed push-to-logs policy) and sets it on the account. A role already set is
+ * with the AWS managed push-to-logs policy) and sets it on the account; given `RoleArn`
+ * (`provider.logs.restApi.role`), it sets that role instead. A role already set is
  * left alone, and deleting the stack changes nothing: other APIs of the account rely on it.
  */
 import { arnParts, respond, type CustomResourceEvent, type LambdaContext } from '../response';
@@ -25,6 +26,8 @@ export function makeHandler(apis: Apis) {
     await respond(event, context, 'ApiGatewayAccountCloudWatchRole', async () => {
       if (event.RequestType === 'Delete') return;
       if (await apis.accountRoleArn()) return;
+      const given = event.ResourceProperties.RoleArn;
+      if (typeof given === 'string' && given !== '') return setWithRetries(apis, given);
       const { partition, account } = arnParts(context.invokedFunctionArn);
       const trust = { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: { Service: ['apigateway.amazonaws.com'] }, Action: ['sts:AssumeRole'] }] };
       await apis.ensureRole(ROLE_NAME, JSON.stringify(trust));
@@ -32,18 +35,22 @@ export function makeHandler(apis: Apis) {
       const roleArn = `arn:${partition}:iam::${account}:role/${ROLE_NAME}`;
       const policy = `arn:${partition}:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs`;
       if (!(await apis.attachedPolicies(ROLE_NAME)).includes(policy)) await apis.attachPolicy(ROLE_NAME, policy);
-      // A new role takes a few seconds to be usable by API Gateway.
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await apis.setAccountRoleArn(roleArn);
-          return;
-        } catch (error) {
-          if (attempt >= 10 || (error as { name?: string }).name !== 'BadRequestException') throw error;
-          await apis.sleep(3000);
-        }
-      }
+      await setWithRetries(apis, roleArn);
     });
   };
+}
+
+/** A new role takes a few seconds to be usable by API Gateway. */
+async function setWithRetries(apis: Apis, roleArn: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await apis.setAccountRoleArn(roleArn);
+      return;
+    } catch (error) {
+      if (attempt >= 10 || (error as { name?: string }).name !== 'BadRequestException') throw error;
+      await apis.sleep(3000);
+    }
+  }
 }
 
 /** The SDK v3 clients of Lambda's Node.js runtime, loaded on first use (fw itself does not depend on them). */

@@ -12,6 +12,7 @@ import { deployReportResponse } from '../deploy-report';
 import { GatewayAuthorization, NOT_ENFORCED_HEADER, type Protected } from './authorization';
 import { functionUrlForbidden } from '../auth/responses';
 import { verifySigV4 } from './sigv4';
+import { validateRequest } from './request-validation';
 import { CUSTOM_RESOURCE_RESPONSE_PREFIX, receiveCustomResourceResponse } from '../providers/custom-resource';
 import { signalWaitCondition, WAIT_CONDITION_PREFIX } from '../providers/wait-condition';
 import { refuseUpgrade, WebSocketApis } from '../websocket/websocket-apis';
@@ -81,9 +82,11 @@ export class GatewayRouter {
   }
 
   /** The function behind a route, once the route's authorizer (if any) let the request through. */
-  private async authorizedInvoke(request: LocalRequest, target: Protected, functionArn: string | undefined): Promise<LocalResponse> {
+  private async authorizedInvoke(request: LocalRequest, target: Protected, functionArn: string | undefined, validate?: () => LocalResponse | undefined): Promise<LocalResponse> {
     const checked = await this.authorization.check(request, target);
     if ('refusal' in checked) return checked.refusal;
+    const invalid = validate?.();
+    if (invalid) return invalid;
     const response = await this.invoke(functionArn, target.event, target.format);
     return checked.notEnforced ? { ...response, headers: { ...response.headers, [NOT_ENFORCED_HEADER]: checked.notEnforced } } : response;
   }
@@ -188,19 +191,29 @@ export class GatewayRouter {
       resourcePath: match.item.path,
     });
     const method: Protected = { kind: 'rest', api, stage, path, route: match.item.record, event, format: '1.0' };
+    // After the authorizer, before the integration, as API Gateway validates.
+    const validate = () => validateRequest(request, match.item.record, match.parameters, (type) => this.cloud.resources(type).map(({ record }) => record));
     if (integration.Type === 'MOCK') {
       const checked = await this.authorization.check(request, method);
-      return 'refusal' in checked ? checked.refusal : mockResponse(integration);
+      return 'refusal' in checked ? checked.refusal : validate() ?? mockResponse(integration);
     }
     const functionArn = functionOfIntegration(integration.Uri);
-    if (integration.Type === 'AWS' && functionArn) return this.lambdaIntegration(request, method, integration, functionArn);
-    return this.authorizedInvoke(request, method, functionOfIntegration(integration.Uri));
+    if (integration.Type === 'AWS' && functionArn) return this.lambdaIntegration(request, method, integration, functionArn, validate);
+    return this.authorizedInvoke(request, method, functionOfIntegration(integration.Uri), validate);
   }
 
   /** REST `integration: lambda`: the request template's event in, the integration responses' status out. */
-  private async lambdaIntegration(request: LocalRequest, method: Protected, integration: Record<string, unknown>, functionArn: string): Promise<LocalResponse> {
+  private async lambdaIntegration(
+    request: LocalRequest,
+    method: Protected,
+    integration: Record<string, unknown>,
+    functionArn: string,
+    validate: () => LocalResponse | undefined,
+  ): Promise<LocalResponse> {
     const checked = await this.authorization.check(request, method);
     if ('refusal' in checked) return checked.refusal;
+    const invalid = validate();
+    if (invalid) return invalid;
     const log = (line: string) => this.cloud.log(`${request.method} ${request.path}: ${line}`);
     const { contentType, template } = requestTemplate(integration, request);
     try {

@@ -16,3 +16,16 @@ export const restUsagePlanKey = (index: number, usagePlan?: string) =>
   `ApiGatewayUsagePlanKey${usagePlan ? normalizeNameToAlphaNumericOnly(usagePlan) : ''}${index}`;
 export const restApiLogGroup = () => 'ApiGatewayLogGroup';
 export const serviceEndpointOutput = () => 'ServiceEndpoint';
+
+/** v3 names models after the words of a key or content type: `post-create-model` → `PostCreateModel`, `application/json` → `ApplicationJson`. */
+export function pascalWords(text: string): string {
+  const words = text.match(/[A-Z]{2,}(?=[A-Z][a-z]|[0-9]|[^A-Za-z0-9]|$)|[A-Z]?[a-z]+|[A-Z]+|[0-9]+/g) ?? [];
+  return words.map(word => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase()).join('');
+}
+/** The one request validator of a service's REST API: `my-svc` → `ApiGatewayMysvcRequestValidator`. */
+export const restApiRequestValidator = (service: string) => `ApiGateway${normalizeNameToAlphaNumericOnly(service)}RequestValidator`;
+/** A model of `provider.apiGateway.request.schemas`, by its key. */
+export const restApiModel = (key: string) => `ApiGateway${pascalWords(key)}Model`;
+/** A model an `http` event declares inline for one content type. */
+export const restApiMethodModel = (path: string, method: string, contentType: string) =>
+  `${restApiMethod(path, method)}${pascalWords(contentType)}Model`;

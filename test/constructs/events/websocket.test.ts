@@ -152,6 +152,8 @@ websocket('an API made elsewhere (provider.apiGateway.websocketApiId) gets route
   assert.equal((t.Resources.SconnectWebsocketsRoute.Properties as any).ApiId, 'abc123');
   assert.equal(t.Resources.FLambdaPermissionWebsockets.DependsOn, ['FLambdaFunction']);
   assert.equal(t.Resources[deploymentOf(t)].Properties, { ApiId: 'abc123', Description: 'Serverless Websockets', StageName: 'dev' });
+  // v3 hashes nothing for an API made elsewhere: the same id whatever the routes.
+  assert.is(deploymentOf(t), 'WebsocketsDeploymentRBNvo1WzZ4oRRq0W9hknpT7T8If536DEMBg9hyq4o');
 });
 
 websocket.run();
@@ -175,13 +177,13 @@ function fakeAccount(current: string | undefined, failures = 0) {
   return { apis, calls };
 }
 const roleContext = { invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:app-dev-custom-resource-apigw-cw-role', logStreamName: 'stream' };
-const roleEvent = (ResponseURL: string) => ({
+const roleEvent = (ResponseURL: string, ResourceProperties: Record<string, unknown> = {}) => ({
   RequestType: 'Create' as const,
   ResponseURL,
   StackId: 'stack',
   RequestId: 'request',
   LogicalResourceId: 'CustomApiGatewayAccountCloudWatchRole',
-  ResourceProperties: {},
+  ResourceProperties,
 });
 
 accountRole('without an account role, one is created with the push-to-logs policy and set, retrying while IAM propagates', async () => {
@@ -211,6 +213,18 @@ accountRole('an account role already set is left alone', async () => {
   try {
     await makeHandler(apis)(roleEvent(answer.url), roleContext);
     assert.equal(calls, [['accountRoleArn']]);
+    assert.is(answer.bodies[0].Status, 'SUCCESS');
+  } finally {
+    answer.close();
+  }
+});
+
+accountRole('a given RoleArn (provider.logs.restApi.role) is set on the account instead of a role fw creates', async () => {
+  const answer = await responseUrl();
+  const { apis, calls } = fakeAccount(undefined, 1);
+  try {
+    await makeHandler(apis)(roleEvent(answer.url, { RoleArn: 'arn:aws:iam::123456789012:role/mine' }), roleContext);
+    assert.equal(calls, [['accountRoleArn'], ['setAccountRoleArn', 'arn:aws:iam::123456789012:role/mine'], ['setAccountRoleArn', 'arn:aws:iam::123456789012:role/mine']]);
     assert.is(answer.bodies[0].Status, 'SUCCESS');
   } finally {
     answer.close();
