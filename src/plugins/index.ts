@@ -88,6 +88,8 @@ function configurationChanges(before: unknown, after: unknown, path: string[] = 
 /** Loads one plugin module and constructs it (a class) or calls it (a factory). */
 export async function addPlugin(manager: PluginManager, spec: PluginSpec): Promise<void> {
   let exported: unknown;
+  const { serveV3Modules } = require('./v3-modules') as typeof import('./v3-modules');
+  serveV3Modules();
   try {
     exported = await importModule(spec.file);
   } catch (error) {

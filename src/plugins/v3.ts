@@ -201,7 +201,10 @@ export function createServerless(manager: PluginManager) {
     addServiceOutputSection: (title: string, content: unknown) => serverless.serviceOutputs.set(title, content),
     variables: { options: manager.options, get service() { return service(); } },
     isStandaloneExecutable: false,
-    instanceId: 'fw',
+    /** As v3's: the packaging run's id (ApiGatewayDeployment<id>), once fw has one. */
+    get instanceId() {
+      return manager.state.service?.instanceId ?? 'fw';
+    },
     providers: { aws: provider },
     getProvider: (name: string) => (name === 'aws' ? provider : undefined),
     setProvider: () => undefined,

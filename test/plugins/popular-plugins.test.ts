@@ -143,12 +143,13 @@ popular('serverless-plugin-split-stacks is not loaded: fw says it splits stacks 
   assert.match(c.stderr, "serverless-plugin-split-stacks: not loaded, fw splits a template past CloudFormation's limits into nested stacks itself\n");
 });
 
-popular('serverless-step-functions and serverless-lift: their resources are created by a deploy into the local cloud', async (context) => {
+popular('serverless-step-functions, serverless-lift and serverless-apigateway-service-proxy: their resources are created by a deploy into the local cloud', async (context) => {
   context.cloud = await startTestCloud();
   const preload = join(context.root, 'fixed-clock.cjs');
   for (const [name, stack, expected] of [
     ['step-functions', 'flows-dev', ['Greeter', 'AWS::StepFunctions::StateMachine']],
     ['lift', 'lifted-dev', ['jobsQueueCEDBAE3E', 'AWS::SQS::Queue']],
+    ['apigateway-service-proxy', 'proxied-dev', ['ApiGatewayMethodQueuePost', 'AWS::ApiGateway::Method']],
   ] as const) {
     const c = context.cases.get(name)!;
     const result = await run(['deploy', '--endpoint-url', context.cloud.cloud.url], c.work, preload);
