@@ -6,6 +6,7 @@ import { nextSteps } from '../create/next-steps';
 import { findTemplate, listTemplates } from '../create/templates';
 import { writeService } from '../create/write';
 import { reportError } from './base';
+import { GlobalCommand } from './global-command';
 import { colorsEnabled, style } from './output';
 
 export { guidedCreate, type GuidedContext };
@@ -93,7 +94,7 @@ export class CreateCommand extends Command<CreateContext> {
 }
 
 /** Serverless v3's `install --url`: a service copied from a folder (a local path or file: URL), renamed with --name. */
-export class InstallCommand extends Command<CreateContext> {
+export class InstallCommand extends GlobalCommand {
   static override paths = [['install']];
   static override usage = Command.Usage({
     description: 'Install a service from a folder (a local path or file: URL) into a new folder',
@@ -111,29 +112,16 @@ export class InstallCommand extends Command<CreateContext> {
 
   url = Option.String('--url,-u', { description: 'The service folder: a local path or file: URL (required)' });
   name = Option.String('--name,-n', { description: 'Name of the new service and of its folder' });
-  verbose = Option.Boolean('--verbose', false, { description: 'Show more detail' });
-  debug = Option.String('--debug', { tolerateBoolean: true, description: 'Debug output (as --verbose)' });
-  showVersion = Option.Boolean('--version', false, { description: "Print fw's version and exit" });
 
-  async execute(): Promise<number> {
-    const { acceptV3Globals } = require('./v3-globals') as typeof import('./v3-globals');
-    const restore = acceptV3Globals(this, this.context.stderr, this.context.stdout);
-    if (!restore) return 0;
-    try {
-      if (this.url === undefined) throw new ConfigError('Missing --url URL: the service folder to install (a local path or file: URL)');
-      const { copyTemplateFolder, templateSource } = require('../create/template-folder') as typeof import('../create/template-folder');
-      const cwd = this.context.cwd ?? process.cwd();
-      const source = templateSource(this.url, cwd, '--url');
-      const shown = this.name ?? basename(source);
-      const files = copyTemplateFolder({ source, dir: resolve(cwd, shown), name: this.name, option: '--url', shown });
-      this.context.stdout.write(`Installed ${this.name ?? basename(source)} from ${this.url} in ${shown} (${files.length} files)\n`);
-      return 0;
-    } catch (error) {
-      reportError(this.context.stderr, error, this.context.env);
-      return 1;
-    } finally {
-      restore();
-    }
+  async run(): Promise<number> {
+    if (this.url === undefined) throw new ConfigError('Missing --url URL: the service folder to install (a local path or file: URL)');
+    const { copyTemplateFolder, templateSource } = require('../create/template-folder') as typeof import('../create/template-folder');
+    const cwd = process.cwd();
+    const source = templateSource(this.url, cwd, '--url');
+    const shown = this.name ?? basename(source);
+    const files = copyTemplateFolder({ source, dir: resolve(cwd, shown), name: this.name, option: '--url', shown });
+    this.context.stdout.write(`Installed ${this.name ?? basename(source)} from ${this.url} in ${shown} (${files.length} files)\n`);
+    return 0;
   }
 }
 
