@@ -105,8 +105,8 @@ FixedDate.now = () => FIXED;
 FixedDate.parse = RealDate.parse;
 FixedDate.UTC = RealDate.UTC;
 global.Date = FixedDate;
-// No AWS here: packaging a layer asks CloudFormation for the last deployed layer's hash; answer as
-// AWS does for a stack never deployed (the provider class is patched when the reference loads it).
+// No AWS here: packaging a layer asks CloudFormation for the last deployed layer's hash, and
+// serverless-plugin-split-stacks for the stack's resources; answer as AWS does for a stack never deployed (the provider class is patched when the reference loads it).
 const Module = require('module');
 const load = Module._load;
 Module._load = function (...args) {
@@ -114,7 +114,7 @@ Module._load = function (...args) {
   if (typeof loaded === 'function' && loaded.getProviderName && loaded.getProviderName() === 'aws' && !loaded.prototype.fwOffline) {
     const request = loaded.prototype.request;
     loaded.prototype.request = async function (service, method, ...rest) {
-      if (service === 'CloudFormation' && method === 'describeStacks') throw new Error('Stack with id ' + (rest[0] && rest[0].StackName) + ' does not exist');
+      if (service === 'CloudFormation' && (method === 'describeStacks' || method === 'listStackResources')) throw new Error('Stack with id ' + (rest[0] && rest[0].StackName) + ' does not exist');
       return request.call(this, service, method, ...rest);
     };
     loaded.prototype.fwOffline = true;

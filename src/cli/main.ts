@@ -11,7 +11,7 @@ import { LogsCommand } from './logs';
 import { OutputsCommand, RefreshOutputsCommand } from './outputs';
 import { LocalResetCommand, LocalStartCommand } from './local';
 import { LocalTokenCommand } from './local-token';
-import { CreateCommand, DefaultCommand } from './create';
+import { CreateCommand, DefaultCommand, InstallCommand } from './create';
 import { PrintCommand } from './print';
 import { SchemaCommand } from './schema';
 import { DeployListCommand, DeployListFunctionsCommand } from './deploy-list';
@@ -20,6 +20,7 @@ import { MetricsCommand } from './metrics';
 import { PluginInstallCommand, PluginListCommand, PluginSearchCommand, PluginUninstallCommand } from './plugin';
 import { ConfigCommand, ConfigCredentialsCommand } from './config-credentials';
 import { DoctorCommand } from './doctor';
+import { OutputGetCommand, OutputListCommand, ParamGetCommand, ParamListCommand } from './output-param';
 import { DashboardOpenCommand, LoginCommand, LogoutCommand, SlstatsCommand } from './dashboard';
 import { colorsEnabled } from './output';
 import { version } from '../version';
@@ -33,7 +34,7 @@ const COMMANDS = [
   InvokeCommand, InvokeLocalCommand, LogsCommand, OutputsCommand, RefreshOutputsCommand, PrintCommand, LocalStartCommand, LocalResetCommand, LocalTokenCommand, SchemaCommand,
   DeployListCommand, DeployListFunctionsCommand, RollbackCommand, RollbackFunctionCommand, MetricsCommand,
   PluginInstallCommand, PluginUninstallCommand, PluginListCommand, PluginSearchCommand, ConfigCommand, ConfigCredentialsCommand, DoctorCommand,
-  LoginCommand, LogoutCommand, DashboardOpenCommand, SlstatsCommand,
+  LoginCommand, LogoutCommand, DashboardOpenCommand, SlstatsCommand, OutputGetCommand, OutputListCommand, ParamGetCommand, ParamListCommand, InstallCommand,
 ];
 
 /**

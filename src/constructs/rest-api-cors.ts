@@ -84,47 +84,57 @@ export class CorsPreflight extends Resource {
   }
 
   protected properties() {
-    const cors = this.config!;
-    const headers: Array<[string, string]> = [
-      ['Access-Control-Allow-Origin', cors.origins[0]],
-      ['Access-Control-Allow-Headers', cors.headers.join(',')],
-      ['Access-Control-Allow-Methods', this.methods.join(',')],
-    ];
-    if (cors.allowCredentials) headers.push(['Access-Control-Allow-Credentials', 'true']);
-    if (cors.maxAge !== undefined) headers.push(['Access-Control-Max-Age', String(cors.maxAge)]);
-    if (cors.cacheControl !== undefined) headers.push(['Cache-Control', cors.cacheControl]);
-    const responseTemplate = cors.matchesOrigin
-      ? [
-          '#set($origin = $input.params("Origin"))',
-          '#if($origin == "") #set($origin = $input.params("origin")) #end',
-          `#if(${cors.origins.map(origin => `$origin.matches("${originPattern(origin)}")`).join(' || ')}) #set($context.responseOverride.header.Access-Control-Allow-Origin = $origin) #end`,
-        ].join('\n')
-      : '';
-    return {
-      AuthorizationType: 'NONE',
-      HttpMethod: 'OPTIONS',
-      MethodResponses: [
+    // A list of origins (even ['*'] or one) is matched by the response template, as v3 writes it; `origin` alone is written as is.
+    return corsPreflightProperties(this.config!, this.methods, this.resourceRef, this.api.apiId, this.config!.matchesOrigin);
+  }
+}
+
+/**
+ * The properties of an OPTIONS method answering a CORS preflight: the headers as method responses
+ * and a MOCK integration; with `matchOrigins`, a response template that echoes a matching `Origin`.
+ */
+export function corsPreflightProperties(
+  cors: Omit<CorsConfig, 'methods'>, methods: string[], resourceId: Json, restApiId: Json, matchOrigins: boolean,
+): Record<string, Json> {
+  const headers: Array<[string, string]> = [
+    ['Access-Control-Allow-Origin', cors.origins[0]],
+    ['Access-Control-Allow-Headers', cors.headers.join(',')],
+    ['Access-Control-Allow-Methods', methods.join(',')],
+  ];
+  if (cors.allowCredentials) headers.push(['Access-Control-Allow-Credentials', 'true']);
+  if (cors.maxAge !== undefined) headers.push(['Access-Control-Max-Age', String(cors.maxAge)]);
+  if (cors.cacheControl !== undefined) headers.push(['Cache-Control', cors.cacheControl]);
+  const responseTemplate = matchOrigins
+    ? [
+        '#set($origin = $input.params("Origin"))',
+        '#if($origin == "") #set($origin = $input.params("origin")) #end',
+        `#if(${cors.origins.map(origin => `$origin.matches("${originPattern(origin)}")`).join(' || ')}) #set($context.responseOverride.header.Access-Control-Allow-Origin = $origin) #end`,
+      ].join('\n')
+    : '';
+  return {
+    AuthorizationType: 'NONE',
+    HttpMethod: 'OPTIONS',
+    MethodResponses: [
+      {
+        StatusCode: '200',
+        ResponseParameters: Object.fromEntries(headers.map(([name]) => [`method.response.header.${name}`, true])),
+        ResponseModels: {},
+      },
+    ],
+    RequestParameters: {},
+    Integration: {
+      Type: 'MOCK',
+      RequestTemplates: { 'application/json': '{statusCode:200}' },
+      ContentHandling: 'CONVERT_TO_TEXT',
+      IntegrationResponses: [
         {
           StatusCode: '200',
-          ResponseParameters: Object.fromEntries(headers.map(([name]) => [`method.response.header.${name}`, true])),
-          ResponseModels: {},
+          ResponseParameters: Object.fromEntries(headers.map(([name, value]) => [`method.response.header.${name}`, `'${value}'`])),
+          ResponseTemplates: { 'application/json': responseTemplate },
         },
       ],
-      RequestParameters: {},
-      Integration: {
-        Type: 'MOCK',
-        RequestTemplates: { 'application/json': '{statusCode:200}' },
-        ContentHandling: 'CONVERT_TO_TEXT',
-        IntegrationResponses: [
-          {
-            StatusCode: '200',
-            ResponseParameters: Object.fromEntries(headers.map(([name, value]) => [`method.response.header.${name}`, `'${value}'`])),
-            ResponseTemplates: { 'application/json': responseTemplate },
-          },
-        ],
-      },
-      ResourceId: this.resourceRef,
-      RestApiId: this.api.apiId,
-    } as Record<string, Json>;
-  }
+    },
+    ResourceId: resourceId,
+    RestApiId: restApiId,
+  };
 }

@@ -89,25 +89,7 @@ export class RestApi extends Construct {
   }
 
   private apiProperties(): Record<string, Json> {
-    const { service, config } = this;
-    const provider = service.provider;
-    const properties: Record<string, Json> = {
-      Name: provider.apiName ?? (config.shouldStartNameWithService ? `${service.name}-${service.stage}` : `${service.stage}-${service.name}`),
-    };
-    if (config.binaryMediaTypes !== undefined) properties.BinaryMediaTypes = config.binaryMediaTypes;
-    if (config.minimumCompressionSize !== undefined) properties.MinimumCompressionSize = config.minimumCompressionSize;
-    if (config.description !== undefined) properties.Description = config.description;
-    const endpointType = String(provider.endpointType ?? 'EDGE').toUpperCase();
-    const endpoint: Record<string, Json> = { Types: [endpointType] };
-    // VPC endpoints belong to private APIs only; the reference leaves them out of the others.
-    if (provider.vpcEndpointIds !== undefined && endpointType === 'PRIVATE') endpoint.VpcEndpointIds = provider.vpcEndpointIds;
-    properties.EndpointConfiguration = endpoint;
-    if (config.apiKeySourceType !== undefined) properties.ApiKeySourceType = String(config.apiKeySourceType).toUpperCase();
-    properties.Policy = config.resourcePolicy && config.resourcePolicy.length > 0
-      ? { Version: '2012-10-17', Statement: config.resourcePolicy.map(normalizePolicyStatement) }
-      : '';
-    if (config.disableDefaultEndpoint) properties.DisableExecuteApiEndpoint = true;
-    return properties;
+    return restApiProperties(this.service.name, this.service.stage, this.service.provider);
   }
 
   /** The resource id of a path (`users/{id}`), creating one `ApiGatewayResource…` per missing segment. */
@@ -229,6 +211,28 @@ export class RestApi extends Construct {
     extra?.();
     return logicalId;
   }
+}
+
+/** `ApiGatewayRestApi`'s properties for a service at a stage, from `provider` (its `apiGateway`, `apiName`, `endpointType`, …). */
+export function restApiProperties(serviceName: string, stage: string, provider: Service['provider']): Record<string, Json> {
+  const config: ApiGatewayProviderConfig = provider.apiGateway ?? {};
+  const properties: Record<string, Json> = {
+    Name: provider.apiName ?? (config.shouldStartNameWithService ? `${serviceName}-${stage}` : `${stage}-${serviceName}`),
+  };
+  if (config.binaryMediaTypes !== undefined) properties.BinaryMediaTypes = config.binaryMediaTypes;
+  if (config.minimumCompressionSize !== undefined) properties.MinimumCompressionSize = config.minimumCompressionSize;
+  if (config.description !== undefined) properties.Description = config.description;
+  const endpointType = String(provider.endpointType ?? 'EDGE').toUpperCase();
+  const endpoint: Record<string, Json> = { Types: [endpointType] };
+  // VPC endpoints belong to private APIs only; the reference leaves them out of the others.
+  if (provider.vpcEndpointIds !== undefined && endpointType === 'PRIVATE') endpoint.VpcEndpointIds = provider.vpcEndpointIds;
+  properties.EndpointConfiguration = endpoint;
+  if (config.apiKeySourceType !== undefined) properties.ApiKeySourceType = String(config.apiKeySourceType).toUpperCase();
+  properties.Policy = config.resourcePolicy && config.resourcePolicy.length > 0
+    ? { Version: '2012-10-17', Statement: config.resourcePolicy.map(normalizePolicyStatement) }
+    : '';
+  if (config.disableDefaultEndpoint) properties.DisableExecuteApiEndpoint = true;
+  return properties;
 }
 
 /** The reference writes resource policy statements in one shape: `Action` a list, a lone `Resource` unwrapped. */

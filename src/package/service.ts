@@ -151,7 +151,7 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
     const customResources = writeCustomResourcesZip(service, staging);
     const template = synthesize(service);
     // Plugin hooks (issue 9): changes to the synthesized template go here.
-    await finalizePlugins(plugins, template);
+    const pluginFiles = (await finalizePlugins(plugins, template, staging)).filter(name => ![UPDATE_TEMPLATE, CREATE_TEMPLATE, STATE_FILE].includes(name));
     // Stack splitting (issue 10): nested templates are written into `staging` here, and added to state.artifacts below.
     const split = splitPackagedTemplate({
       template,
@@ -184,6 +184,11 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
       artifacts: [
         ...[...uniqueArtifacts(artifacts), ...(customResources ? [customResources] : [])].map(({ name, sha256: hash, size }) => ({ name, sha256: hash, size })),
         ...split.files,
+        // Files plugins wrote into the package (serverless-plugin-split-stacks' nested templates): deployed with it.
+        ...pluginFiles.map(name => {
+          const bytes = readFileSync(join(staging, name));
+          return { name, sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length };
+        }),
       ],
       ...(split.nestedStacks.length > 0 ? { nestedStacks: split.nestedStacks } : {}),
       ...(split.placement ? { placement: split.placement } : {}),

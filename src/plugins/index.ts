@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { findServiceFile } from '../config/find';
 import { loadRawConfig } from '../config/load';
 import { importModule } from '../config/module';
@@ -20,7 +20,6 @@ const MENTIONS_PLUGINS = /\bplugins\b/;
 
 /** Plugins whose work fw does itself: listed in `plugins:`, they are not loaded, and fw says why. */
 const NOT_NEEDED: Record<string, string> = {
-  'serverless-plugin-split-stacks': 'fw splits a template past CloudFormation\'s limits into nested stacks itself',
   'serverless-plugin-typescript': 'fw bundles TypeScript handlers itself (build.esbuild)',
 };
 
@@ -88,6 +87,8 @@ function configurationChanges(before: unknown, after: unknown, path: string[] = 
 /** Loads one plugin module and constructs it (a class) or calls it (a factory). */
 export async function addPlugin(manager: PluginManager, spec: PluginSpec): Promise<void> {
   let exported: unknown;
+  const { serveV3Modules } = require('./v3-modules') as typeof import('./v3-modules');
+  serveV3Modules();
   try {
     exported = await importModule(spec.file);
   } catch (error) {
@@ -247,10 +248,24 @@ export async function compile(manager: PluginManager, service: Service, config: 
   if (resources !== undefined && resources !== config.resources) config.resources = resources;
 }
 
-/** The template exists: edits v3 plugins made during the compile steps, then `package:finalize`. */
-export async function finalize(manager: PluginManager, template: Template): Promise<void> {
+/**
+ * The template exists: edits v3 plugins made during the compile steps, then `package:finalize`.
+ * `folder` is where `.serverless/` is being built; the names of the files plugins wrote into it are returned.
+ */
+export async function finalize(manager: PluginManager, template: Template, folder?: string): Promise<string[]> {
   if (manager.state.service) resolveConstructReferences(template, manager.state.service);
-  if (manager.empty) return;
+  if (manager.empty) return [];
+  const written = new Set<string>();
+  if (folder) manager.packageFolder = { from: join(manager.serviceDir, '.serverless'), to: folder, written };
+  try {
+    await finalizeSteps(manager, template);
+  } finally {
+    manager.packageFolder = undefined;
+  }
+  return [...written].sort();
+}
+
+async function finalizeSteps(manager: PluginManager, template: Template): Promise<void> {
   // Plugins change the template in place: they get one in which no object appears twice or is
   // shared with the configuration (structuredClone would keep such sharing; a JSON copy does not).
   Object.assign(template, JSON.parse(JSON.stringify(template)));
@@ -271,7 +286,10 @@ export async function finalize(manager: PluginManager, template: Template): Prom
 function showArtifacts(manager: PluginManager): void {
   const artifacts = manager.state.service?.artifacts;
   const v3Service = manager.v3?.v3Service;
-  if (!artifacts || !v3Service) return;
+  if (!v3Service) return;
+  // Where this deployment's files go in the bucket (serverless-plugin-split-stacks points its nested stacks there).
+  if (manager.state.service) v3Service.package.artifactDirectoryName ??= manager.state.service.artifactDirectory;
+  if (!artifacts) return;
   if (artifacts.service) v3Service.package.artifact ??= artifacts.service.path;
   for (const [key, artifact] of Object.entries(artifacts.functions)) {
     const fn = v3Service.functions[key];

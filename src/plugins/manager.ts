@@ -72,6 +72,11 @@ export class PluginManager {
   /** The running command's words (`['deploy', 'function']`): v3's `processedInput.commands`. */
   readonly commandPath: string[] = [];
   readonly state: State = { config: {} };
+  /**
+   * While packaging: the service's `.serverless/` (`from`) is being built in a staging folder (`to`);
+   * files plugins write into it go there and are deployed with the package (`written`, names in it).
+   */
+  packageFolder?: { from: string; to: string; written: Set<string> };
   /** Where `provider.request` sends calls; set by the command (deploy's connection, `--local`, …). */
   awsTarget?: () => Promise<AwsTarget>;
   /** Configuration changes v3 plugins asked for with `extendConfiguration`, applied once resolved. */

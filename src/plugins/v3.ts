@@ -1,6 +1,6 @@
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import * as naming from '../synth/naming';
 import type { Template } from '../synth/template';
 import { fromJsonSchema, propertiesOf } from './json-schema';
@@ -201,7 +201,10 @@ export function createServerless(manager: PluginManager) {
     addServiceOutputSection: (title: string, content: unknown) => serverless.serviceOutputs.set(title, content),
     variables: { options: manager.options, get service() { return service(); } },
     isStandaloneExecutable: false,
-    instanceId: 'fw',
+    /** As v3's: the packaging run's id (ApiGatewayDeployment<id>), once fw has one. */
+    get instanceId() {
+      return manager.state.service?.instanceId ?? 'fw';
+    },
     providers: { aws: provider },
     getProvider: (name: string) => (name === 'aws' ? provider : undefined),
     setProvider: () => undefined,
@@ -213,8 +216,9 @@ export function createServerless(manager: PluginManager) {
         return path.endsWith('.json') ? JSON.parse(text) : text;
       },
       writeFileSync: (path: string, contents: unknown) => {
-        mkdirSync(dirname(path), { recursive: true });
-        writeFileSync(path, typeof contents === 'string' ? contents : JSON.stringify(contents, null, 2));
+        const target = inPackageFolder(manager, path);
+        mkdirSync(dirname(target), { recursive: true });
+        writeFileSync(target, typeof contents === 'string' ? contents : JSON.stringify(contents, null, 2));
       },
       fileExistsSync: (path: string) => existsSync(path) && statSync(path).isFile(),
       dirExistsSync: (path: string) => existsSync(path) && statSync(path).isDirectory(),
@@ -289,6 +293,16 @@ function stageOf(manager: PluginManager): string {
 function regionOf(manager: PluginManager): string {
   const provider = (manager.state.config.provider ?? manager.raw.provider ?? {}) as Record<string, unknown>;
   return String(manager.state.region ?? manager.options.region ?? (typeof provider.region === 'string' ? provider.region : 'us-east-1'));
+}
+
+/** A path in the service's `.serverless/` while fw packages into a staging folder: the same path there (recorded, to be deployed). */
+function inPackageFolder(manager: PluginManager, path: string): string {
+  const folder = manager.packageFolder;
+  if (!folder) return path;
+  const inside = relative(folder.from, resolve(manager.serviceDir, path));
+  if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) return path;
+  folder.written.add(inside.split(sep).join('/'));
+  return join(folder.to, inside);
 }
 
 export function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {

@@ -83,7 +83,7 @@ defaultCommand('prints the help instead of prompting when not in a terminal', as
   const cwd = tempDir('notty');
   const { code, stdout } = await runCreateCli([], cwd);
   assert.is(code, 0);
-  assert.ok(stdout.includes('\n  fw create [--template,-t <template>] [--name,-n <name>] [--path,-p <path>] [--list] [--verbose] [--debug] [--version]\n'), stdout);
+  assert.ok(stdout.includes('\n  fw create [--template,-t <template>] [--name,-n <name>] [--path,-p <path>] [--list] [--template-path <template-path>] [--template-url,-u <template-url>] [--verbose] [--debug] [--version]\n'), stdout);
   assert.equal(readdirSync(cwd), []);
 });
 
