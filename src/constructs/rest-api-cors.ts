@@ -94,7 +94,7 @@ export class CorsPreflight extends Resource {
  * and a MOCK integration; with `matchOrigins`, a response template that echoes a matching `Origin`.
  */
 export function corsPreflightProperties(
-  cors: Omit<CorsConfig, 'methods'>, methods: string[], resourceId: Json, restApiId: Json, matchOrigins: boolean,
+  cors: Pick<CorsConfig, 'origins' | 'headers' | 'allowCredentials' | 'maxAge' | 'cacheControl'>, methods: string[], resourceId: Json, restApiId: Json, matchOrigins: boolean,
 ): Record<string, Json> {
   const headers: Array<[string, string]> = [
     ['Access-Control-Allow-Origin', cors.origins[0]],
