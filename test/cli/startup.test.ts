@@ -147,7 +147,7 @@ codeCache('a chunk is loaded only by a command that uses it, from its own cache 
 
 codeCache('the package holds a code cache for each bundle the build wrote', () => {
   const bundles = readdirSync(join(packagedCaches, '..')).filter((name) => /^fw(-[a-z]+)?\.js$/.test(name)).sort();
-  assert.equal(bundles, ['fw-compose.js', 'fw-dev.js', 'fw-local.js', 'fw-plugins.js', 'fw-yaml.js', 'fw.js']);
+  assert.equal(bundles, ['fw-compose.js', 'fw-create.js', 'fw-dev.js', 'fw-local.js', 'fw-plugins.js', 'fw-yaml.js', 'fw.js']);
   assert.is(readdirSync(packagedCaches).length, bundles.length);
 });
 

@@ -2,7 +2,6 @@ import type { ResolvedImages } from '../../constructs/function-image';
 import type { AwsTarget } from '../../deploy/aws';
 import type { LoadedService } from '../load';
 import { planImages } from './plan';
-import { resolveImages } from './resolve';
 
 /** Where packaging reaches ECR for a loaded service (the deploy's connection, or AWS as `fw package` does). */
 export type ImageTargetSupplier = (loaded: LoadedService) => Promise<AwsTarget>;
@@ -16,6 +15,8 @@ export async function serviceImages(loaded: LoadedService, supplier: ImageTarget
   const { config, stage, region, serviceDir } = loaded;
   const plan = planImages({ service: loaded.serviceName, provider: config.provider as { ecr?: unknown }, functions: config.functions as never }, stage, region, serviceDir);
   if (plan.builds.length === 0 && plan.tags.length === 0) return undefined;
+  // Only now: resolving reaches the AWS SDK (ECR, and deploy/aws's clients), which `fw package` of a service without images never loads.
+  const { resolveImages } = require('./resolve') as typeof import('./resolve');
   const target = supplier ? await supplier(loaded) : defaultTarget(loaded, options);
   return resolveImages(plan, { target, local: await isFwLocalCloud(target.endpoint) }, serviceDir);
 }
