@@ -57,7 +57,7 @@ export class GatewayRouter {
   async handle(request: LocalRequest): Promise<LocalResponse | undefined> {
     const issuer = this.authorization.issuer.handle(request, this.cloud.baseUrl);
     if (issuer) return issuer;
-    const report = deployReportResponse(this.cloud, request);
+    const report = await deployReportResponse(this.cloud, request);
     if (report) return report;
     if (request.path.startsWith(WAIT_CONDITION_PREFIX)) return signalWaitCondition(this.cloud, request);
     if (request.path.startsWith(CUSTOM_RESOURCE_RESPONSE_PREFIX)) return receiveCustomResourceResponse(this.cloud, request);
