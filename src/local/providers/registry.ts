@@ -8,6 +8,7 @@ import * as simple from './simple';
 import { kinesisStreamProvider } from './kinesis-stream';
 import { nestedStackProvider } from './nested-stack';
 import * as loadBalancing from './load-balancing';
+import { lambdaAliasProvider } from './lambda-alias';
 import { waitConditionHandleProvider, waitConditionProvider } from './wait-condition';
 
 /** Types with local behaviour; every other type is recorded only. */
@@ -28,6 +29,7 @@ const PROVIDERS: Record<string, ResourceProvider> = {
   'AWS::Lambda::Function': lambda.lambdaFunctionProvider,
   'AWS::Lambda::Version': lambda.lambdaVersionProvider,
   'AWS::Lambda::Url': lambda.lambdaUrlProvider,
+  'AWS::Lambda::Alias': lambdaAliasProvider,
   'AWS::ApiGatewayV2::Api': gateway.httpApiProvider,
   'AWS::ApiGatewayV2::Stage': gateway.httpApiStageProvider,
   'AWS::ApiGatewayV2::Integration': gateway.httpApiIntegrationProvider,
