@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 
 /** A request as the local services see it: whole body read, URL split. */
 export interface LocalRequest {
@@ -42,3 +42,14 @@ export const jsonResponse = (value: unknown, status = 200, contentType = 'applic
   headers: { 'content-type': contentType },
   body: JSON.stringify(value),
 });
+
+/** A request's whole body, or undefined when the client went away while sending it. */
+export async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  try {
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+  } catch {
+    return undefined;
+  }
+  return Buffer.concat(chunks);
+}

@@ -8,7 +8,7 @@ import { asAwsError, jsonError, queryError, queryResult, s3Error } from './aws/r
 import { CloudFormationApi } from './cloudformation/api';
 import type { LocalCloud } from './cloud';
 import { acceptHttp2Cleartext } from './http2-cleartext';
-import { header, type LocalRequest, type LocalResponse } from './http';
+import { header, readBody, type LocalRequest, type LocalResponse } from './http';
 import { S3Api } from './s3/api';
 import { GatewayRouter } from './gateway/router';
 import { apiGatewayApi } from './services/api-gateway';
@@ -110,14 +110,11 @@ export class LocalServer {
       this.write(req, res, refused, { ...this.access.corsHeaders(req), connection: 'close' });
       return;
     }
-    const chunks: Buffer[] = [];
-    try {
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-    } catch {
+    const body = await readBody(req);
+    if (!body) {
       res.destroy();
       return;
     }
-    const body = Buffer.concat(chunks);
     const wrongSignature = this.access.verify(req, url, body);
     if (wrongSignature) {
       this.write(req, res, wrongSignature, this.access.corsHeaders(req));

@@ -6,6 +6,8 @@ import type { Duplex } from 'node:stream';
 import type { ResourceRecord } from '../cloudformation/model';
 import type { CloudIdentity, ListenerEndpoint, LoadBalancerEndpoints, TriggerServices } from '../service-interfaces';
 import { writeJsonAtomic } from '../state/files';
+import { readBody } from '../http';
+import { urlHost, WILDCARD_HOSTS } from '../access/hosts';
 import { byCodeUnits } from '../../order';
 import { ruleMatches, type RuleCondition, type RuleRequest } from './conditions';
 import { albError, albEvent, albResponse, type AlbResponse } from './events';
@@ -130,10 +132,10 @@ export class LoadBalancers implements LoadBalancerEndpoints {
     this.cloud.log(`load balancer listener ${listenerArn} on http://${this.urlHost()}:${port}`);
   }
 
+  /** Where clients on this machine reach a listener's address (loopback when bound to every interface). */
   private urlHost(): string {
     const host = this.host ?? '127.0.0.1';
-    if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
-    return host.includes(':') ? `[${host}]` : host;
+    return WILDCARD_HOSTS.has(host) ? '127.0.0.1' : urlHost(host);
   }
 
   /** Where each listener of these stacks answers. */
@@ -153,27 +155,25 @@ export class LoadBalancers implements LoadBalancerEndpoints {
   }
 
   private async serve(listenerArn: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    try {
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-    } catch {
+    const body = await readBody(req);
+    if (!body) {
       res.destroy();
       return;
     }
     let response: AlbResponse;
     try {
-      response = await this.route(listenerArn, req, Buffer.concat(chunks));
+      response = await this.route(listenerArn, req, body);
     } catch (error) {
       this.cloud.log(`load balancer ${listenerArn}: ${(error as Error).stack ?? String(error)}`);
       response = albError(502);
     }
     this.cloud.log(`${req.method} ${req.url} (load balancer) → ${response.status}`);
     if (res.destroyed) return;
-    const body = response.body === undefined ? Buffer.alloc(0) : Buffer.isBuffer(response.body) ? response.body : Buffer.from(response.body);
+    const answer = response.body === undefined ? Buffer.alloc(0) : Buffer.isBuffer(response.body) ? response.body : Buffer.from(response.body);
     const headers: Record<string, string | string[]> = { ...response.headers, ...response.multiValueHeaders };
-    if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-length')) headers['content-length'] = String(body.length);
+    if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-length')) headers['content-length'] = String(answer.length);
     res.writeHead(response.status, response.statusMessage ?? '', headers);
-    res.end(req.method === 'HEAD' ? undefined : body);
+    res.end(req.method === 'HEAD' ? undefined : answer);
   }
 
   private async route(listenerArn: string, req: IncomingMessage, body: Buffer): Promise<AlbResponse> {
