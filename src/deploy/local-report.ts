@@ -3,6 +3,7 @@ import { signedLocalFetch } from '../local/access/sign';
 interface DeployReport {
   notEnforced?: unknown;
   apiKeys?: { name?: unknown; value?: unknown }[];
+  loadBalancers?: { listener?: unknown; url?: unknown }[];
 }
 
 /**
@@ -24,6 +25,8 @@ export async function localDeployReport(endpoint: string | undefined, stackName:
   let text = '';
   const keys = Array.isArray(report.apiKeys) ? report.apiKeys : [];
   if (keys.length > 0) text += `api keys:\n${keys.map(key => `  ${String(key.name)}: ${String(key.value)}\n`).join('')}`;
+  const listeners = Array.isArray(report.loadBalancers) ? report.loadBalancers : [];
+  if (listeners.length > 0) text += `load balancer listeners:\n${listeners.map(listener => `  ${String(listener.listener)}: ${String(listener.url)}\n`).join('')}`;
   const lines = Array.isArray(report.notEnforced) ? [...new Set(report.notEnforced.map(String))] : [];
   if (lines.length > 0) {
     text += `\nWarning: the local cloud does not enforce or emulate these parts of ${stackName} (they deploy, but do not behave as on AWS):\n`;

@@ -1,4 +1,5 @@
 import type { LocalCredentials } from './access/credentials';
+import { LoadBalancers } from './alb/load-balancers';
 import { StackEngine } from './cloudformation/engine';
 import { StackStore } from './cloudformation/store';
 import { DynamoDbStreams } from './dynamodb/streams';
@@ -58,6 +59,8 @@ export class LocalCloud implements LocalServices {
   /** What CloudWatch's AWS/Lambda metrics answer from (services/cloudwatch.ts). */
   readonly invocationMetrics: InvocationMetrics;
   readonly scheduler: Scheduler;
+  /** Application Load Balancer listeners, each served on a port of its own. */
+  readonly loadBalancers: LoadBalancers;
   /** Event source mappings on DynamoDB and Kinesis streams. */
   readonly streamDeliveries: ShardDelivery[];
   /**
@@ -88,6 +91,7 @@ export class LocalCloud implements LocalServices {
     this.functions = new FunctionRuntime(this);
     this.invocationMetrics = new InvocationMetrics(this.dataDir);
     this.scheduler = new Scheduler(this);
+    this.loadBalancers = new LoadBalancers(this);
     this.s3.onObjectEvent = (event) => notifyObjectEvent(this, event);
     const dynamoDbStreams = new DynamoDbStreams();
     const dynamoDbDelivery = new ShardDelivery(this, dynamoDbStreams);
@@ -97,6 +101,7 @@ export class LocalCloud implements LocalServices {
     dynamoDbStreams.onRecords = (streamArn) => dynamoDbDelivery.notify(streamArn);
     this.kinesis.onRecords = (streamArn) => kinesisDelivery.notify(streamArn);
     this.onStackChange(() => this.scheduler.sync());
+    this.onStackChange(() => this.loadBalancers.sync());
     this.onStackChange(() => this.streamDeliveries.forEach((delivery) => delivery.sync()));
     this.scheduler.sync();
     // Operations a crash or a kill cut off are rolled back or finished, in the background like any operation.
@@ -136,6 +141,7 @@ export class LocalCloud implements LocalServices {
 
   async close(): Promise<void> {
     this.scheduler.stop();
+    await this.loadBalancers.close();
     for (const delivery of this.streamDeliveries) delivery.stop();
     // A create or update still running (one waiting on a WaitCondition) rolls back rather than holding the stop.
     await this.engine.interrupt('The local cloud stopped while this operation ran');

@@ -1,4 +1,4 @@
-import type { Stores } from './service-interfaces';
+import type { LoadBalancerEndpoints, Stores } from './service-interfaces';
 import type { StackRecord } from './cloudformation/model';
 import { byCodeUnits, byKey } from '../order';
 import { keyName } from './services/api-gateway';
@@ -44,6 +44,8 @@ export function notEnforced(cloud: Pick<Stores, 'stacks' | 's3'>, stack: StackRe
         const runtime = functionNotRun(properties);
         if (runtime) lines.push(`${record.logicalId}: ${runtime} not run by the local cloud (it runs Node.js and Python functions); invoking it fails`);
       }
+      const listenerNote = loadBalancerNotEmulated(record.type, properties);
+      if (listenerNote) lines.push(`${record.logicalId}: ${listenerNote}`);
       if (throttlesStage(record.type, properties)) lines.push(`${record.logicalId}: stage or method throttling not applied (usage plan throttles and quotas are)`);
     }
   };
@@ -70,6 +72,16 @@ function stackSettingsNotEnforced(stack: StackRecord): string[] {
   return lines;
 }
 
+/** What of a load balancer listener or rule the local listener does not do. */
+function loadBalancerNotEmulated(type: string, properties: Record<string, unknown>): string | undefined {
+  if (type !== 'AWS::ElasticLoadBalancingV2::Listener' && type !== 'AWS::ElasticLoadBalancingV2::ListenerRule') return undefined;
+  const actions = ((type.endsWith('Listener') ? properties.DefaultActions : properties.Actions) as { Type?: string }[] | undefined) ?? [];
+  const notes: string[] = [];
+  if (actions.some((action) => String(action.Type).startsWith('authenticate-'))) notes.push('authenticate actions not applied (requests go straight to the next action)');
+  if (type.endsWith('Listener') && properties.Protocol === 'HTTPS') notes.push('served over plain HTTP (no certificate)');
+  return notes.length > 0 ? notes.join('; ') : undefined;
+}
+
 /** Stage-level and per-method throttles: only usage plans' own Throttle and Quota are applied locally. */
 function throttlesStage(type: string, properties: Record<string, unknown>): boolean {
   if (type === 'AWS::ApiGateway::Stage') return JSON.stringify(properties.MethodSettings ?? []).includes('Throttling');
@@ -86,12 +98,24 @@ export function apiKeys(stack: StackRecord): { name: string; value: string }[] {
     .sort((a, b) => byCodeUnits(a.name, b.name));
 }
 
+/** The stack and its nested stacks, by stack id. */
+function stackTree(cloud: Pick<Stores, 'stacks'>, stack: StackRecord, ids = new Set<string>()): Set<string> {
+  ids.add(stack.stackId);
+  for (const record of Object.values(stack.resources)) {
+    const child = record.type === 'AWS::CloudFormation::Stack' ? cloud.stacks.find(record.physicalId) : undefined;
+    if (child && !ids.has(child.stackId)) stackTree(cloud, child, ids);
+  }
+  return ids;
+}
+
 /** `GET /_fw/deploy-report?stack=NAME`: what `fw deploy` prints after deploying to the local cloud. */
-export function deployReportResponse(cloud: Pick<Stores, 'stacks' | 's3'>, request: LocalRequest): LocalResponse | undefined {
+export async function deployReportResponse(cloud: Pick<Stores, 'stacks' | 's3'> & { loadBalancers: LoadBalancerEndpoints }, request: LocalRequest): Promise<LocalResponse | undefined> {
   if (request.path !== DEPLOY_REPORT_PATH) return undefined;
   const name = request.search.get('stack') ?? '';
   const stack = cloud.stacks.find(name);
   if (!stack) return jsonResponse({ message: `Stack with id ${name} does not exist` }, 404);
-  const response = jsonResponse({ stack: stack.stackName, notEnforced: notEnforced(cloud, stack), apiKeys: apiKeys(stack) });
+  await cloud.loadBalancers.ready();
+  const loadBalancers = cloud.loadBalancers.endpoints(stackTree(cloud, stack)).map(({ listenerArn, url, logicalId }) => ({ listener: logicalId ?? listenerArn, url }));
+  const response = jsonResponse({ stack: stack.stackName, notEnforced: notEnforced(cloud, stack), apiKeys: apiKeys(stack), loadBalancers });
   return { ...response, headers: { ...response.headers, 'x-fw-local': '1' } };
 }

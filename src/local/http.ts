@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 
 /** A request as the local services see it: whole body read, URL split. */
 export interface LocalRequest {
@@ -42,3 +42,19 @@ export const jsonResponse = (value: unknown, status = 200, contentType = 'applic
   headers: { 'content-type': contentType },
   body: JSON.stringify(value),
 });
+
+/** A request's whole body, or undefined when the client went away while sending it. */
+export function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  // Plain events, not an async iterator: cheaper on every request (measured on the DynamoDB path).
+  return new Promise(resolve => {
+    const chunks: Buffer[] = [];
+    let ended = false;
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.once('end', () => {
+      ended = true;
+      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    });
+    req.once('error', () => resolve(undefined));
+    req.once('close', () => ended || resolve(undefined));
+  });
+}

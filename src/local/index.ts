@@ -84,6 +84,8 @@ export async function startLocalCloud(options: StartOptions): Promise<RunningLoc
   // Bound to every interface, the loopback address reaches it too, and is what functions and outputs use.
   const url = `http://${wildcard ? '127.0.0.1' : urlHost(bound.address)}:${port}`;
   cloud.baseUrl = url;
+  // Load balancer listeners get ports of their own on the same address.
+  await cloud.loadBalancers.listen(host);
   let stopped: Promise<void> | undefined;
   return {
     url,

@@ -8,7 +8,7 @@ import { asAwsError, jsonError, queryError, queryResult, s3Error } from './aws/r
 import { CloudFormationApi } from './cloudformation/api';
 import type { LocalCloud } from './cloud';
 import { acceptHttp2Cleartext } from './http2-cleartext';
-import { header, type LocalRequest, type LocalResponse } from './http';
+import { header, readBody, type LocalRequest, type LocalResponse } from './http';
 import { S3Api } from './s3/api';
 import { GatewayRouter } from './gateway/router';
 import { apiGatewayApi } from './services/api-gateway';
@@ -80,20 +80,6 @@ function localRequestOf(req: IncomingMessage, url: URL, body: Buffer): LocalRequ
 }
 
 /** The whole body, read with plain events (an async iterator over the request costs more per request). */
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let ended = false;
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.once('end', () => {
-      ended = true;
-      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
-    });
-    req.once('error', reject);
-    req.once('close', () => ended || reject(new Error('The request was cut off before its body ended')));
-  });
-}
-
 export class LocalServer {
   private readonly cloudFormation: CloudFormationApi;
   private readonly s3: S3Api;
@@ -126,10 +112,8 @@ export class LocalServer {
       this.write(req, res, refused, { ...this.access.corsHeaders(req), connection: 'close' });
       return;
     }
-    let body: Buffer;
-    try {
-      body = await readBody(req);
-    } catch {
+    const body = await readBody(req);
+    if (!body) {
       res.destroy();
       return;
     }

@@ -127,4 +127,20 @@ export type LocalServices = CloudIdentity &
     afterStackChange(): void;
     /** Registers a listener called after each stack change. */
     onStackChange(listener: () => void): void;
+    /** Where the Application Load Balancer listeners answer (`alb/load-balancers.ts`). */
+    readonly loadBalancers: LoadBalancerEndpoints;
   };
+
+export interface ListenerEndpoint {
+  listenerArn: string;
+  /** Where the listener answers on this machine. */
+  url: string;
+  /** The stack resource, when a stack has the listener (not one of another stack or account that rules name). */
+  logicalId?: string;
+}
+
+/** Where the load balancer listeners of some stacks answer, once those being started listen. */
+export interface LoadBalancerEndpoints {
+  ready(): Promise<void>;
+  endpoints(stackIds?: Set<string>): ListenerEndpoint[];
+}

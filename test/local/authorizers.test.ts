@@ -509,6 +509,7 @@ auth('the local cloud reports the API keys and what it does not enforce or emula
       { name: 'quota', value: 'quota-key-0123456789abcdef' },
       { name: 'throttled', value: 'throttled-key-0123456789ab' },
     ],
+    loadBalancers: [],
   });
 });
 

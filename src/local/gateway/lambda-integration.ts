@@ -1,16 +1,29 @@
 import { header, type LocalRequest, type LocalResponse } from '../http';
 import type { InvokeOutcome } from '../runtime/functions';
 import { staticResponseHeaders } from './cors';
+import { renderTemplate, type TemplateInput } from './vtl';
 
 /**
  * REST `integration: lambda` (Integration Type `AWS`, what serverless.yml's `integration: lambda`
  * writes): the request template turns the request into the function's event, and the integration
- * responses pick the status from the function's error message. There is no VTL engine here: the
- * request templates Serverless Framework writes (JSON and form bodies, with the authorizer's claims)
- * are recognised and their output built directly; any other template is not applied (the log says
- * so) and the function gets that same event. Response templates are passthrough
- * (`$input.json('$')`); static response headers (`'value'`) are sent.
+ * responses pick the status from the function's error message. The request template Serverless
+ * Framework writes (JSON and form bodies, with the authorizer's claims) is recognised and its output
+ * built directly; any other request or response template is rendered by `vtl.ts`. Static response
+ * headers (`'value'`) are sent.
  */
+
+/** A request template whose output is not the JSON Lambda takes: API Gateway answers 500. */
+export class TemplateOutputError extends Error {}
+
+/** What a mapping template sees of a request: its body, parameters, context and stage variables, from the proxy event built for it. */
+export function templateInput(body: string, proxyEvent: Record<string, unknown>): TemplateInput {
+  return {
+    body,
+    params: { path: strings(proxyEvent.pathParameters), querystring: strings(proxyEvent.queryStringParameters), header: strings(proxyEvent.headers) },
+    context: { ...(proxyEvent.requestContext as Record<string, unknown>) },
+    stageVariables: strings(proxyEvent.stageVariables),
+  };
+}
 
 /** The Serverless Framework request template: its `$loop` maps and `requestPath` line. */
 const isServerlessTemplate = (template: string) => template.includes('"enhancedAuthContext": $loop') && template.includes('"requestPath": "$context.resourcePath"');
@@ -48,8 +61,15 @@ export function requestTemplate(integration: Record<string, unknown>, request: L
  * The event Serverless Framework's template makes of a request, from the proxy event already
  * built for it (whose requestContext the authorizer has filled in).
  */
-export function lambdaIntegrationEvent(request: LocalRequest, proxyEvent: Record<string, unknown>, contentType: string, template: string | undefined, log: (line: string) => void): Record<string, unknown> {
-  if (template !== undefined && !isServerlessTemplate(template)) log(`REST integration: lambda: a custom request template is not applied by the local cloud; the function gets the default event`);
+export function lambdaIntegrationEvent(request: LocalRequest, proxyEvent: Record<string, unknown>, contentType: string, template: string | undefined): unknown {
+  if (template !== undefined && template.trim() !== '' && !isServerlessTemplate(template)) {
+    const { text } = renderTemplate(template, templateInput(request.body.toString('utf8'), proxyEvent));
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new TemplateOutputError(`the request template's output is not JSON, so Lambda refuses it: ${text.slice(0, 200)}`);
+    }
+  }
   const context = proxyEvent.requestContext as Record<string, unknown>;
   const authorizer = (context.authorizer as Record<string, unknown> | undefined) ?? {};
   const text = request.body.toString('utf8');
@@ -93,7 +113,7 @@ interface IntegrationResponse {
  * or an error no pattern matches, takes the default response (no pattern). The body is the
  * function's result (or error) as JSON.
  */
-export function lambdaIntegrationResponse(integration: Record<string, unknown>, outcome: InvokeOutcome, log: (line: string) => void): LocalResponse {
+export function lambdaIntegrationResponse(integration: Record<string, unknown>, outcome: InvokeOutcome, proxyEvent: Record<string, unknown>): LocalResponse {
   const responses = (integration.IntegrationResponses as IntegrationResponse[] | undefined) ?? [];
   const fallback = responses.find((response) => !response.SelectionPattern) ?? { StatusCode: 200 };
   let chosen: IntegrationResponse = fallback;
@@ -109,8 +129,16 @@ export function lambdaIntegrationResponse(integration: Record<string, unknown>, 
         }
       }) ?? fallback;
   }
-  if (Object.values(chosen.ResponseTemplates ?? {}).some((template) => typeof template === 'string' && template.trim() !== '')) {
-    log(`REST integration: lambda: a response template is not applied by the local cloud; the body is the function's result`);
-  }
-  return { status: Number(chosen.StatusCode ?? 200), headers: { 'content-type': 'application/json', ...staticResponseHeaders(chosen.ResponseParameters) }, body: outcome.payload };
+  const status = Number(chosen.StatusCode ?? 200);
+  const headers = { 'content-type': 'application/json', ...staticResponseHeaders(chosen.ResponseParameters) };
+  const templates = Object.entries(chosen.ResponseTemplates ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1].trim() !== '');
+  // API Gateway picks the template for the response's content type, application/json by default.
+  const [contentType, template] = templates.find(([type]) => type === 'application/json') ?? templates[0] ?? [];
+  if (!template) return { status, headers, body: outcome.payload };
+  const rendered = renderTemplate(template, { ...templateInput(outcome.payload, proxyEvent), body: outcome.payload });
+  return {
+    status: rendered.responseOverride.status ?? status,
+    headers: { ...headers, 'content-type': contentType!, ...rendered.responseOverride.header },
+    body: rendered.text,
+  };
 }

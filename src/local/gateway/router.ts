@@ -7,7 +7,7 @@ import { EXECUTE_API_PREFIX, LAMBDA_URL_PREFIX } from './endpoints';
 import { corsPreflight, mockResponse, withCorsHeaders, type CorsConfiguration } from './cors';
 import { httpEventV2, httpResponseV2, jsonMessage, restEventV1, restResponseV1 } from './events';
 import { bestMatch, functionOfIntegration } from './routes';
-import { lambdaIntegrationEvent, lambdaIntegrationResponse, requestTemplate } from './lambda-integration';
+import { lambdaIntegrationEvent, lambdaIntegrationResponse, requestTemplate, TemplateOutputError } from './lambda-integration';
 import { deployReportResponse } from '../deploy-report';
 import { GatewayAuthorization, NOT_ENFORCED_HEADER, type Protected } from './authorization';
 import { functionUrlForbidden } from '../auth/responses';
@@ -58,7 +58,7 @@ export class GatewayRouter {
   async handle(request: LocalRequest): Promise<LocalResponse | undefined> {
     const issuer = this.authorization.issuer.handle(request, this.cloud.baseUrl);
     if (issuer) return issuer;
-    const report = deployReportResponse(this.cloud, request);
+    const report = await deployReportResponse(this.cloud, request);
     if (report) return report;
     if (request.path.startsWith(WAIT_CONDITION_PREFIX)) return signalWaitCondition(this.cloud, request);
     if (request.path.startsWith(CUSTOM_RESOURCE_RESPONSE_PREFIX)) return receiveCustomResourceResponse(this.cloud, request);
@@ -217,9 +217,13 @@ export class GatewayRouter {
     const log = (line: string) => this.cloud.log(`${request.method} ${request.path}: ${line}`);
     const { contentType, template } = requestTemplate(integration, request);
     try {
-      const outcome = await this.cloud.functions.invoke(functionArn, lambdaIntegrationEvent(request, method.event, contentType, template, log));
-      return lambdaIntegrationResponse(integration, outcome, log);
+      const outcome = await this.cloud.functions.invoke(functionArn, lambdaIntegrationEvent(request, method.event, contentType, template));
+      return lambdaIntegrationResponse(integration, outcome, method.event);
     } catch (error) {
+      if (error instanceof TemplateOutputError) {
+        log(error.message);
+        return jsonMessage(500, 'Internal server error');
+      }
       log(`invoke of ${functionArn} failed: ${(error as Error).message}`);
       return jsonMessage(502, 'Internal server error');
     }

@@ -7,6 +7,8 @@ import * as lambda from './lambda';
 import * as simple from './simple';
 import { kinesisStreamProvider } from './kinesis-stream';
 import { nestedStackProvider } from './nested-stack';
+import * as loadBalancing from './load-balancing';
+import { lambdaAliasProvider } from './lambda-alias';
 import { waitConditionHandleProvider, waitConditionProvider } from './wait-condition';
 
 /** Types with local behaviour; every other type is recorded only. */
@@ -27,6 +29,7 @@ const PROVIDERS: Record<string, ResourceProvider> = {
   'AWS::Lambda::Function': lambda.lambdaFunctionProvider,
   'AWS::Lambda::Version': lambda.lambdaVersionProvider,
   'AWS::Lambda::Url': lambda.lambdaUrlProvider,
+  'AWS::Lambda::Alias': lambdaAliasProvider,
   'AWS::ApiGatewayV2::Api': gateway.httpApiProvider,
   'AWS::ApiGatewayV2::Stage': gateway.httpApiStageProvider,
   'AWS::ApiGatewayV2::Integration': gateway.httpApiIntegrationProvider,
@@ -43,6 +46,10 @@ const PROVIDERS: Record<string, ResourceProvider> = {
   'AWS::ApiGateway::ApiKey': gateway.restApiKeyProvider,
   'AWS::ApiGateway::UsagePlan': gateway.restUsagePlanProvider,
   'AWS::ApiGateway::UsagePlanKey': gateway.restUsagePlanKeyProvider,
+  'AWS::ElasticLoadBalancingV2::LoadBalancer': loadBalancing.loadBalancerProvider,
+  'AWS::ElasticLoadBalancingV2::Listener': loadBalancing.listenerProvider,
+  'AWS::ElasticLoadBalancingV2::ListenerRule': loadBalancing.listenerRuleProvider,
+  'AWS::ElasticLoadBalancingV2::TargetGroup': loadBalancing.targetGroupProvider,
   'AWS::CloudFormation::Stack': nestedStackProvider,
   'AWS::CloudFormation::WaitConditionHandle': waitConditionHandleProvider,
   'AWS::CloudFormation::WaitCondition': waitConditionProvider,

@@ -1,3 +1,4 @@
+import { ALIASES } from './aliases';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -77,9 +78,9 @@ export function publishVersion(fn: { attributes: Record<string, unknown>; proper
   return published;
 }
 
-/** The attributes a function's update keeps: its published versions. */
+/** The attributes a function's update keeps: its published versions and its aliases (runtime/aliases.ts). */
 export function keptOnUpdate(previous: { attributes: Record<string, unknown> }): Record<string, unknown> {
-  return previous.attributes[PUBLISHED_VERSIONS] ? { [PUBLISHED_VERSIONS]: previous.attributes[PUBLISHED_VERSIONS] } : {};
+  return Object.fromEntries([PUBLISHED_VERSIONS, ALIASES].filter((key) => previous.attributes[key] !== undefined).map((key) => [key, previous.attributes[key]]));
 }
 
 /**

@@ -7,6 +7,7 @@ import type { ResourceRecord } from '../cloudformation/model';
 import { localizeEndpoints } from '../gateway/endpoints';
 import { writeFileAtomic } from '../state/files';
 import { codeDirectory, publishedVersions, type PublishedVersion } from './code';
+import { versionOfQualifier } from './aliases';
 import { PYTHON_BOOTSTRAP } from './python-bootstrap';
 import { Worker, type FunctionConfig, type Invocation } from './worker';
 
@@ -44,11 +45,14 @@ export class FunctionRuntime implements FunctionInvoker {
   /** The published version a qualifier names (`3`), or none for `$LATEST` and no qualifier. */
   version(reference: string, qualifier?: string): PublishedVersion | undefined {
     const name = functionNameOf(reference);
-    const wanted = qualifier ?? /:(\d+)$/.exec(reference.replace(/^arn:[^:]*:lambda:[^:]*:[^:]*:function:/, ''))?.[1];
-    if (wanted === undefined || wanted === '$LATEST') return undefined;
+    const named = qualifier ?? /^[^:]+:([^:]+)$/.exec(reference.replace(/^arn:[^:]*:lambda:[^:]*:[^:]*:function:/, ''))?.[1];
+    if (named === undefined || named === '$LATEST') return undefined;
+    // An alias runs the version it points at (runtime/aliases.ts).
+    const wanted = versionOfQualifier(this.record(name), named);
+    if (wanted === '$LATEST') return undefined;
     const found = publishedVersions(this.record(name)).find(version => version.Version === wanted);
     if (!found) {
-      throw new AwsError('ResourceNotFoundException', `Function not found: arn:aws:lambda:us-east-1:${this.cloud.accountId}:function:${name}:${wanted}`, 404);
+      throw new AwsError('ResourceNotFoundException', `Function not found: arn:aws:lambda:us-east-1:${this.cloud.accountId}:function:${name}:${named}`, 404);
     }
     return found;
   }

@@ -4,6 +4,7 @@ import type { ResourceRecord } from '../cloudformation/model';
 import { header, jsonResponse, type LocalRequest, type LocalResponse } from '../http';
 import { CODE_SIZE, materializeCode, publishedVersions, type PublishedVersion } from '../runtime/code';
 import { createFunction, deleteFunction, eventSourceMappings, permissions, updateApiFunctionCode } from './lambda-resources';
+import { lambdaVersionsApi } from './lambda-versions';
 
 /** `2026-11-21T17:40:33.000+0000`, Lambda's LastModified format. */
 function lambdaTime(iso: string): string {
@@ -63,6 +64,8 @@ export async function lambdaApi(cloud: LocalServices, request: LocalRequest): Pr
   if (mappings) return eventSourceMappings(cloud, request, decodeURIComponent(mappings[1]));
   const policy = /^\/2015-03-31\/functions\/([^/]+)\/policy\/?([^/]*)\/?$/.exec(request.path);
   if (policy) return permissions(cloud, decodeURIComponent(policy[1]), request, decodeURIComponent(policy[2]) || undefined);
+  const versionsOrAliases = lambdaVersionsApi(cloud, request, configuration);
+  if (versionsOrAliases) return versionsOrAliases;
   const match = /^\/2015-03-31\/functions\/?([^/]*)(?:\/(invocations|configuration|code|versions))?\/?$/.exec(request.path);
   if (!match) return undefined;
   const name = decodeURIComponent(match[1]);
