@@ -87,8 +87,30 @@ export interface CodeSource {
 }
 
 /**
+ * What each function (by physical name) was set to by the last updates of this process, as Lambda
+ * answered them: fw dev's next round compares with it instead of asking (GetFunction) again. It
+ * assumes no one else changes the functions meanwhile, as the rest of what fw dev keeps does.
+ */
+export type KnownConfigurations = Map<string, FunctionConfiguration>;
+
+/** The function's configuration: from `known` when this process set it last, else from Lambda (GetFunction). */
+async function currentConfiguration(lambda: LambdaClient, physicalName: string, known?: KnownConfigurations): Promise<FunctionConfiguration> {
+  const remembered = known?.get(physicalName);
+  if (remembered) return remembered;
+  try {
+    return (await lambda.send(new GetFunctionCommand({ FunctionName: physicalName }))).Configuration ?? {};
+  } catch (error) {
+    if ((error as { name?: string }).name === 'ResourceNotFoundException') {
+      throw new CloudError(`Function ${physicalName} is not deployed yet: run "fw deploy" to create it`);
+    }
+    throw error;
+  }
+}
+
+/**
  * Sets a deployed function's code (when its hash differs from the package's) and its changed settings
- * through the Lambda API, each time waiting until Lambda reports the update finished.
+ * through the Lambda API, each time waiting until Lambda reports the update finished. With `known`, the
+ * function's configuration is taken from there when present, and what Lambda answered is put there.
  */
 export async function updateFunctionInPlace(
   packaged: PackagedService,
@@ -96,18 +118,14 @@ export async function updateFunctionInPlace(
   lambda: LambdaClient,
   code: CodeSource,
   reporter: Reporter,
-  options: { configOnly?: boolean } = {},
+  options: { configOnly?: boolean; known?: KnownConfigurations } = {},
 ): Promise<FunctionUpdate[]> {
   const { physicalName } = functionOf(packaged, key);
-  let current: FunctionConfiguration;
-  try {
-    current = (await lambda.send(new GetFunctionCommand({ FunctionName: physicalName }))).Configuration ?? {};
-  } catch (error) {
-    if ((error as { name?: string }).name === 'ResourceNotFoundException') {
-      throw new CloudError(`Function ${physicalName} is not deployed yet: run "fw deploy" to create it`);
-    }
-    throw error;
-  }
+  const { known } = options;
+  const current = await currentConfiguration(lambda, physicalName, known);
+  // Until this update has finished, nothing is known of the function: a failed one is asked about next time.
+  known?.delete(physicalName);
+  let latest = current;
 
   const updates: FunctionUpdate[] = [];
   const artifact = packaged.artifacts.functions[key];
@@ -117,6 +135,7 @@ export async function updateFunctionInPlace(
     const updated = await lambda.send(new UpdateFunctionCodeCommand({ FunctionName: physicalName, S3Bucket: code.bucket, S3Key: keyInBucket }));
     // Lambda answers InProgress while it takes the new code in; an update already Successful needs no waiting.
     if (updated.LastUpdateStatus !== 'Successful') await updateFinished(lambda, physicalName);
+    latest = updated;
     updates.push('code');
     reporter.info(`Updated the code of ${physicalName}`);
   }
@@ -125,9 +144,11 @@ export async function updateFunctionInPlace(
   if (changed.length > 0) {
     const updated = await lambda.send(new UpdateFunctionConfigurationCommand({ FunctionName: physicalName, ...Object.fromEntries(changed.map(name => [name, desired[name]])) }));
     if (updated.LastUpdateStatus !== 'Successful') await updateFinished(lambda, physicalName);
+    latest = updated;
     updates.push('configuration');
     reporter.info(`Updated the configuration of ${physicalName}: ${changed.join(', ')}`);
   }
+  known?.set(physicalName, latest);
   return updates;
 }
 

@@ -8,7 +8,7 @@ import { listDeployments, readJson, uploadAll, type Upload } from './bucket';
 import type { Reporter } from './deploy';
 import { pruneDeployments } from './deploy';
 import { keptDeployments, uploadEncryption } from './stack-settings';
-import { updateFunctionInPlace } from './deploy-function';
+import { updateFunctionInPlace, type KnownConfigurations } from './deploy-function';
 import { currentTemplate } from './deployed';
 import { deploymentBucketOf, describeStack } from './stack';
 import { timed } from '../dev/timings';
@@ -70,6 +70,8 @@ export interface KnownDeployment {
   /** The newest deployment folder in the bucket and the state written there. */
   folder: string;
   state: PackageState;
+  /** The functions' configurations as the last hotswap's Lambda calls answered them (no GetFunction for those next time). */
+  functions: KnownConfigurations;
 }
 
 export type HotswapResult =
@@ -201,7 +203,10 @@ export async function hotswapService(packaged: PackagedService, clients: AwsClie
   const lambda = lambdaClient(clients.target);
   const codeKey = async (artifact: { name: string }) => artifactKeys[artifact.name]!;
   const keys = Object.keys(packaged.config.functions ?? {}).filter(key => packaged.template.Resources[naming.lambdaFunction(key)]);
-  const settled = await timed('hotswap/update functions', () => Promise.allSettled(keys.map(key => updateFunctionInPlace(packaged, key, lambda, { bucket, codeKey }, reporter))));
+  const functions: KnownConfigurations = new Map(known?.functions);
+  const settled = await timed('hotswap/update functions', () =>
+    Promise.allSettled(keys.map(key => updateFunctionInPlace(packaged, key, lambda, { bucket, codeKey }, reporter, { known: functions }))),
+  );
   const hotswapped = keys.filter((_key, i) => settled[i]!.status === 'fulfilled' && (settled[i] as PromiseFulfilledResult<unknown[]>).value.length > 0);
   const failed = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');
   // Any function may have changed by now, so the drift is recorded even when one update failed: then with the
@@ -214,5 +219,5 @@ export async function hotswapService(packaged: PackagedService, clients: AwsClie
   // The stack's template still names the code it was deployed with: those keys stay too.
   const deployedKeys = JSON.stringify(deployed).match(new RegExp(`${servicePrefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/[^"]+`, 'g')) ?? [];
   const cleanup = () => pruneDeployments(clients, bucket, servicePrefix, [...Object.values(artifactKeys), ...deployedKeys], keptDeployments(packaged));
-  return { hotswapped, known: { stack, template: deployed, folder, state: recorded }, cleanup };
+  return { hotswapped, known: { stack, template: deployed, folder, state: recorded, functions }, cleanup };
 }

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CreateFunctionCommand, GetFunctionConfigurationCommand, InvokeCommand, LambdaClient, UpdateFunctionCodeCommand } from '@aws-sdk/client-lambda';
+import { CreateFunctionCommand, GetFunctionCommand, GetFunctionConfigurationCommand, InvokeCommand, LambdaClient, UpdateFunctionCodeCommand } from '@aws-sdk/client-lambda';
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -196,3 +198,94 @@ dev('after one edit every function answers the new code, a dependency edited mea
 });
 
 dev.run();
+
+/** An endpoint in front of the local cloud that passes everything on and records each Lambda call (`GET /2015-03-31/functions/name`). */
+async function lambdaRecorder(target: string): Promise<{ url: string; calls: string[]; close(): Promise<void> }> {
+  const upstream = new URL(target);
+  const calls: string[] = [];
+  const server = createServer((req, res) => {
+    if (req.url?.startsWith('/2015-03-31/functions/') && !req.url.includes('/invocations')) calls.push(`${req.method} ${req.url.split('?')[0]}`);
+    const forwarded = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, response => {
+      res.writeHead(response.statusCode ?? 500, response.headers);
+      response.pipe(res);
+    });
+    forwarded.on('error', error => res.destroy(error));
+    req.pipe(forwarded);
+  });
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    calls,
+    close: () => new Promise(resolve => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
+}
+
+const TWO = `service: known
+provider:
+  name: aws
+  runtime: nodejs20.x
+functions:
+  a:
+    handler: handler.a
+  b:
+    handler: handler.b
+`;
+const TWO_HANDLERS = (answer: string) => `exports.a = async () => 'a ${answer}';\nexports.b = async () => 'b ${answer}';\n`;
+
+const known = suite<Context & { recorder: Awaited<ReturnType<typeof lambdaRecorder>>; lambda: LambdaClient }>('fw dev remembers what its Lambda calls answered');
+
+// fw dev at an endpoint signs with the environment's credentials, as it would for AWS.
+const savedCredentials = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
+const restore = (name: string, value: string | undefined) => (value === undefined ? delete process.env[name] : (process.env[name] = value));
+
+known.before(async context => {
+  process.env.AWS_ACCESS_KEY_ID = LOCAL_CREDENTIALS.accessKeyId;
+  process.env.AWS_SECRET_ACCESS_KEY = LOCAL_CREDENTIALS.secretAccessKey;
+  Object.assign(context, await startTestService({ 'fw.yml': TWO, 'handler.js': TWO_HANDLERS('one') }));
+  context.recorder = await lambdaRecorder(context.cloud.url);
+  context.lambda = new LambdaClient({ endpoint: context.cloud.url, region: 'us-east-1', credentials: LOCAL_CREDENTIALS, maxAttempts: 1 });
+  context.out = '';
+  context.controller = new AbortController();
+  const write = (text: string) => void (context.out += text);
+  context.loop = runDevLoop(
+    { cwd: context.service, endpoint: context.recorder.url, logIntervalMs: 60_000 },
+    { write, error: error => write(`ERROR ${(error as Error).message}\n`), reporter: { info: line => write(`${line}\n`), progress: () => undefined, event: () => undefined }, summary: r => formatSummary(r.summary, false) },
+    context.controller.signal,
+  );
+});
+
+known.after(async context => {
+  context.controller.abort();
+  await context.loop;
+  context.lambda.destroy();
+  await context.recorder.close();
+  await context.stop();
+  restore('AWS_ACCESS_KEY_ID', savedCredentials.id);
+  restore('AWS_SECRET_ACCESS_KEY', savedCredentials.secret);
+});
+
+known('only the first hotswap asks for the functions (GetFunction); later rounds update them from what the last one answered, and each runs its new code', async context => {
+  await eventually('the first deploy', () => (context.out.includes('Watching ') ? context.out : undefined));
+  const invoke = async (name: string) => JSON.parse(new TextDecoder().decode((await context.lambda.send(new InvokeCommand({ FunctionName: name }))).Payload));
+  const round = async (answer: string, count: number) => {
+    context.recorder.calls.length = 0;
+    writeFileSync(join(context.service, 'handler.js'), TWO_HANDLERS(answer));
+    await eventually(`hotswap ${count} in:\n${context.out}`, () => (context.out.split('✔ Hotswapped').length - 1 === count ? true : undefined));
+    assert.equal([await invoke('known-dev-a'), await invoke('known-dev-b')], [`a ${answer}`, `b ${answer}`]);
+    return [...context.recorder.calls].sort();
+  };
+  assert.equal(await round('two', 1), [
+    'GET /2015-03-31/functions/known-dev-a',
+    'GET /2015-03-31/functions/known-dev-b',
+    'PUT /2015-03-31/functions/known-dev-a/code',
+    'PUT /2015-03-31/functions/known-dev-b/code',
+  ]);
+  assert.equal(await round('three', 2), ['PUT /2015-03-31/functions/known-dev-a/code', 'PUT /2015-03-31/functions/known-dev-b/code']);
+  // What the functions report is what AWS would: the hash and size of the zip the round uploaded.
+  const zip = readFileSync(join(context.service, '.serverless', 'known.zip'));
+  const reported = await context.lambda.send(new GetFunctionCommand({ FunctionName: 'known-dev-b' }));
+  assert.equal([reported.Configuration?.CodeSha256, reported.Configuration?.CodeSize], [sha256(zip), zip.length]);
+  assert.not.match(context.out, 'ERROR');
+});
+
+known.run();

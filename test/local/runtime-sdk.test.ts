@@ -31,6 +31,7 @@ const HANDLERS: Record<string, string> = {
   'own/node_modules/@aws-sdk/client-dynamodb/package.json': '{"name":"@aws-sdk/client-dynamodb","version":"0.0.1","main":"index.js"}',
   'own/node_modules/@aws-sdk/client-dynamodb/index.js': `exports.origin = 'the service bundled its own copy';`,
   'missing.js': `exports.handler = async () => require('not-a-real-package');`,
+  'dynamic.js': `exports.handler = async () => typeof (await import('@aws-sdk/client-sqs')).SQSClient;`,
 };
 
 const fn = (name: string, handler: string) => ({
@@ -55,6 +56,7 @@ const template = {
     Esm: fn('esm', 'esm.handler'),
     Own: fn('own', 'own/handler.handler'),
     Missing: fn('missing', 'missing.handler'),
+    Dynamic: fn('dynamic', 'dynamic.handler'),
   },
 };
 
@@ -90,6 +92,11 @@ sdk('a CommonJS handler requires the SDK and writes to the local table without c
 
 sdk('an ES module handler imports the SDK clients', async ({ lambda }) => {
   assert.equal(await invoke(lambda, 'esm'), { tables: ['sdk-table'], sqs: 'function' });
+});
+
+// The import hook is registered only for handlers that may import (it costs each cold start a loader thread).
+sdk('a CommonJS handler that calls import() imports the SDK', async ({ lambda }) => {
+  assert.is(await invoke(lambda, 'dynamic'), 'function');
 });
 
 sdk("a service's own node_modules wins over the runtime's SDK, as on AWS", async ({ lambda }) => {

@@ -4,7 +4,7 @@
  * time. console output becomes log events tagged with the request id.
  */
 import { Socket } from 'node:net';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import Module, { register } from 'node:module';
 import { delimiter, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -17,18 +17,26 @@ import { FLUSH_MARKER, type FunctionErrorPayload, type InvokeMessage, type Reply
  * so functions require it without shipping it. Here fw's own install plays that folder: it is
  * searched after the function's own node_modules, so a service's SDK wins, as on AWS. NODE_PATH
  * serves require(); ESM import ignores NODE_PATH, so a resolve hook retries a missing bare
- * specifier from fw's folder.
+ * specifier from fw's folder. The hook is registered only for a handler that may import (see
+ * `mayImport`): registering starts the loader's thread, about 100 ms of every cold start.
  */
+let runtimeModules: string | undefined;
 function provideRuntimeSdk(): void {
-  let modules: string | undefined;
-  for (let dir = __dirname; !modules && dirname(dir) !== dir; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'node_modules', '@aws-sdk', 'client-dynamodb'))) modules = join(dir, 'node_modules');
+  for (let dir = __dirname; !runtimeModules && dirname(dir) !== dir; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'node_modules', '@aws-sdk', 'client-dynamodb'))) runtimeModules = join(dir, 'node_modules');
   }
-  if (!modules) return;
-  process.env.NODE_PATH = [process.env.NODE_PATH, modules].filter(Boolean).join(delimiter);
+  if (!runtimeModules) return;
+  process.env.NODE_PATH = [process.env.NODE_PATH, runtimeModules].filter(Boolean).join(delimiter);
   (Module as unknown as { _initPaths(): void })._initPaths();
+}
+provideRuntimeSdk();
+
+let importFallbackRegistered = false;
+/** Lets ESM `import` of a bare specifier the function lacks find it in fw's folder, as require() does through NODE_PATH. */
+function provideRuntimeSdkToImport(): void {
   // module.register came with Node.js 20.6: on older 20.x, require() finds the SDK and import does not.
-  if (typeof register !== 'function') return;
+  if (importFallbackRegistered || !runtimeModules || typeof register !== 'function') return;
+  importFallbackRegistered = true;
   const fallback = `let parentURL;
 export function initialize(data) { parentURL = data; }
 export async function resolve(specifier, context, next) {
@@ -37,9 +45,18 @@ export async function resolve(specifier, context, next) {
     return next(specifier, { ...context, parentURL });
   }
 }`;
-  register(`data:text/javascript,${encodeURIComponent(fallback)}`, { data: pathToFileURL(join(modules, 'fw-runtime-sdk.js')).href });
+  register(`data:text/javascript,${encodeURIComponent(fallback)}`, { data: pathToFileURL(join(runtimeModules, 'fw-runtime-sdk.js')).href });
 }
-provideRuntimeSdk();
+
+/**
+ * Whether the handler may load modules through ESM `import` from the start: an `.mjs` file, or one whose
+ * text says `import(`. A `.js` file that require() cannot load is imported after registering the hook
+ * (loadHandler). A CommonJS handler whose own dependencies call import() on the runtime's SDK is the
+ * case this leaves out.
+ */
+function mayImport(file: string): boolean {
+  return file.endsWith('.mjs') || /\bimport\s*\(/.test(readFileSync(file, 'utf8'));
+}
 
 /**
  * A WebSocket API's callback URL is `https://<requestContext.domainName>/<stage>`, and the local
@@ -118,6 +135,7 @@ async function loadHandler(): Promise<Handler> {
   const file = ['.js', '.mjs', '.cjs'].map((extension) => join(root, modulePath + extension)).find((candidate) => existsSync(candidate));
   if (!file) throw Object.assign(new Error(`Cannot find module '${modulePath}'`), { name: 'Runtime.ImportModuleError' });
   let loaded: Record<string, unknown>;
+  if (mayImport(file)) provideRuntimeSdkToImport();
   if (file.endsWith('.mjs')) {
     loaded = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } else {
@@ -126,6 +144,7 @@ async function loadHandler(): Promise<Handler> {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ERR_REQUIRE_ESM' && !(error instanceof SyntaxError && /import|export/.test(error.message))) throw error;
+      provideRuntimeSdkToImport();
       loaded = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
     }
   }
