@@ -19,6 +19,7 @@ import { RollbackCommand, RollbackFunctionCommand } from './rollback';
 import { MetricsCommand } from './metrics';
 import { PluginInstallCommand, PluginListCommand, PluginSearchCommand, PluginUninstallCommand } from './plugin';
 import { ConfigCommand, ConfigCredentialsCommand } from './config-credentials';
+import { GenerateEventCommand } from './generate-event';
 import { DoctorCommand } from './doctor';
 import { OutputGetCommand, OutputListCommand, ParamGetCommand, ParamListCommand } from './output-param';
 import { DashboardOpenCommand, LoginCommand, LogoutCommand, SlstatsCommand } from './dashboard';
@@ -35,6 +36,7 @@ const COMMANDS = [
   DeployListCommand, DeployListFunctionsCommand, RollbackCommand, RollbackFunctionCommand, MetricsCommand,
   PluginInstallCommand, PluginUninstallCommand, PluginListCommand, PluginSearchCommand, ConfigCommand, ConfigCredentialsCommand, DoctorCommand,
   LoginCommand, LogoutCommand, DashboardOpenCommand, SlstatsCommand, OutputGetCommand, OutputListCommand, ParamGetCommand, ParamListCommand, InstallCommand,
+  GenerateEventCommand,
 ];
 
 /**
@@ -62,7 +64,7 @@ export function buildCli(argv?: string[]): FwCli {
 }
 
 /** Commands that never read the service file: they run even where its plugins cannot load. */
-const WITHOUT_SERVICE = new Set(['create', 'local', 'schema', '--version', '-v', 'plugin', 'config', 'doctor', 'login', 'logout', 'dashboard', 'slstats']);
+const WITHOUT_SERVICE = new Set(['create', 'local', 'schema', '--version', '-v', 'plugin', 'config', 'doctor', 'login', 'logout', 'dashboard', 'slstats', 'generate-event']);
 
 /**
  * The CLI for a run in `cwd`: the built-in commands, plus the commands of the service's plugins
