@@ -20,6 +20,7 @@ import { MetricsCommand } from './metrics';
 import { PluginInstallCommand, PluginListCommand, PluginSearchCommand, PluginUninstallCommand } from './plugin';
 import { ConfigCommand, ConfigCredentialsCommand } from './config-credentials';
 import { GenerateEventCommand } from './generate-event';
+import { TestCommand } from './test-command';
 import { DoctorCommand } from './doctor';
 import { OutputGetCommand, OutputListCommand, ParamGetCommand, ParamListCommand } from './output-param';
 import { DashboardOpenCommand, LoginCommand, LogoutCommand, SlstatsCommand } from './dashboard';
@@ -36,7 +37,7 @@ const COMMANDS = [
   DeployListCommand, DeployListFunctionsCommand, RollbackCommand, RollbackFunctionCommand, MetricsCommand,
   PluginInstallCommand, PluginUninstallCommand, PluginListCommand, PluginSearchCommand, ConfigCommand, ConfigCredentialsCommand, DoctorCommand,
   LoginCommand, LogoutCommand, DashboardOpenCommand, SlstatsCommand, OutputGetCommand, OutputListCommand, ParamGetCommand, ParamListCommand, InstallCommand,
-  GenerateEventCommand,
+  GenerateEventCommand, TestCommand,
 ];
 
 /**
@@ -103,5 +104,5 @@ export async function main(argv: string[]): Promise<void> {
   setTimeout(() => process.exit(), 200).unref();
 }
 
-const BUILT_IN = new Set(['package', 'deploy', 'remove', 'info', 'invoke', 'logs', 'print', 'rollback', 'metrics']);
+const BUILT_IN = new Set(['package', 'deploy', 'remove', 'info', 'invoke', 'logs', 'print', 'rollback', 'metrics', 'test']);
 const HELP = new Set(['help', '--help', '-h']);
