@@ -6,11 +6,7 @@ export class GenerateEventCommand extends GlobalCommand {
   static override usage = GlobalCommand.Usage({
     description: 'Print a sample Lambda event of an AWS event source, as JSON',
     details: `
-      Types: aws:alexaSkill, aws:alexaSmartHome, aws:apiGateway, aws:cloudWatch, aws:cloudWatchLog,
-      aws:cognitoUserPool, aws:dynamo, aws:iot, aws:kinesis, aws:s3, aws:sns, aws:sqs, aws:websocket.
-      --body is the message, request body or record data (apiGateway, cloudWatchLog, kinesis, sns, sqs, websocket),
-      or a JSON object set on the event (alexaSkill, alexaSmartHome, cloudWatch, cognitoUserPool; dynamo: on the
-      record's dynamodb; iot: the whole message); aws:s3 takes none. Events the local cloud sends are built as it builds them.
+      Types: aws:alexaSkill, aws:alexaSmartHome, aws:apiGateway, aws:cloudWatch, aws:cloudWatchLog, aws:cognitoUserPool, aws:dynamo, aws:iot, aws:kinesis, aws:s3, aws:sns, aws:sqs, aws:websocket. --body is the message, request body or record data of apiGateway, cloudWatchLog, kinesis, sns, sqs and websocket; a JSON object set on the event for alexaSkill, alexaSmartHome, cloudWatch and cognitoUserPool (dynamo: on the record's dynamodb; iot: the whole message); aws:s3 takes none. Events the local cloud sends are built as it builds them.
     `,
     examples: [
       ['Print an SQS event', '$0 generate-event -t aws:sqs'],
