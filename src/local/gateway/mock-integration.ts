@@ -1,6 +1,5 @@
 import type { LocalRequest, LocalResponse } from '../http';
-import { staticResponseHeaders } from './cors';
-import { requestTemplate, templateInput } from './lambda-integration';
+import { integrationResponse, requestTemplate, selectionMatches, templateInput, type IntegrationResponse } from './lambda-integration';
 import { renderTemplate } from './vtl';
 
 /**
@@ -16,34 +15,9 @@ export function mockIntegration(integration: Record<string, unknown>, request: L
   const rendered = template === undefined ? '' : renderTemplate(template, templateInput(request.body.toString('utf8'), proxyEvent)).text;
   // API Gateway reads the code leniently: the CORS template is `{statusCode:200}`, not JSON.
   const statusCode = /["']?statusCode["']?\s*:\s*(\d{3})/.exec(rendered)?.[1] ?? '200';
-  const responses = (integration.IntegrationResponses as MockIntegrationResponse[] | undefined) ?? [];
+  const responses = (integration.IntegrationResponses as IntegrationResponse[] | undefined) ?? [];
   const chosen =
-    responses.find((response) => response.SelectionPattern && matches(response.SelectionPattern, statusCode)) ?? responses.find((response) => !response.SelectionPattern);
+    responses.find((response) => response.SelectionPattern && selectionMatches(response.SelectionPattern, statusCode)) ?? responses.find((response) => !response.SelectionPattern);
   if (!chosen) return { status: 500, headers: { 'content-type': 'application/json' }, body: '{"message": "Internal server error"}' };
-  const headers = { 'content-type': 'application/json', ...staticResponseHeaders(chosen.ResponseParameters) };
-  const templates = Object.entries(chosen.ResponseTemplates ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1].trim() !== '');
-  const [contentType, responseTemplate] = templates.find(([type]) => type === 'application/json') ?? templates[0] ?? [];
-  if (!responseTemplate) return { status: Number(chosen.StatusCode ?? 200), headers, body: '' };
-  const output = renderTemplate(responseTemplate, templateInput('', proxyEvent));
-  return {
-    status: output.responseOverride.status ?? Number(chosen.StatusCode ?? 200),
-    headers: { ...headers, 'content-type': contentType!, ...output.responseOverride.header },
-    body: output.text,
-  };
-}
-
-interface MockIntegrationResponse {
-  StatusCode?: string | number;
-  SelectionPattern?: string;
-  ResponseParameters?: Record<string, unknown>;
-  ResponseTemplates?: Record<string, unknown>;
-}
-
-/** A selection pattern matches the whole status code, as Java regular expressions match. */
-function matches(pattern: string, statusCode: string): boolean {
-  try {
-    return new RegExp(`^(?:${pattern})$`).test(statusCode);
-  } catch {
-    return false;
-  }
+  return integrationResponse(chosen, '', proxyEvent);
 }
