@@ -11,8 +11,9 @@
 
 /** The chunks, in order of precedence: a module two chunks reach goes to the first. Names are lower-case letters (bin/fw.js finds dist/fw-<name>.js). */
 const CHUNKS = [
-  // The local cloud (fw local start, fw deploy --local) and the WebSocket library it serves with.
-  { name: 'local', pattern: /^(src\/local\/|node_modules\/ws\/)/ },
+  // The local cloud (fw local start, fw deploy --local) and the WebSocket library it serves with;
+  // fw generate-event's samples, built by the local cloud's own event builders.
+  { name: 'local', pattern: /^(src\/local\/|src\/event-samples\/|node_modules\/ws\/)/ },
   // fw dev's watch loop and file watcher.
   { name: 'dev', pattern: /^(src\/dev\/|node_modules\/chokidar\/|node_modules\/readdirp\/)/ },
   // Several services as one application (fw deploy in a compose folder, fw outputs, api:deploy).

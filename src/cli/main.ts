@@ -19,6 +19,8 @@ import { RollbackCommand, RollbackFunctionCommand } from './rollback';
 import { MetricsCommand } from './metrics';
 import { PluginInstallCommand, PluginListCommand, PluginSearchCommand, PluginUninstallCommand } from './plugin';
 import { ConfigCommand, ConfigCredentialsCommand } from './config-credentials';
+import { GenerateEventCommand } from './generate-event';
+import { TestCommand } from './test-command';
 import { DoctorCommand } from './doctor';
 import { OutputGetCommand, OutputListCommand, ParamGetCommand, ParamListCommand } from './output-param';
 import { DashboardOpenCommand, LoginCommand, LogoutCommand, SlstatsCommand } from './dashboard';
@@ -35,6 +37,7 @@ const COMMANDS = [
   DeployListCommand, DeployListFunctionsCommand, RollbackCommand, RollbackFunctionCommand, MetricsCommand,
   PluginInstallCommand, PluginUninstallCommand, PluginListCommand, PluginSearchCommand, ConfigCommand, ConfigCredentialsCommand, DoctorCommand,
   LoginCommand, LogoutCommand, DashboardOpenCommand, SlstatsCommand, OutputGetCommand, OutputListCommand, ParamGetCommand, ParamListCommand, InstallCommand,
+  GenerateEventCommand, TestCommand,
 ];
 
 /**
@@ -62,7 +65,7 @@ export function buildCli(argv?: string[]): FwCli {
 }
 
 /** Commands that never read the service file: they run even where its plugins cannot load. */
-const WITHOUT_SERVICE = new Set(['create', 'local', 'schema', '--version', '-v', 'plugin', 'config', 'doctor', 'login', 'logout', 'dashboard', 'slstats']);
+const WITHOUT_SERVICE = new Set(['create', 'local', 'schema', '--version', '-v', 'plugin', 'config', 'doctor', 'login', 'logout', 'dashboard', 'slstats', 'generate-event']);
 
 /**
  * The CLI for a run in `cwd`: the built-in commands, plus the commands of the service's plugins
@@ -101,5 +104,5 @@ export async function main(argv: string[]): Promise<void> {
   setTimeout(() => process.exit(), 200).unref();
 }
 
-const BUILT_IN = new Set(['package', 'deploy', 'remove', 'info', 'invoke', 'logs', 'print', 'rollback', 'metrics']);
+const BUILT_IN = new Set(['package', 'deploy', 'remove', 'info', 'invoke', 'logs', 'print', 'rollback', 'metrics', 'test']);
 const HELP = new Set(['help', '--help', '-h']);

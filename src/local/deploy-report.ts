@@ -62,10 +62,9 @@ function functionNotRun(properties: Record<string, unknown>): string | undefined
   return /^(nodejs|python)/.test(runtime) ? undefined : `runtime ${runtime}`;
 }
 
-/** The deploy-time settings the stack was deployed with, which the local cloud records (DescribeStacks, GetStackPolicy) but does not act on. */
+/** The deploy-time settings the stack was deployed with, which the local cloud records (DescribeStacks) but does not act on; its stack policy it enforces. */
 function stackSettingsNotEnforced(stack: StackRecord): string[] {
   const lines: string[] = [];
-  if (stack.stackPolicyBody) lines.push(`stack policy of ${stack.stackName}: recorded, updates are not checked against it`);
   if (stack.roleArn) lines.push(`service role ${stack.roleArn}: recorded, not assumed`);
   if ((stack.notificationArns ?? []).length > 0) lines.push(`notification topics of ${stack.stackName}: recorded, no stack events are published to them`);
   if ((stack.rollbackConfiguration?.RollbackTriggers ?? []).length > 0) lines.push(`rollback triggers of ${stack.stackName}: recorded, their alarms are not watched`);

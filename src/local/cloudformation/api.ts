@@ -1,4 +1,4 @@
-import { AwsError } from '../aws/errors';
+import { AwsError, validationError } from '../aws/errors';
 import type { QueryParams } from '../aws/query';
 import type { LocalServices } from '../service-interfaces';
 import { ChangeSetApi } from './change-sets';
@@ -75,6 +75,8 @@ export class CloudFormationApi {
     const stack = this.stacks.get(params.required('StackName'));
     const input = operationInput(this.cloud, params, stack);
     const settings = stackSettingsOf(params);
+    const duringUpdate = this.policyDuringUpdate(params);
+    if (duringUpdate !== undefined) input.stackPolicyDuringUpdateBody = duringUpdate;
     this.cloud.engine.update(stack, input);
     if (params.boolean('DisableRollback') !== undefined) stack.disableRollback = params.boolean('DisableRollback') === true;
     applyStackSettings(stack, settings);
@@ -97,7 +99,16 @@ export class CloudFormationApi {
     return {};
   }
 
-  /** Recorded and returned by GetStackPolicy; updates are not checked against it (see STATUS.md). */
+  /** StackPolicyDuringUpdateBody or …URL: the policy this update is checked against instead of the stack's. */
+  private policyDuringUpdate(params: QueryParams): string | undefined {
+    const body = params.string('StackPolicyDuringUpdateBody');
+    const url = params.string('StackPolicyDuringUpdateURL');
+    if (body !== undefined && url !== undefined) throw validationError('You cannot specify both StackPolicyDuringUpdateURL and StackPolicyDuringUpdateBody');
+    if (url !== undefined) return checkedPolicy(templateText({ url }, this.cloud.s3));
+    return body === undefined ? undefined : checkedPolicy(body);
+  }
+
+  /** Returned by GetStackPolicy; every later update is checked against it (stack-policy.ts). */
   private setStackPolicy(params: QueryParams) {
     const stack = this.stacks.get(params.required('StackName'));
     if (params.string('StackPolicyURL') !== undefined) {

@@ -8,7 +8,9 @@ import type { Template } from '../template/types';
 import { recordEvent, setStackStatus } from './events';
 import { OperationJournal, snapshotOf, type InterruptedOperation, type OperationAction } from './journal';
 import type { OperationInput, PendingRollback, ResourceRecord, StackRecord, StackSnapshot, Step } from './model';
+import { changesBetween } from './changes';
 import { parameterValues } from './parameters';
+import { policyDenial, type PolicyDenial } from './stack-policy';
 import { message, OperationCancelled, ResourceFailure, ResourceSteps } from './resources';
 
 const STABLE = new Set(['CREATE_COMPLETE', 'UPDATE_COMPLETE', 'UPDATE_ROLLBACK_COMPLETE', 'IMPORT_COMPLETE', 'IMPORT_ROLLBACK_COMPLETE']);
@@ -134,11 +136,21 @@ export class StackEngine implements StackOperations {
       equalJson(stack.parameters, input.parameters) &&
       equalJson(stack.tags, input.tags);
     if (unchanged) throw validationError('No updates are to be performed.');
+    // Read now: a StackPolicyBody sent with the update replaces the policy only for later updates.
+    const denial = this.policyDenial(stack, input);
     this.journal.begin(stack, 'UPDATE', snapshotOf(stack));
     setStackStatus(stack, 'UPDATE_IN_PROGRESS', 'User Initiated');
     stack.lastUpdatedTime = new Date().toISOString();
     this.cloud.stacks.save();
-    this.launch(stack, 'UPDATE', (signal) => this.runUpdate(stack, input, signal));
+    this.launch(stack, 'UPDATE', (signal) => this.runUpdate(stack, input, signal, denial));
+  }
+
+  /** The change the stack policy (or the update's StackPolicyDuringUpdateBody) denies, if any. */
+  private policyDenial(stack: StackRecord, input: OperationInput): PolicyDenial | undefined {
+    const policy = input.stackPolicyDuringUpdateBody ?? stack.stackPolicyBody;
+    if (policy === undefined) return undefined;
+    const changedParameters = Object.keys({ ...stack.parameters, ...input.parameters }).filter((key) => stack.parameters[key] !== input.parameters[key]);
+    return policyDenial(policy, changesBetween(stack, parseTemplate(stack.templateBody), input.template, changedParameters));
   }
 
   delete(stack: StackRecord): void {
@@ -246,9 +258,15 @@ export class StackEngine implements StackOperations {
     }
   }
 
-  private async runUpdate(stack: StackRecord, input: OperationInput, signal: AbortSignal): Promise<void> {
+  private async runUpdate(stack: StackRecord, input: OperationInput, signal: AbortSignal, denial?: PolicyDenial): Promise<void> {
     const steps: Step[] = [];
     const previous = snapshotOf(stack);
+    if (denial) {
+      const { logicalId, physicalId, type } = denial.change;
+      recordEvent(stack, { logicalId, physicalId: physicalId ?? '', type }, 'UPDATE_FAILED', denial.reason);
+      await this.rollbackUpdate(stack, previous, steps, `The following resource(s) failed to update: [${logicalId}]. `);
+      return;
+    }
     let oldTemplate: Template;
     let included: Set<string>;
     try {

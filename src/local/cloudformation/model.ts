@@ -109,6 +109,8 @@ export interface OperationInput {
   parameters: Record<string, string>;
   capabilities: string[];
   tags: { Key: string; Value: string }[];
+  /** UpdateStack's StackPolicyDuringUpdateBody: the policy for this update only. */
+  stackPolicyDuringUpdateBody?: string;
 }
 
 /** One change made to a resource, kept so that a failed operation can be reversed. */

@@ -5,14 +5,20 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ShardRecord, ShardSource } from '../events/shard-delivery';
-import type { ItemChange } from './tables';
+import type { ItemChange, TableDefinition } from './tables';
 import { itemSize } from './values';
 
 const RETENTION_MS = 24 * 60 * 60 * 1000;
 /** Records kept per stream at most, so a long benchmark run cannot grow memory without end. */
 const MAX_KEPT = 100_000;
 
-function streamRecord(change: ItemChange, region: string, sequenceNumber: string, now: number): Record<string, unknown> {
+/** A DynamoDB stream record as Lambda receives it (also what `fw generate-event -t aws:dynamo` prints). */
+export function streamRecord(
+  change: Omit<ItemChange, 'table'> & { table: { definition: Pick<TableDefinition, 'StreamSpecification' | 'LatestStreamArn'> } },
+  region: string,
+  sequenceNumber: string,
+  now: number,
+): Record<string, unknown> {
   const { table, key, old, next } = change;
   const view = table.definition.StreamSpecification?.StreamViewType ?? 'NEW_AND_OLD_IMAGES';
   return {

@@ -41,30 +41,35 @@ export function notifyObjectEvent(cloud: TriggerServices & Pick<Stores, 's3'>, e
   const eventName = event.kind === 'created' ? 'ObjectCreated:Put' : 'ObjectRemoved:Delete';
   for (const configuration of configurations) {
     if (!configuration.Function || !eventMatches(String(configuration.Event ?? ''), eventName) || !keyMatches(configuration, event.object.key)) continue;
-    cloud.functions.invokeAsync(configuration.Function, {
-      Records: [
-        {
-          eventVersion: '2.1',
-          eventSource: 'aws:s3',
-          awsRegion: event.region,
-          eventTime: new Date().toISOString(),
-          eventName,
-          userIdentity: { principalId: 'AWS:LOCAL' },
-          requestParameters: { sourceIPAddress: '127.0.0.1' },
-          responseElements: { 'x-amz-request-id': 'local', 'x-amz-id-2': 'local' },
-          s3: {
-            s3SchemaVersion: '1.0',
-            configurationId: configuration.Id ?? 'local',
-            bucket: { name: event.bucket, ownerIdentity: { principalId: 'LOCAL' }, arn: `arn:aws:s3:::${event.bucket}` },
-            object: {
-              key: encodeURIComponent(event.object.key).replace(/%20/g, '+').replace(/%2F/g, '/'),
-              size: event.object.size,
-              eTag: event.object.etag.replace(/"/g, ''),
-              sequencer: Date.now().toString(16).toUpperCase(),
-            },
-          },
-        },
-      ],
-    });
+    cloud.functions.invokeAsync(configuration.Function, { Records: [s3LambdaRecord(event, eventName, configuration.Id ?? 'local')] });
   }
+}
+
+/** An S3 event notification record as Lambda receives it (also what `fw generate-event -t aws:s3` prints). */
+export function s3LambdaRecord(
+  event: { bucket: string; region: string; object: { key: string; size: number; etag: string } },
+  eventName: string,
+  configurationId: string,
+): Record<string, unknown> {
+  return {
+    eventVersion: '2.1',
+    eventSource: 'aws:s3',
+    awsRegion: event.region,
+    eventTime: new Date().toISOString(),
+    eventName,
+    userIdentity: { principalId: 'AWS:LOCAL' },
+    requestParameters: { sourceIPAddress: '127.0.0.1' },
+    responseElements: { 'x-amz-request-id': 'local', 'x-amz-id-2': 'local' },
+    s3: {
+      s3SchemaVersion: '1.0',
+      configurationId,
+      bucket: { name: event.bucket, ownerIdentity: { principalId: 'LOCAL' }, arn: `arn:aws:s3:::${event.bucket}` },
+      object: {
+        key: encodeURIComponent(event.object.key).replace(/%20/g, '+').replace(/%2F/g, '/'),
+        size: event.object.size,
+        eTag: event.object.etag.replace(/"/g, ''),
+        sequencer: Date.now().toString(16).toUpperCase(),
+      },
+    },
+  };
 }

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { TriggerServices } from '../service-interfaces';
+import { eventBridgeEvent } from './eventbridge-event';
 import { cronMatches, rateInterval } from './schedule';
 
 interface Target {
@@ -31,7 +31,7 @@ export class Scheduler {
       if (!target.Arn?.includes(':lambda:')) continue;
       const event = target.Input
         ? (JSON.parse(target.Input) as unknown)
-        : { version: '0', id: randomUUID(), 'detail-type': 'Scheduled Event', source: 'aws.events', account: this.cloud.accountId, time: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), region, resources: [ruleArn], detail: {} };
+        : eventBridgeEvent({ detailType: 'Scheduled Event', source: 'aws.events', account: this.cloud.accountId, region, resources: [ruleArn], detail: {} });
       this.cloud.functions.invokeAsync(target.Arn, event);
     }
   }

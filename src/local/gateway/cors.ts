@@ -52,10 +52,3 @@ export function staticResponseHeaders(parameters: Record<string, unknown> | unde
   }
   return headers;
 }
-
-/** A REST API MOCK integration (what `cors: true` generates for OPTIONS): its static response headers. */
-export function mockResponse(integration: Record<string, unknown>): LocalResponse {
-  const responses = (integration.IntegrationResponses as { StatusCode?: string | number; ResponseParameters?: Record<string, unknown> }[] | undefined) ?? [];
-  const first = responses[0];
-  return { status: Number(first?.StatusCode ?? 200), headers: { 'content-type': 'application/json', ...staticResponseHeaders(first?.ResponseParameters) }, body: '' };
-}

@@ -142,9 +142,11 @@ export function integrationResponse(chosen: IntegrationResponse, body: string, p
   const [contentType, template] = templates.find(([type]) => type === 'application/json') ?? templates[0] ?? [];
   if (!template) return { status, headers, body };
   const rendered = renderTemplate(template, { ...templateInput(body, proxyEvent), body });
+  // Header names are case-insensitive: an override replaces the static header of any spelling.
+  const overrides = Object.entries(rendered.responseOverride.header).map(([name, value]) => [name.toLowerCase(), value]);
   return {
     status: rendered.responseOverride.status ?? status,
-    headers: { ...headers, 'content-type': contentType!, ...rendered.responseOverride.header },
+    headers: { ...headers, 'content-type': contentType!, ...Object.fromEntries(overrides) },
     body: rendered.text,
   };
 }

@@ -8,7 +8,7 @@ import { renderTemplate } from './vtl';
  * `application/json`) renders a `statusCode`, 200 when there is none; the integration response whose
  * `SelectionPattern` matches that code is chosen, else the default one (no pattern); with none,
  * API Gateway answers 500. Its static headers are sent and its response template rendered over an
- * empty integration body.
+ * empty integration body (the request's parameters and context), its `responseOverride` applied.
  */
 export function mockIntegration(integration: Record<string, unknown>, request: LocalRequest, proxyEvent: Record<string, unknown>): LocalResponse {
   const { template } = requestTemplate(integration, request);
@@ -19,5 +19,7 @@ export function mockIntegration(integration: Record<string, unknown>, request: L
   const chosen =
     responses.find((response) => response.SelectionPattern && selectionMatches(response.SelectionPattern, statusCode)) ?? responses.find((response) => !response.SelectionPattern);
   if (!chosen) return { status: 500, headers: { 'content-type': 'application/json' }, body: '{"message": "Internal server error"}' };
-  return integrationResponse(chosen, '', proxyEvent);
+  const response = integrationResponse(chosen, '', proxyEvent);
+  // A template that renders only whitespace (v3's CORS origin matching) answers an empty body.
+  return typeof response.body === 'string' && response.body.trim() === '' ? { ...response, body: '' } : response;
 }

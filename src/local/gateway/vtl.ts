@@ -73,6 +73,19 @@ function parsed(body: string): unknown {
   }
 }
 
+/** Java's `String.matches(regex)` (v3's CORS origin template calls it): the whole string must match. */
+const JAVA_STRING_MATCHES = {
+  uid: 'java-string-matches',
+  match: ({ property, context, params }: { property: string; context: unknown; params: unknown[] }) => property === 'matches' && typeof context === 'string' && params.length === 1,
+  resolve: ({ context, params }: { context: unknown; params: unknown[] }) => {
+    try {
+      return new RegExp(`^(?:${String(params[0])})$`).test(String(context));
+    } catch {
+      return false;
+    }
+  },
+};
+
 /** Renders a mapping template; the `$context.responseOverride` a response template set comes back beside the text. */
 export function renderTemplate(template: string, input: TemplateInput): { text: string; responseOverride: { status?: number; header: Record<string, string> } } {
   const payload = parsed(input.body);
@@ -96,7 +109,7 @@ export function renderTemplate(template: string, input: TemplateInput): { text: 
     base64Decode: (text: string) => Buffer.from(String(text ?? ''), 'base64').toString('utf8'),
   };
   const context = { ...input.context, responseOverride };
-  const text = new Compile(parse(template), { escape: false }).render({ input: templateInput, util, context, stageVariables: input.stageVariables }, undefined, true);
+  const text = new Compile(parse(template), { escape: false, customMethodHandlers: [JAVA_STRING_MATCHES] }).render({ input: templateInput, util, context, stageVariables: input.stageVariables }, undefined, true);
   const status = Number(responseOverride.status);
   return { text, responseOverride: { status: Number.isInteger(status) && status >= 100 ? status : undefined, header: responseOverride.header } };
 }

@@ -1,7 +1,8 @@
 import type { ShardRecord, ShardSource } from '../events/shard-delivery';
 import type { KinesisRecord, KinesisStore } from './streams';
 
-function lambdaRecord(streamArn: string, shardId: string, record: KinesisRecord): ShardRecord {
+/** A Kinesis record as a Lambda event's `Records` carry it (also what `fw generate-event -t aws:kinesis` prints). */
+export function kinesisLambdaRecord(streamArn: string, shardId: string, record: KinesisRecord): ShardRecord {
   return {
     sequenceNumber: record.SequenceNumber,
     arrival: record.arrival,
@@ -35,7 +36,7 @@ export function kinesisShardSource(store: KinesisStore): ShardSource {
     read(streamArn, shardId, after, limit) {
       const records = shard(streamArn, shardId);
       const start = store.indexAfter(records, after);
-      return records.slice(start, start + limit).map((record) => lambdaRecord(streamArn, shardId, record));
+      return records.slice(start, start + limit).map((record) => kinesisLambdaRecord(streamArn, shardId, record));
     },
     positionAt(streamArn, shardId, time) {
       const records = shard(streamArn, shardId);

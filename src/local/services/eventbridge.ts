@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { AwsError } from '../aws/errors';
 import type { LocalServices } from '../service-interfaces';
+import { eventBridgeEvent } from '../events/eventbridge-event';
 import { matchesPattern } from '../events/event-pattern';
 import { jsonResponse, type LocalResponse } from '../http';
 import { busName, eventResourceOperation } from './events-resources';
@@ -40,17 +40,15 @@ export function eventBridgeApi(cloud: LocalServices, operation: string, input: R
     } catch {
       throw new AwsError('ValidationException', 'Detail is malformed.');
     }
-    const event: Record<string, unknown> = {
-      version: '0',
-      id: randomUUID(),
-      'detail-type': entry.DetailType,
+    const event = eventBridgeEvent({
+      detailType: entry.DetailType,
       source: entry.Source,
       account: cloud.accountId,
-      time: new Date(entry.Time ? entry.Time * 1000 : Date.now()).toISOString().replace(/\.\d+Z$/, 'Z'),
       region,
       resources: entry.Resources ?? [],
       detail,
-    };
+      time: entry.Time ? entry.Time * 1000 : undefined,
+    });
     results.push({ EventId: String(event.id) });
     for (const { record } of cloud.resources('AWS::Events::Rule')) {
       const pattern = record.properties.EventPattern;

@@ -122,32 +122,33 @@ function notification(subscription: Subscription, messageId: string, publication
   };
 }
 
+/** The SNS notification shape of a Lambda event's `Records` (also what `fw generate-event -t aws:sns` prints). */
+export function snsLambdaRecord(subscriptionArn: string, topicArn: string, messageId: string, publication: Publication): Record<string, unknown> {
+  return {
+    EventSource: 'aws:sns',
+    EventVersion: '1.0',
+    EventSubscriptionArn: subscriptionArn,
+    Sns: {
+      Type: 'Notification',
+      MessageId: messageId,
+      TopicArn: topicArn,
+      Subject: publication.subject ?? null,
+      Message: publication.message,
+      Timestamp: new Date().toISOString(),
+      SignatureVersion: '1',
+      Signature: 'local',
+      SigningCertUrl: '',
+      UnsubscribeUrl: '',
+      MessageAttributes: publication.attributes ?? {},
+    },
+  };
+}
+
 function deliver(cloud: LocalServices, subscription: Subscription, messageId: string, publication: Publication): void {
   const raw = subscription.attributes.RawMessageDelivery === 'true';
   switch (subscription.protocol) {
     case 'lambda':
-      cloud.functions.invokeAsync(subscription.endpoint, {
-        Records: [
-          {
-            EventSource: 'aws:sns',
-            EventVersion: '1.0',
-            EventSubscriptionArn: subscription.arn,
-            Sns: {
-              Type: 'Notification',
-              MessageId: messageId,
-              TopicArn: subscription.topicArn,
-              Subject: publication.subject ?? null,
-              Message: publication.message,
-              Timestamp: new Date().toISOString(),
-              SignatureVersion: '1',
-              Signature: 'local',
-              SigningCertUrl: '',
-              UnsubscribeUrl: '',
-              MessageAttributes: publication.attributes ?? {},
-            },
-          },
-        ],
-      });
+      cloud.functions.invokeAsync(subscription.endpoint, { Records: [snsLambdaRecord(subscription.arn, subscription.topicArn, messageId, publication)] });
       return;
     case 'sqs': {
       const attributes = raw

@@ -431,7 +431,7 @@ export class SqsApi {
       const batchSize = Number(record.properties.BatchSize ?? 10);
       const visibility = Number(queue.attributes.VisibilityTimeout);
       for (let batch = this.take(queue, batchSize, visibility); batch.length; batch = this.take(queue, batchSize, visibility)) {
-        const event = { Records: batch.map((message) => this.lambdaRecord(queue, message, stack.region)) };
+        const event = { Records: batch.map((message) => sqsLambdaRecord(message, this.systemAttributes(message), queue.arn, stack.region)) };
         let failed = new Set(batch.map((message) => message.MessageId));
         try {
           const outcome = await this.cloud.functions.invoke(String(record.properties.FunctionName), event);
@@ -458,24 +458,31 @@ export class SqsApi {
     }
   }
 
-  private lambdaRecord(queue: Queue, message: QueuedMessage, region: string): Record<string, unknown> {
-    const messageAttributes = Object.fromEntries(
-      Object.entries(message.MessageAttributes ?? {}).map(([name, attribute]) => [
-        name,
-        { stringValue: attribute.StringValue, binaryValue: attribute.BinaryValue, stringListValues: [], binaryListValues: [], dataType: attribute.DataType },
-      ]),
-    );
-    return {
-      messageId: message.MessageId,
-      receiptHandle: message.receiptHandle,
-      body: message.Body,
-      attributes: this.systemAttributes(message),
-      messageAttributes,
-      md5OfBody: message.MD5OfBody,
-      ...(message.MD5OfMessageAttributes ? { md5OfMessageAttributes: message.MD5OfMessageAttributes } : {}),
-      eventSource: 'aws:sqs',
-      eventSourceARN: queue.arn,
-      awsRegion: region,
-    };
-  }
+}
+
+/** The SQS message shape of a Lambda event's `Records` (also what `fw generate-event -t aws:sqs` prints). */
+export function sqsLambdaRecord(
+  message: Pick<QueuedMessage, 'MessageId' | 'receiptHandle' | 'Body' | 'MD5OfBody' | 'MessageAttributes' | 'MD5OfMessageAttributes'>,
+  attributes: Record<string, string>,
+  queueArn: string,
+  region: string,
+): Record<string, unknown> {
+  const messageAttributes = Object.fromEntries(
+    Object.entries(message.MessageAttributes ?? {}).map(([name, attribute]) => [
+      name,
+      { stringValue: attribute.StringValue, binaryValue: attribute.BinaryValue, stringListValues: [], binaryListValues: [], dataType: attribute.DataType },
+    ]),
+  );
+  return {
+    messageId: message.MessageId,
+    receiptHandle: message.receiptHandle,
+    body: message.Body,
+    attributes,
+    messageAttributes,
+    md5OfBody: message.MD5OfBody,
+    ...(message.MD5OfMessageAttributes ? { md5OfMessageAttributes: message.MD5OfMessageAttributes } : {}),
+    eventSource: 'aws:sqs',
+    eventSourceARN: queueArn,
+    awsRegion: region,
+  };
 }
