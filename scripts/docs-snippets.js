@@ -13,7 +13,7 @@
 // 3. Runs `serverless package` (scripts/goldens.js's runner: fake credentials, fixed clock) and
 //    `bin/fw.js package` (the built fw of this checkout, same clock) on it.
 // 4. Compares Resources and Outputs after normalizing what differs by construction (the code hash,
-//    the version ids derived from it), and prints one line per snippet that is not identical and a
+//    the version ids derived from it, the artifact folder and REST deployment id, which carry the time), and prints one line per snippet that is not identical and a
 //    summary. Snippets the reference refuses are counted apart (fw refusing them too or not).
 //
 // Needs the reference (see scripts/goldens.js for the install command) and `npm run build`;
@@ -120,6 +120,10 @@ function normalize(template) {
   return JSON.parse(
     JSON.stringify(template)
       .replace(/"CodeSha256":"[^"]*"/g, '"CodeSha256":"<sha>"')
+      // the artifact folder and the REST deployment id carry the packaging time
+      .replace(/"S3Key":"[^"]*"/g, '"S3Key":"<key>"')
+      .replace(/serverless\/[^"]*\/\d{13}-[^"/]*\//g, 'serverless/<dir>/')
+      .replace(/ApiGatewayDeployment\d+/g, 'ApiGatewayDeployment<time>')
       .replace(/LambdaVersion[0-9A-Za-z]{20,}/g, 'LambdaVersion<hash>')
       .replace(/LambdaLayer[0-9a-f]{40}/g, 'LambdaLayer<hash>'),
   );
