@@ -16,3 +16,17 @@ export const CORRECTED_SETTINGS: Record<string, { reason: string; correct: (temp
     },
   },
 };
+
+/**
+ * Golden cases (`test/fixtures/{golden,events}/<case>`) whose reference template AWS rejects, with
+ * the same shape: the golden test checks fw's template is the reference's with exactly that correction.
+ */
+export const CORRECTED_GOLDENS: Record<string, { reason: string; correct: (template: { Resources: Record<string, any> }) => void }> = {
+  'stream-kinesis': {
+    reason:
+      'with `startingPosition: AT_TIMESTAMP` and no fan-out consumer, v3 drops `startingPositionTimestamp`, and Lambda rejects an AT_TIMESTAMP mapping without one; fw writes it, as it does for a consumer',
+    correct: (template) => {
+      template.Resources.TimestampedEventSourceMappingKinesisBar.Properties.StartingPositionTimestamp = 1000000001;
+    },
+  },
+};

@@ -110,11 +110,14 @@ const isObject = (value: unknown): value is Record<string, Json> => value !== nu
  * v3's `request.{template,passThrough,contentHandling}` and `response.{headers,template,statusCodes,
  * contentHandling}`: given templates are added to (or replace) the default ones; given status codes
  * replace the default table; the response headers go on every status code, a code's own headers after them.
+ * `integration: mock` (`mock: true`) is the same without a function: no URI, no default request
+ * templates, pass-through and status codes only as given.
  */
 export function lambdaIntegration(
   fn: FunctionConstruct,
   event: { authorizer?: unknown; request?: unknown; response?: unknown },
   cors: CorsConfig | undefined,
+  { mock = false } = {},
 ): { integration: Record<string, Json> & { RequestTemplates: Record<string, Json> }; methodResponses: Json[] } {
   const authorizer = event.authorizer as { claims?: string[] } | undefined;
   const claims = typeof authorizer === 'object' && authorizer !== null ? authorizer.claims ?? [] : [];
@@ -133,7 +136,9 @@ export function lambdaIntegration(
         const config = isObject(setting) ? setting : {};
         return { code, pattern: config.pattern ?? '', template: config.template, headers: isObject(config.headers) ? Object.entries(config.headers) : [] };
       })
-    : STATUS_PATTERNS.map(([code, pattern]) => ({ code, pattern, headers: [] }));
+    : mock
+      ? []
+      : STATUS_PATTERNS.map(([code, pattern]) => ({ code, pattern, headers: [] }));
   const parameters = (own: Array<[string, Json]>) => Object.fromEntries([...headers, ...own].map(([name, value]) => [`method.response.header.${name}`, value]));
   const responseTemplate = (own: Json | undefined): Record<string, Json> => {
     const chosen = own ?? (response.statusCodes !== undefined || response.template !== undefined ? response.template : undefined);
@@ -156,6 +161,13 @@ export function lambdaIntegration(
       return entry;
     }),
   };
+  if (mock) {
+    delete integration.Uri;
+    if (request.passThrough === undefined) delete integration.PassthroughBehavior;
+    integration.Type = 'MOCK';
+    if (isObject(request.template)) integration.RequestTemplates = request.template;
+    else delete (integration as Record<string, Json>).RequestTemplates;
+  }
   if (request.contentHandling !== undefined) integration.ContentHandling = request.contentHandling;
   return {
     integration,

@@ -73,7 +73,7 @@ interface Authorization {
 
 /**
  * `http` event: one method on the service's REST API, proxying to the function
- * (`integration: lambda` for the older non-proxy form), with CORS and authorizers.
+ * (`integration: lambda` for the older non-proxy form, `mock` for API Gateway's own answer), with CORS and authorizers.
  */
 export class HttpEvent extends Construct {
   static readonly type = 'http';
@@ -96,8 +96,9 @@ export class HttpEvent extends Construct {
     // `async: true` invokes the function without waiting, which only the non-proxy integration can do.
     const integrationType = event.async ? 'AWS' : String(event.integration ?? 'AWS_PROXY').toUpperCase().replace(/-/g, '_');
     const isProxy = integrationType === 'AWS_PROXY' || integrationType === 'LAMBDA_PROXY';
-    if (!isProxy && integrationType !== 'AWS' && integrationType !== 'LAMBDA') {
-      throw invalid(`${path}.integration`, '"lambda-proxy" (the default) or "lambda"', event.integration);
+    const isMock = integrationType === 'MOCK';
+    if (!isProxy && !isMock && integrationType !== 'AWS' && integrationType !== 'LAMBDA') {
+      throw invalid(`${path}.integration`, '"lambda-proxy" (the default), "lambda" or "mock"', event.integration);
     }
 
     new CfnResource(this, 'Method', {
@@ -121,7 +122,7 @@ export class HttpEvent extends Construct {
           properties.Integration = { IntegrationHttpMethod: 'POST', Type: 'AWS_PROXY', Uri: restIntegrationUri(fn) };
           properties.MethodResponses = [];
         } else {
-          const { integration, methodResponses } = lambdaIntegration(fn, event, cors);
+          const { integration, methodResponses } = lambdaIntegration(fn, event, cors, { mock: isMock });
           if (event.async) integration.RequestParameters = { 'integration.request.header.X-Amz-Invocation-Type': "'Event'" };
           properties.Integration = integration;
           properties.MethodResponses = methodResponses;
@@ -142,7 +143,7 @@ function nameFromArn(arn: string): string {
 
 function authorize(fn: FunctionConstruct, api: RestApi, raw: unknown, path: string): Authorization {
   if (raw === undefined || raw === null) return { type: 'NONE' };
-  const config: Record<string, Json> = typeof raw === 'string' ? (raw.startsWith('arn:') ? { arn: raw } : { name: raw }) : { ...(raw as Record<string, Json>) };
+  const config: Record<string, Json> = typeof raw === 'string' ? (raw.includes(':') ? { arn: raw } : { name: raw }) : { ...(raw as Record<string, Json>) };
   if (typeof raw === 'string' && raw.toLowerCase() === 'aws_iam') return { type: 'AWS_IAM' };
   const declaredType = typeof config.type === 'string' ? config.type : undefined;
   if (declaredType?.toLowerCase() === 'aws_iam') return { type: 'AWS_IAM' };

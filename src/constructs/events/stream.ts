@@ -69,14 +69,6 @@ export class StreamEvent extends Construct {
     if (options.startingPosition === 'AT_TIMESTAMP' && options.startingPositionTimestamp === undefined) {
       throw invalid(`${path}.startingPositionTimestamp`, 'a Unix time in seconds when startingPosition is AT_TIMESTAMP', undefined);
     }
-    if (options.startingPosition === 'AT_TIMESTAMP' && consumer === undefined) {
-      // The reference writes the timestamp only for fan-out consumers and drops it here, which
-      // leaves a mapping CloudFormation rejects; refusing is better than a failed deploy.
-      throw new ConfigError(
-        `Invalid configuration in '${path}.startingPositionTimestamp': startingPosition AT_TIMESTAMP needs a fan-out consumer ("consumer: true" or a consumer ARN): without one, Serverless Framework v3 templates leave the timestamp out and the mapping fails to deploy`,
-      );
-    }
-
     const logicalId = naming.streamEventSourceMapping(fn.key, type, streamName);
     claimLogicalId(fn.service, logicalId, path, 'a function can use each source only once');
     let eventSourceArn: Json = options.arn;
@@ -122,7 +114,9 @@ export class StreamEvent extends Construct {
         };
         if (options.parallelizationFactor !== undefined) properties.ParallelizationFactor = options.parallelizationFactor;
         properties.StartingPosition = options.startingPosition ?? 'TRIM_HORIZON';
-        if (consumer !== undefined && options.startingPositionTimestamp !== undefined) {
+        // v3 writes the timestamp for fan-out consumers only; without one its mapping says AT_TIMESTAMP
+        // with no timestamp, which Lambda rejects, so fw writes it there too (corrected-settings.ts).
+        if (options.startingPositionTimestamp !== undefined && (consumer !== undefined || options.startingPosition === 'AT_TIMESTAMP')) {
           properties.StartingPositionTimestamp = options.startingPositionTimestamp;
         }
         if (options.batchWindow !== undefined) properties.MaximumBatchingWindowInSeconds = options.batchWindow;

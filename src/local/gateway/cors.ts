@@ -1,5 +1,4 @@
 import { header, type LocalRequest, type LocalResponse } from '../http';
-import { renderTemplate, type TemplateInput } from './vtl';
 
 export interface CorsConfiguration {
   AllowOrigins?: string[];
@@ -52,20 +51,4 @@ export function staticResponseHeaders(parameters: Record<string, unknown> | unde
     if (match && literal) headers[match[1].toLowerCase()] = literal[1];
   }
   return headers;
-}
-
-/**
- * A REST API MOCK integration (what `cors` generates for OPTIONS): its static response headers, then
- * its `application/json` response template rendered against the request, whose
- * `$context.responseOverride.header.*` (v3's origin matching for a `cors.origins` list) win.
- */
-export function mockResponse(integration: Record<string, unknown>, input?: TemplateInput): LocalResponse {
-  const responses = (integration.IntegrationResponses as { StatusCode?: string | number; ResponseParameters?: Record<string, unknown>; ResponseTemplates?: Record<string, string> }[] | undefined) ?? [];
-  const first = responses[0];
-  const headers: Record<string, string> = { 'content-type': 'application/json', ...staticResponseHeaders(first?.ResponseParameters) };
-  const template = first?.ResponseTemplates?.['application/json'];
-  if (!template || !input) return { status: Number(first?.StatusCode ?? 200), headers, body: '' };
-  const rendered = renderTemplate(template, input);
-  for (const [name, value] of Object.entries(rendered.responseOverride.header)) headers[name.toLowerCase()] = value;
-  return { status: rendered.responseOverride.status ?? Number(first?.StatusCode ?? 200), headers, body: rendered.text.trim() === '' ? '' : rendered.text };
 }

@@ -100,7 +100,7 @@ export function lambdaIntegrationEvent(request: LocalRequest, proxyEvent: Record
   };
 }
 
-interface IntegrationResponse {
+export interface IntegrationResponse {
   StatusCode?: string | number;
   SelectionPattern?: string;
   ResponseParameters?: Record<string, unknown>;
@@ -119,26 +119,34 @@ export function lambdaIntegrationResponse(integration: Record<string, unknown>, 
   let chosen: IntegrationResponse = fallback;
   if (outcome.functionError) {
     const message = String((JSON.parse(outcome.payload) as { errorMessage?: unknown }).errorMessage ?? '');
-    chosen =
-      responses.find((response) => {
-        if (!response.SelectionPattern) return false;
-        try {
-          return new RegExp(`^(?:${response.SelectionPattern})$`).test(message);
-        } catch {
-          return false;
-        }
-      }) ?? fallback;
+    chosen = responses.find((response) => response.SelectionPattern && selectionMatches(response.SelectionPattern, message)) ?? fallback;
   }
+  return integrationResponse(chosen, outcome.payload, proxyEvent);
+}
+
+/** A selection pattern matches the whole text (an error message, a status code), as Java regular expressions match. */
+export function selectionMatches(pattern: string, text: string): boolean {
+  try {
+    return new RegExp(`^(?:${pattern})$`).test(text);
+  } catch {
+    return false;
+  }
+}
+
+/** The chosen integration response: its status, static headers, and its template rendered over the integration's body (else that body). */
+export function integrationResponse(chosen: IntegrationResponse, body: string, proxyEvent: Record<string, unknown>): LocalResponse {
   const status = Number(chosen.StatusCode ?? 200);
   const headers = { 'content-type': 'application/json', ...staticResponseHeaders(chosen.ResponseParameters) };
   const templates = Object.entries(chosen.ResponseTemplates ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1].trim() !== '');
   // API Gateway picks the template for the response's content type, application/json by default.
   const [contentType, template] = templates.find(([type]) => type === 'application/json') ?? templates[0] ?? [];
-  if (!template) return { status, headers, body: outcome.payload };
-  const rendered = renderTemplate(template, { ...templateInput(outcome.payload, proxyEvent), body: outcome.payload });
+  if (!template) return { status, headers, body };
+  const rendered = renderTemplate(template, { ...templateInput(body, proxyEvent), body });
+  // Header names are case-insensitive: an override replaces the static header of any spelling.
+  const overrides = Object.entries(rendered.responseOverride.header).map(([name, value]) => [name.toLowerCase(), value]);
   return {
     status: rendered.responseOverride.status ?? status,
-    headers: { ...headers, 'content-type': contentType!, ...rendered.responseOverride.header },
+    headers: { ...headers, 'content-type': contentType!, ...Object.fromEntries(overrides) },
     body: rendered.text,
   };
 }

@@ -4,10 +4,11 @@ import type { LocalServices } from '../service-interfaces';
 import type { ResourceRecord } from '../cloudformation/model';
 import type { LocalRequest, LocalResponse } from '../http';
 import { EXECUTE_API_PREFIX, LAMBDA_URL_PREFIX } from './endpoints';
-import { corsPreflight, mockResponse, withCorsHeaders, type CorsConfiguration } from './cors';
+import { corsPreflight, withCorsHeaders, type CorsConfiguration } from './cors';
+import { mockIntegration } from './mock-integration';
 import { httpEventV2, httpResponseV2, jsonMessage, restEventV1, restResponseV1 } from './events';
 import { bestMatch, functionOfIntegration } from './routes';
-import { lambdaIntegrationEvent, lambdaIntegrationResponse, requestTemplate, templateInput, TemplateOutputError } from './lambda-integration';
+import { lambdaIntegrationEvent, lambdaIntegrationResponse, requestTemplate, TemplateOutputError } from './lambda-integration';
 import { deployReportResponse } from '../deploy-report';
 import { GatewayAuthorization, NOT_ENFORCED_HEADER, type Protected } from './authorization';
 import { functionUrlForbidden } from '../auth/responses';
@@ -195,7 +196,7 @@ export class GatewayRouter {
     const validate = () => validateRequest(request, match.item.record, match.parameters, (type) => this.cloud.resources(type).map(({ record }) => record));
     if (integration.Type === 'MOCK') {
       const checked = await this.authorization.check(request, method);
-      return 'refusal' in checked ? checked.refusal : validate() ?? mockResponse(integration, templateInput(request.body.toString('utf8'), event));
+      return 'refusal' in checked ? checked.refusal : validate() ?? mockIntegration(integration, request, method.event);
     }
     const functionArn = functionOfIntegration(integration.Uri);
     if (integration.Type === 'AWS' && functionArn) return this.lambdaIntegration(request, method, integration, functionArn, validate);

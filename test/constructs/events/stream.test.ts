@@ -107,15 +107,22 @@ stream('an intrinsic ARN needs a type', () => {
   );
 });
 
-stream('refuses AT_TIMESTAMP without a consumer, which the reference turns into a mapping that cannot deploy', () => {
-  assert.is(
-    configErrorOf(() =>
-      synth(withEvents('f', [{ stream: { arn: KINESIS, startingPosition: 'AT_TIMESTAMP', startingPositionTimestamp: 1000000001 } }])),
-    ),
-    `Invalid configuration in 'functions.f.events[0].stream.startingPositionTimestamp': startingPosition AT_TIMESTAMP needs a fan-out consumer ("consumer: true" or a consumer ARN): without one, Serverless Framework v3 templates leave the timestamp out and the mapping fails to deploy`,
+stream('writes the AT_TIMESTAMP timestamp with or without a consumer (the reference drops it without one, which Lambda rejects)', () => {
+  const t = synth(
+    withEvents('f', [
+      { stream: { arn: KINESIS, startingPosition: 'AT_TIMESTAMP', startingPositionTimestamp: 1000000001 } },
+      { stream: { arn: 'arn:aws:kinesis:us-east-1:123456789012:stream/other', consumer: true, startingPosition: 'AT_TIMESTAMP', startingPositionTimestamp: 1000 } },
+    ]),
   );
-  const t = synth(withEvents('f', [{ stream: { arn: KINESIS, consumer: true, startingPosition: 'AT_TIMESTAMP', startingPositionTimestamp: 1000 } }]));
-  assert.is((t.Resources.FEventSourceMappingKinesisFoobar.Properties as any).StartingPositionTimestamp, 1000);
+  assert.equal(t.Resources.FEventSourceMappingKinesisFoobar.Properties, {
+    BatchSize: 10,
+    Enabled: true,
+    EventSourceArn: KINESIS,
+    FunctionName: arnOf('F'),
+    StartingPosition: 'AT_TIMESTAMP',
+    StartingPositionTimestamp: 1000000001,
+  });
+  assert.is((t.Resources.FEventSourceMappingKinesisOther.Properties as any).StartingPositionTimestamp, 1000);
 });
 
 stream('refuses a wrongly typed option, naming it', () => {
