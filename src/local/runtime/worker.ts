@@ -242,7 +242,8 @@ export class Worker {
 
   private exited(reason: string): void {
     this.deathReason ??= reason;
-    if (this.dead) return;
+    // A process killed on purpose (kill() marks it dead first) still settles its invocation: its
+    // time-out timer would otherwise keep the process that runs the local cloud alive until it fires.
     this.dead = true;
     if (this.pending?.result) {
       this.finish(this.pending.result);
