@@ -34,6 +34,8 @@ export interface CloudRequest extends ServiceRequest {
   write?: (text: string) => void;
   /** @internal Whether the CLI found `fw local start` answering already. */
   localCloudRunning?: boolean;
+  /** @internal The keys a local cloud started by `fw-deploy/local` takes (default: $FW_LOCAL_CREDENTIALS, else any). */
+  localCredentials?: { accessKeyId: string; secretAccessKey: string };
 }
 
 /** The options as the commands' code reads them (`${opt:…}`, plugins). */
@@ -67,6 +69,7 @@ export async function connectFor(loaded: LoadedService, request: CloudRequest): 
     localPort: local?.port,
     localDataDir: local?.dataDir,
     localCloudRunning: request.localCloudRunning,
+    localCredentials: request.localCredentials,
   });
 }
 
@@ -90,7 +93,10 @@ export async function atEndpoint<R extends CloudRequest, T>(request: R, work: (r
   if (endpoint === undefined) return work(resolved);
   const previous = { AWS_ENDPOINT_URL: process.env.AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY };
   process.env.AWS_ENDPOINT_URL = endpoint;
-  if (request.local) {
+  if (request.localCredentials) {
+    process.env.AWS_ACCESS_KEY_ID = request.localCredentials.accessKeyId;
+    process.env.AWS_SECRET_ACCESS_KEY = request.localCredentials.secretAccessKey;
+  } else if (request.local) {
     // The local cloud takes any credentials; the SDK wants some.
     process.env.AWS_ACCESS_KEY_ID ??= 'local';
     process.env.AWS_SECRET_ACCESS_KEY ??= 'local';

@@ -63,7 +63,9 @@ export class LocalStartCommand extends FwCommand {
       this.provisioningDelay !== undefined ? provisioningDelayFrom(this.provisioningDelay, '--provisioning-delay') : provisioningDelayFrom(env[PROVISIONING_DELAY_ENV], `$${PROVISIONING_DELAY_ENV}`);
     let cloud;
     try {
-      cloud = await local.startLocalCloud({ port, host: this.host, dataDir, allowOrigins, credentials, provisioningDelay });
+      // The same entry a program or a test suite uses (`fw-deploy/local`), with the CLI's defaults.
+      const { startLocalCloud } = require('../api/local-cloud') as typeof import('../api/local-cloud');
+      cloud = await startLocalCloud({ port, host: this.host, dataDir, allowOrigins, credentials, provisioningDelay, verbose: true });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE') throw new ConfigError(`Port ${port} is in use; pick another with --port`);

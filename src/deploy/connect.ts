@@ -15,6 +15,8 @@ export interface ConnectOptions {
   localPort?: number;
   /** Whether `fw local start` answers on the port, when the caller asked already. */
   localCloudRunning?: boolean;
+  /** The keys to sign with for the local cloud (default: $FW_LOCAL_CREDENTIALS, else any). */
+  localCredentials?: { accessKeyId: string; secretAccessKey: string };
 }
 
 export interface Connection {
@@ -87,7 +89,8 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     };
   }
   checkOneTarget(options.local, options.endpoint);
-  const credentials = localCredentials();
+  const fromEnvironment = localCredentials();
+  const credentials = options.localCredentials ? { required: options.localCredentials, signWith: options.localCredentials } : fromEnvironment;
   const running = options.localCloudRunning ? options.localPort ?? localPort() : options.localCloudRunning === false ? undefined : await runningLocalCloudPort({ port: options.localPort, dataDir: options.localDataDir });
   const port = running ?? options.localPort ?? localPort();
   if (running !== undefined) {
