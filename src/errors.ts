@@ -108,8 +108,8 @@ export function showConfigPath(path: readonly string[]): string {
 }
 
 /** `Invalid configuration in 'functions.hello.handler': expected "file.function", got "main"` */
-export function invalid(path: string, expected: string, got: unknown): ConfigError {
-  return new ConfigError(`Invalid configuration in '${path}': expected ${expected}, got ${show(got)}`);
+export function invalid(path: string, expected: string, got: unknown, didYouMean?: string): ConfigError {
+  return new ConfigError(`Invalid configuration in '${path}': expected ${expected}, got ${show(got)}${didYouMean ? ` (did you mean ${show(didYouMean)}?)` : ''}`);
 }
 
 /** A failure reported by AWS (or the local cloud), already phrased for the user. */

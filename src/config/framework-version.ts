@@ -31,9 +31,10 @@ export function checkFrameworkVersion(range: unknown, path: string, running: str
   }
   if (satisfies(COMPATIBLE_SERVERLESS_VERSION, valid)) return;
   if (satisfies(running, valid, { includePrerelease: true })) return;
+  // fw's package is fw-deploy: npm's `fw` is an unrelated library.
   throw new ConfigError(
-    `The running fw ${running} does not satisfy frameworkVersion ${JSON.stringify(text)} in ${path}: ` +
-      `install a matching version (npm install --global fw@${JSON.stringify(text)}) or change frameworkVersion`,
+    `The running fw ${running} does not satisfy frameworkVersion ${JSON.stringify(text)} in ${path}: fw runs services written for Serverless Framework v3 ` +
+      `(frameworkVersion "3") unchanged; change frameworkVersion, or install a fw-deploy release it allows (npm install --global fw-deploy@${JSON.stringify(text)})`,
   );
 }
 

@@ -549,7 +549,21 @@ export function validateConfig(config: Record<string, unknown>, options: SchemaE
   const errors: string[] = [];
   serviceSchema(options)(config, { errors });
   const problems = merge(errors.map(parse)).filter((problem) => options.mode !== 'off' || problem.needed);
-  return problems.map(({ path, what, got, needed }) => `at "${path}": ${what}${got !== undefined ? `, got ${got}` : ''}${needed ? NEEDED : ''}`);
+  return problems.map(({ path, what, got, needed }) => `at "${path}": ${what}${got !== undefined ? `, got ${got}${meantValue(what, got)}` : ''}${needed ? NEEDED : ''}`);
+}
+
+/** `expected "x86_64" or "arm64", got "arm65"` → ` (did you mean "arm64"?)`: the closest listed value to a mistyped one. */
+function meantValue(what: string, got: string): string {
+  if (!/^expected "/.test(what)) return '';
+  let value: unknown;
+  try {
+    value = JSON.parse(got);
+  } catch {
+    return '';
+  }
+  if (typeof value !== 'string') return '';
+  const meant = closest(value, [...what.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((match) => match[1]));
+  return meant && meant !== value ? ` (did you mean "${meant}"?)` : '';
 }
 
 /** Whether a problem from `validateConfig` stops fw in every validation mode. */

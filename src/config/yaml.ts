@@ -2,6 +2,7 @@ import type { Tags } from 'yaml';
 import { ConfigError } from '../errors';
 import { lineColumn, syntaxError } from './code-frame';
 import { MAX_NESTING } from './plain-data';
+import { explainYamlMistake } from './yaml-mistakes';
 import { parseYamlSubset, SHORT_TAGS, shortTagScalar } from './yaml-subset';
 
 /**
@@ -46,19 +47,23 @@ export function parseYamlWithLibrary(text: string, file: string): unknown {
   const problem = doc.errors[0];
   if (problem) {
     const reason = problem.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-    throw syntaxError(file, text, reason, lineColumn(text, errorOffset(text, problem.code, reason, problem.pos[0])));
+    const offset = errorOffset(text, problem.code, reason, problem.pos[0]);
+    const plain = explainYamlMistake(text, problem.code, reason, offset);
+    throw syntaxError(file, text, plain?.reason ?? reason, lineColumn(text, plain?.offset ?? offset));
   }
   visit(doc, {
     Map(_, map) {
-      const seen = new Set<unknown>();
+      const seen = new Map<unknown, unknown>();
       for (const { key } of map.items) {
         const value = isScalar(key) ? key.value : key;
         if (!seen.has(value)) {
-          seen.add(value);
+          seen.set(value, key);
           continue;
         }
+        const first = seen.get(value);
+        const firstLine = isScalar(first) && first.range ? ` (first set on line ${lineColumn(text, first.range[0]).line})` : '';
         const at = isScalar(key) && key.range ? lineColumn(text, key.range[0]) : undefined;
-        throw syntaxError(file, text, `Map keys must be unique (${JSON.stringify(value)} appears twice)`, at);
+        throw syntaxError(file, text, `duplicated mapping key ${JSON.stringify(value)}${firstLine}: a key may appear once in a mapping`, at);
       }
     },
   });

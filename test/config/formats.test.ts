@@ -52,7 +52,10 @@ formats('a YAML syntax error shows file, line and column', async () => {
   try {
     const message = await errorOf(() => loadService({ cwd: folder.dir }));
     // The parser notices the unclosed bracket at the end of the file; the caret points where it was opened.
-    assert.match(message, /^Cannot parse .*fw\.yml:4:8: Flow sequence in block collection must be sufficiently indented and end with a \]\n  4 \|   bad: \[1, 2\n    \|        \^$/);
+    assert.match(
+      message,
+      /^Cannot parse .*fw\.yml:4:8: the list opened with "\[" here is never closed: end it with "\]" \(a line that goes on must be indented deeper than its key\)\n  2 \| provider:\n  3 \|   name: aws\n> 4 \|   bad: \[1, 2\n    \|        \^$/,
+    );
   } finally {
     folder.cleanup();
   }
@@ -61,7 +64,7 @@ formats('a YAML syntax error shows file, line and column', async () => {
 formats('a JSON syntax error shows file, line and column', async () => {
   const folder = tempService({ 'fw.json': '{\n  "service": "app",\n}\n' });
   try {
-    assert.match(await errorOf(() => loadService({ cwd: folder.dir })), /^Cannot parse .*fw\.json:3:1: Expected double-quoted property name\n  3 \| }\n    \| \^$/);
+    assert.match(await errorOf(() => loadService({ cwd: folder.dir })), /^Cannot parse .*fw\.json:3:1: Expected double-quoted property name\n  1 \| {\n  2 \|   "service": "app",\n> 3 \| }\n    \| \^$/);
   } finally {
     folder.cleanup();
   }
@@ -91,7 +94,7 @@ formats('a fw.ts syntax error shows file, line and column', async () => {
   const folder = tempService({ 'fw.ts': 'export default {\n  service: ,\n};\n' });
   try {
     const message = await errorOf(() => loadService({ cwd: folder.dir }));
-    assert.match(message, /^Cannot parse .*fw\.ts:2:12: Unexpected ","\n  2 \|   service: ,\n    \|            \^$/);
+    assert.match(message, /^Cannot parse .*fw\.ts:2:12: Unexpected ","\n  1 \| export default {\n> 2 \|   service: ,\n    \|            \^\n  3 \| };$/);
   } finally {
     folder.cleanup();
   }

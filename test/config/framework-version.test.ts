@@ -21,7 +21,7 @@ frameworkVersion('accepts a caret range the version is in: ^X.Y.Z is >=X.Y.Z <X+
 frameworkVersion('refuses a caret range the version is out of, naming both and how to install', async () => {
   assert.is(
     await errorOf(() => checkFrameworkVersion('^1.0.0', 'fw.yml', '0.1.0')),
-    'The running fw 0.1.0 does not satisfy frameworkVersion "^1.0.0" in fw.yml: install a matching version (npm install --global fw@"^1.0.0") or change frameworkVersion',
+    'The running fw 0.1.0 does not satisfy frameworkVersion "^1.0.0" in fw.yml: fw runs services written for Serverless Framework v3 (frameworkVersion "3") unchanged; change frameworkVersion, or install a fw-deploy release it allows (npm install --global fw-deploy@"^1.0.0")',
   );
   assert.match(await errorOf(() => checkFrameworkVersion('^0.2.0', 'fw.yml', '0.1.0')), /fw 0\.1\.0 does not satisfy frameworkVersion "\^0\.2\.0"/);
   assert.match(await errorOf(() => checkFrameworkVersion('0.0.9', 'fw.yml', '0.1.0')), /fw 0\.1\.0 does not satisfy/);

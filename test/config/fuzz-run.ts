@@ -84,8 +84,8 @@ export async function runCli(mutant: Mutant, timeoutMs = 20_000): Promise<Outcom
 const STACK_LINE = /^\s+at .+(:\d+:\d+\)?|\(native\)|<anonymous>\)?)$/m;
 /** One problem per line after a heading (`Invalid configuration (configValidationMode: error):`). */
 const LIST = /^[^\n]*:\n(  - [^\n]*\n?)+$/;
-/** A syntax error's line with a caret under the column (`  4 |   stage: "dev` / `    |          ^`). */
-const CODE_FRAME = /^Cannot parse [^\n]*\n  \d+ \| [^\n]*\n  +\| *\^$/;
+/** A syntax error's line, marked, with a caret under the column, between up to two lines before and after (`> 4 |   stage: "dev` / `    |          ^`). */
+const CODE_FRAME = /^Cannot parse [^\n]*\n(  +\d+ \|[^\n]*\n){0,2}> +\d+ \| [^\n]*\n  +\| *\^(\n  +\d+ \|[^\n]*){0,2}$/;
 /** A message line longer than this echoes a value it should have cut with `…`. */
 const LONGEST_LINE = 600;
 

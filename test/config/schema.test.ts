@@ -5,6 +5,7 @@ import { applyValidationMode, validateConfig } from '../../src/config/schema';
 import { loadService } from '../../src/config/service';
 import { ConfigError } from '../../src/errors';
 import { errorOf, tempService } from './helpers';
+import { synth } from '../helpers/synth';
 
 const base = { service: 'app', provider: { name: 'aws' } };
 
@@ -44,13 +45,34 @@ schema('every problem names its path and what was expected', () => {
   });
   assert.equal(problems, [
     'at "provider.memorySize": expected a number, got "big"',
-    'at "provider.architecture": expected "x86_64" or "arm64", got "arm"',
+    'at "provider.architecture": expected "x86_64" or "arm64", got "arm" (did you mean "arm64"?)',
     'at "functions.hello.timeout": expected a number, got "x"',
     'at "functions.hello.events[0]": expected one event type per list item, got {"a":1,"b":2}',
     'at "package.individually": expected true or false, got "yes"',
     'at "plugins": expected a list of plugin names or { localPath, modules }, got "serverless-offline"',
     'at "resources.Resources.X.Type": expected a value (it is required)',
   ]);
+});
+
+schema('a mistyped value of a closed list gets the closest listed value', () => {
+  assert.equal(validateConfig({ ...base, provider: { name: 'aws', runtime: 'nodejs2.x', architecture: 'arm65', stage: 'dev' }, configValidationMode: 'wran' }), [
+    'at "provider.runtime": expected "nodejs14.x", "nodejs16.x", "nodejs18.x", "nodejs20.x", "nodejs22.x", "nodejs24.x", "python3.7", "python3.8", "python3.9", "python3.10", "python3.11", "python3.12", "python3.13", "python3.14", "ruby2.7", "ruby3.2", "ruby3.3", "ruby3.4", "java8", "java8.al2", "java11", "java17", "java21", "java25", "dotnet6", "dotnet8", "dotnet10", "go1.x", "provided", "provided.al2" or "provided.al2023", got "nodejs2.x" (did you mean "nodejs20.x"?)',
+    'at "provider.architecture": expected "x86_64" or "arm64", got "arm65" (did you mean "arm64"?)',
+    'at "configValidationMode": expected "warn", "error" or "off", got "wran" (did you mean "warn"?)',
+  ]);
+});
+
+schema('a mistyped event type or HTTP method gets the closest valid one', async () => {
+  const mistakes: Array<[unknown, string]> = [
+    [{ htpApi: 'GET /' }, `Invalid configuration in 'functions.hello.events[0]': unknown event type "htpApi"; did you mean "httpApi"?`],
+    [{ httpApi: 'GTE /items' }, `Invalid configuration in 'functions.hello.events[0].httpApi': expected "METHOD /path" (or "*"), got "GTE /items" (did you mean "GET /items"?)`],
+    [{ httpApi: { method: 'pots', path: '/items' } }, `Invalid configuration in 'functions.hello.events[0].httpApi.method': expected one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, ANY, *, got "pots" (did you mean "POST"?)`],
+    [{ http: 'PTU items' }, `Invalid configuration in 'functions.hello.events[0].http.method': expected one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, ANY, got "PTU" (did you mean "PUT"?)`],
+  ];
+  for (const [event, expected] of mistakes) {
+    const message = await errorOf(() => synth({ service: 'app', provider: { name: 'aws' }, functions: { hello: { handler: 'h.main', events: [event as never] } } }));
+    assert.is(message.split(' (known: ')[0], expected);
+  }
 });
 
 schema('a misspelled top-level or provider key gets the closest valid name', () => {

@@ -65,7 +65,10 @@ tags('a key given twice in one mapping is an error naming where', () => {
     assert.unreachable('expected a duplicate-key error');
   } catch (error) {
     assert.instance(error, ConfigError);
-    assert.is((error as Error).message, 'Cannot parse fw.yml:4:3: Map keys must be unique ("name" appears twice)\n  4 |   name: other\n    |   ^');
+    assert.is(
+      (error as Error).message,
+      'Cannot parse fw.yml:4:3: duplicated mapping key "name" (first set on line 3): a key may appear once in a mapping\n  2 | provider:\n  3 |   name: aws\n> 4 |   name: other\n    |   ^',
+    );
   }
 });
 

@@ -55,7 +55,19 @@ load('a plugin with a syntax error names its file, line and column', async () =>
     writeFileSync(join(dir, 'fw.yml'), SERVICE('  - ./plugins/broken'));
     const result = await runFw(['package'], dir);
     assert.is(result.code, 1);
-    assert.is(result.stderr, 'Error: Plugin "./plugins/broken" cannot be loaded: Cannot parse plugins/broken.js:3:15: Unexpected ";"\n  3 |     const x = ;\n    |               ^\n');
+    assert.is(
+      result.stderr,
+      [
+        'Error: Plugin "./plugins/broken" cannot be loaded: Cannot parse plugins/broken.js:3:15: Unexpected ";"',
+        '  1 | module.exports = (api) => {',
+        "  2 |   api.hook('initialize', () => {",
+        '> 3 |     const x = ;',
+        '    |               ^',
+        '  4 |   });',
+        '  5 | };',
+        '',
+      ].join('\n'),
+    );
   } finally {
     removeDir(dir);
   }

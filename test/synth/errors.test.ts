@@ -124,7 +124,17 @@ for (const [name, yaml, message] of cases) {
 errors('a YAML syntax error names the file, line and column and shows the line with a caret, exit 1, nothing written', () => {
   const result = packageWith('service: app\nprovider:\n  name: aws\n functions: [\n');
   assert.is(result.code, 1);
-  assert.is(result.stderr, 'Error: Cannot parse serverless.yml:4:2: All mapping items must start at the same column\n  4 |  functions: [\n    |  ^\n');
+  assert.is(
+    result.stderr,
+    [
+      'Error: Cannot parse serverless.yml:4:2: bad indentation of a mapping entry: "functions" does not line up with the entries around it ("name" above is at column 3, this one at column 2)',
+      '  2 | provider:',
+      '  3 |   name: aws',
+      '> 4 |  functions: [',
+      '    |  ^',
+      '',
+    ].join('\n'),
+  );
   assert.is(result.wroteOutput, false);
 });
 

@@ -3,6 +3,7 @@ import * as t from '../../config/typanion';
 import { isIntrinsic } from './event-schema';
 import * as naming from '../../synth/naming';
 import { ConfigError, invalid } from '../../errors';
+import { closest } from '../../synth/suggest';
 import type { Json } from '../model';
 import { CfnResource, join, ref } from '../resource';
 import type { FunctionConstruct } from '../function';
@@ -20,12 +21,17 @@ function parseRoute(config: unknown, path: string): Route {
   if (config === '*') return { method: '*', path: '*' };
   if (typeof config === 'string') {
     const match = /^(\S+)\s+(\/\S*)$/.exec(config.trim());
-    if (!match || !METHODS.includes(match[1].toUpperCase())) throw invalid(path, '"METHOD /path" (or "*")', config);
+    if (!match || !METHODS.includes(match[1].toUpperCase())) {
+      const method = closest((match?.[1] ?? '').toUpperCase(), METHODS);
+      throw invalid(path, '"METHOD /path" (or "*")', config, match && method ? `${method} ${match[2]}` : undefined);
+    }
     return { method: match[1].toUpperCase(), path: match[2] };
   }
   if (config === null || typeof config !== 'object' || Array.isArray(config)) throw invalid(path, '"METHOD /path" or { method, path }', config);
   const { method, path: routePath, authorizer } = config as Record<string, unknown>;
-  if (typeof method !== 'string' || !METHODS.includes(method.toUpperCase())) throw invalid(`${path}.method`, `one of ${METHODS.join(', ')}`, method);
+  if (typeof method !== 'string' || !METHODS.includes(method.toUpperCase())) {
+    throw invalid(`${path}.method`, `one of ${METHODS.join(', ')}`, method, typeof method === 'string' ? closest(method.toUpperCase(), METHODS) : undefined);
+  }
   if (routePath === undefined && method === '*') return { method: '*', path: '*', authorizer: authorizer as Route['authorizer'] };
   if (typeof routePath !== 'string' || !routePath.startsWith('/')) throw invalid(`${path}.path`, 'a path starting with "/"', routePath);
   return { method: method.toUpperCase(), path: routePath, authorizer: authorizer as Route['authorizer'] };

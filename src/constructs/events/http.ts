@@ -3,6 +3,7 @@ import * as t from '../../config/typanion';
 import { isIntrinsic, isJsonObject } from './event-schema';
 import * as naming from '../../synth/naming';
 import { ConfigError, invalid } from '../../errors';
+import { closest } from '../../synth/suggest';
 import type { Json } from '../model';
 import { CfnResource, lambdaInvocationUri } from '../resource';
 import type { FunctionConstruct } from '../function';
@@ -37,7 +38,7 @@ function parseEvent(config: unknown, path: string): HttpEventConfig {
   } else {
     throw invalid(path, '"METHOD path" or { path, method }', config);
   }
-  if (!METHODS.includes(parsed.method.toUpperCase())) throw invalid(`${path}.method`, `one of ${METHODS.join(', ')}`, parsed.method);
+  if (!METHODS.includes(parsed.method.toUpperCase())) throw invalid(`${path}.method`, `one of ${METHODS.join(', ')}`, parsed.method, closest(parsed.method.toUpperCase(), METHODS));
   parsed.method = parsed.method.toUpperCase();
   parsed.path = parsed.path.replace(/^\/+|\/+$/g, '');
   return parsed;

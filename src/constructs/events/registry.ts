@@ -2,6 +2,7 @@ import type { Construct } from 'constructs';
 import { ConfigError, invalid } from '../../errors';
 import type { FunctionConstruct } from '../function';
 import { checkEventFields } from './fields';
+import { closest } from '../../synth/suggest';
 
 /** An event type: its key under `events`, and the construct it becomes. */
 export interface EventType {
@@ -110,7 +111,8 @@ export function createEvents(fn: FunctionConstruct, events: unknown, path: strin
     const [type] = keys;
     const EventClass = eventClassOf(type);
     if (!EventClass) {
-      throw new ConfigError(`Invalid configuration in '${at}': unknown event type "${type}" (known: ${knownTypes().sort().join(', ')})`);
+      const meant = closest(type, knownTypes());
+      throw new ConfigError(`Invalid configuration in '${at}': unknown event type "${type}"${meant ? `; did you mean "${meant}"?` : ''} (known: ${knownTypes().sort().join(', ')})`);
     }
     checkEventFields(type, (event as Record<string, unknown>)[type], `${at}.${type}`);
     new EventClass(fn, `${type}${index}`, (event as Record<string, unknown>)[type], `${at}.${type}`);
