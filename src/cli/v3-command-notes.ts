@@ -106,7 +106,7 @@ export const V3_COMMANDS_IN_FW: ReadonlyArray<{ v3: readonly string[]; fw: strin
   },
   {
     v3: ["serverless test"],
-    fw: "the HTTP tests of `serverless.test.yml` (v3's Dashboard testing guide's format) against the deployed stage, without the Dashboard; `-f/--function`, `-t/--test` (and the guide's `--name`); see [HTTP tests](#http-tests-fw-test)",
+    fw: "the HTTP tests of `serverless.test.yml` (v3's Dashboard testing guide's format) against the deployed stage, without the Dashboard; `-f/--function`, `-t/--test` (and the guide's `--name`); see [HTTP tests](../guides/testing-functions.md#http-tests-fw-test)",
   },
   {
     v3: ["serverless output get", "serverless output list"],
@@ -118,7 +118,7 @@ export const V3_COMMANDS_IN_FW: ReadonlyArray<{ v3: readonly string[]; fw: strin
   },
   {
     v3: ["serverless generate-event"],
-    fw: "same types and `-t/--body`; events the local cloud sends (API Gateway, WebSocket, SQS, SNS, S3, DynamoDB and Kinesis streams, EventBridge) are built as it builds them, the others as AWS documents them; see [Sample events](#sample-events-fw-generate-event) for where `--body` goes and what differs from v3",
+    fw: "same types and `-t/--body`; events the local cloud sends (API Gateway, WebSocket, SQS, SNS, S3, DynamoDB and Kinesis streams, EventBridge) are built as it builds them, the others as AWS documents them; see [Sample events](../guides/testing-functions.md#sample-events-fw-generate-event) for where `--body` goes and what differs from v3",
   },
   {
     v3: ["serverless install"],
