@@ -202,6 +202,11 @@ function run(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ cod
 const runnable = new Map<string, Block[]>();
 for (const block of all.filter(candidate => candidate.marker === '')) runnable.set(block.file, [...(runnable.get(block.file) ?? []), block]);
 
+examples('the tools the examples use besides fw are installed (bash, curl, perl)', () => {
+  const missing = ['bash', 'curl', 'perl'].filter(tool => !(process.env.PATH ?? '').split(':').some(dir => existsSync(join(dir, tool))));
+  assert.equal(missing, [], `install ${missing.join(', ')} to run the documentation's examples`);
+});
+
 for (const [file, blocks] of runnable) {
   examples(`${file}: its ${blocks.length} runnable block(s) succeed, in order, against the local cloud`, async () => {
     const cwd = join(work, file.replace(/[/.]/g, '-'));
