@@ -1,6 +1,7 @@
 import { Cli, Command, type BaseContext, type CommandClass } from 'clipanion';
 import { closest } from '../synth/suggest';
 import { colorsEnabled, style } from './output';
+import { overview } from './help';
 
 type Usage = { usage: string; options: Array<{ definition: string; description: string; required: boolean }> };
 
@@ -32,6 +33,13 @@ export class FwCli<Context extends BaseContext = BaseContext> extends Cli<Contex
   protected override getUsageByIndex(n: number, opts?: { detailed?: boolean; inlineOptions?: boolean }): Usage {
     const usage = super.getUsageByIndex(n, opts) as Usage;
     return { usage: namePlaceholders(usage.usage), options: usage.options.map(option => ({ ...option, definition: namePlaceholders(option.definition) })) };
+  }
+
+  /** Without a command (`fw --help`, `fw help`, `fw` outside a terminal): the grouped overview of ./help.ts. */
+  override usage(command: Parameters<Cli<Context>['usage']>[0] = null, opts?: Parameters<Cli<Context>['usage']>[1]): string {
+    if (command !== null) return super.usage(command, opts);
+    const commands = this.definitions().map(definition => ({ path: definition.path.replace(/^\S+ ?/, ''), description: definition.description ?? '' }));
+    return overview(this.binaryVersion ?? '', commands, style(opts?.colored ?? this.enableColors ?? false));
   }
 
   override async run(input: Command<Context> | string[], userContext?: unknown): Promise<number> {

@@ -39,7 +39,7 @@ export class OutputsCommand extends CloudCommand {
 export class RefreshOutputsCommand extends CloudCommand {
   static override paths = [['refresh-outputs']];
   static override usage = CloudCommand.Usage({
-    description: "In a compose folder: read every service's stack outputs again and store them for the next deploy",
+    description: "Read every service's stack outputs again into the stored state (in a compose folder)",
     details: `
       The outputs one service passes to another (\`\${queue.QueueUrl}\` in a param) are stored by each deploy in
       .serverless/compose-outputs-<stage>.json. After a deploy made elsewhere (CI, a colleague), this reads

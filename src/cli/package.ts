@@ -5,7 +5,7 @@ import { ServiceCommand } from './base';
 export class PackageCommand extends ServiceCommand {
   static override paths = [['package']];
   static override usage = ServiceCommand.Usage({
-    description: 'Synthesize the CloudFormation template and build the code artifacts into .serverless/',
+    description: 'Write the CloudFormation template and the code artifacts into .serverless/',
     examples: [
       ['Package the service in this folder for the dev stage', '$0 package'],
       ['Package for another stage and region', '$0 package --stage prod --region eu-west-1'],

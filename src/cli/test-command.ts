@@ -4,7 +4,7 @@ import { CloudCommand } from './cloud-command';
 export class TestCommand extends CloudCommand {
   static override paths = [['test']];
   static override usage = CloudCommand.Usage({
-    description: "Run the HTTP tests of serverless.test.yml against the deployed stage's endpoints",
+    description: 'Run the HTTP tests of serverless.test.yml against the deployed endpoints',
     details: `
       Serverless v3's HTTP tests, without the Dashboard. Each test in serverless.test.yml (next to the
       service file) sends one request: endpoint.method and endpoint.path (a concrete path such as

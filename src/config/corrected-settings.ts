@@ -1,6 +1,6 @@
 /**
  * Settings of Serverless Framework v3 whose template fw writes differently on purpose, because
- * v3's template is one AWS rejects. Each has the reason (README's Compatibility section lists it)
+ * v3's template is one AWS rejects. Each has the reason (docs/reference/compatibility.md lists it)
  * and the correction: what it changes in the reference's template for the settings sweep's sample.
  * The sweep test checks that fw's template is the reference's with exactly that correction, and
  * that the correction changes something.

@@ -1,7 +1,7 @@
 /**
  * Settings of Serverless Framework v3 that fw refuses on purpose, because what v3 does with them is
  * broken or unsafe. Each has the one line fw prints for the settings sweep's sample (the sweep test
- * checks fw prints exactly it) and the reason, which README's Compatibility section lists.
+ * checks fw prints exactly it) and the reason, which docs/reference/compatibility.md lists (scripts/docs.js writes it).
  * The paths are the sweep's (`functions.hello.events.<type>.<setting>`, the event's index left out).
  */
 export const REFUSED_SETTINGS: Record<string, { message: string; reason: string }> = {

@@ -301,7 +301,7 @@ export class WebsocketsApi extends Construct {
    * of them deploys the API again and an unchanged redeploy leaves it alone.
    * With an API made elsewhere (`provider.apiGateway.websocketApiId`) v3 hashes an empty set, so
    * the id is constant and a later deploy that changes only routes makes no new deployment; fw
-   * writes the same id, as the template must match v3's (README: Compatibility).
+   * writes the same id, as the template must match v3's (docs/guides/moving-from-serverless-v3.md).
    */
   get deploymentLogicalId(): string {
     const resources: Record<string, Json> = {};

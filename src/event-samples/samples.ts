@@ -23,7 +23,7 @@ const DOMAIN = `${API_ID}.execute-api.${REGION}.amazonaws.com`;
 export type BodyUse = 'text' | 'json' | 'none';
 
 export interface EventType {
-  /** What `--body` becomes, for `--help` and README. */
+  /** What `--body` becomes, for `--help` and docs/guides/testing-functions.md. */
   body: string;
   use: BodyUse;
   build(body: string | undefined): unknown;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildCli } from '../../src/cli/main';
+import { V3_COMMANDS_IN_FW } from '../../src/cli/v3-command-notes';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -12,10 +13,10 @@ const reference = JSON.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'v3-cli
   commands: Array<{ command: string; options: Array<{ name: string; shortcut?: string }> }>;
 };
 
-/** The v3 commands fw does not have, as README's table says ("not supported"). */
+/** The v3 commands fw does not have, as the compatibility table says ("not supported"). */
 const NOT_SUPPORTED = ['', 'help'];
 
-/** Options fw spells differently, per command ('*': every command), as README says. */
+/** Options fw spells differently, per command ('*': every command), as the compatibility reference says. */
 const DIFFERENT: Record<string, string[]> = {
   // fw's -v is --verbose on the commands that reach a cloud (v3: --version); --version is accepted everywhere.
   '*': ['-v'],
@@ -55,15 +56,15 @@ for (const { command, options } of reference.commands) {
   });
 }
 
-accepted('README has a row for every v3 command, and says which are not supported', () => {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const table = readme.slice(readme.indexOf('### Serverless v3 commands'));
+accepted('the compatibility table has a row for every v3 command, and says which are not supported', () => {
   for (const { command } of reference.commands) {
-    const name = `\`${command === '' ? 'serverless' : `serverless ${command}`}\``;
-    const row = table.split('\n').find(line => line.startsWith('| ') && line.split('|')[1].split(', ').map(cell => cell.trim()).includes(name));
-    assert.ok(row, `README lacks a row for v3's "${command}"`);
-    assert.is(row!.includes('not supported'), NOT_SUPPORTED.includes(command), `README row for "${command}": ${row}`);
+    const name = command === '' ? 'serverless' : `serverless ${command}`;
+    const row = V3_COMMANDS_IN_FW.find(candidate => candidate.v3.includes(name));
+    assert.ok(row, `src/cli/v3-command-notes.ts lacks a row for v3's "${command}"`);
+    assert.is(row!.fw.includes('not supported'), NOT_SUPPORTED.includes(command), `row for "${command}": ${row!.fw}`);
   }
+  const v3Names = new Set(reference.commands.map(({ command }) => (command === '' ? 'serverless' : `serverless ${command}`)));
+  assert.equal(V3_COMMANDS_IN_FW.flatMap(row => row.v3).filter(name => !v3Names.has(name)), []);
 });
 
 accepted.run();

@@ -29,12 +29,11 @@ commands('a required option of a plugin command is checked before it runs', asyn
   }
 });
 
-commands('fw --help lists the plugin command with its usage', async () => {
+commands('fw --help lists the plugin command with its description, under its own heading', async () => {
   const dir = copyFixture('command');
   try {
     const result = await runFw(['--help'], dir);
-    assert.match(result.stdout, /fw greet .*<--name,-n <name>> \[--shout\]/);
-    assert.match(result.stdout, /Greets someone with the service greeting \(from \.\/plugins\/greet\)/);
+    assert.match(result.stdout, /\nCommands of plugins\n  greet +Greets someone with the service greeting \(from \.\/plugins\/greet\)\n/);
   } finally {
     removeDir(dir);
   }

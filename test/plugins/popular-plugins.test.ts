@@ -15,7 +15,7 @@ import { FIXTURES } from './helpers';
  * copy of test/fixtures/plugins/popular/<case>) and compared with what Serverless v3.40.0 packaged
  * for the same service with the same plugin version (expected/update.json, recorded by
  * scripts/plugin-goldens.js). The plugins are installed once from the npm registry outside the
- * repository (scripts/plugin-cache.js). README's plugin table is checked against the results.
+ * repository (scripts/plugin-cache.js). docs/guides/plugins.md's plugin table is checked against the results.
  */
 const REPO = join(__dirname, '..', '..', '..');
 const ROOT = join(FIXTURES, 'popular');
@@ -117,10 +117,10 @@ popular.after(async (context) => {
 
 
 for (const name of readdirSync(ROOT, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort()) {
-  popular(`${name}: fw packages the service; the result is what README says`, (context) => {
+  popular(`${name}: fw packages the service; the result is what docs/guides/plugins.md says`, (context) => {
     const c = context.cases.get(name)!;
     const row = readmeRows().get(c.plugin);
-    assert.ok(row, `README's plugin table has no row for ${c.plugin}`);
+    assert.ok(row, `docs/guides/plugins.md's plugin table has no row for ${c.plugin}`);
     const claimsIdentical = /^identical\b/.test(row!.result);
     if (claimsIdentical) {
       assert.is(c.stderr.includes('Error'), false, c.stderr);
@@ -128,7 +128,7 @@ for (const name of readdirSync(ROOT, { withFileTypes: true }).filter((entry) => 
       assert.ok(c.expected, `${name} has no recorded reference template`);
       assert.equal(canonical(normalize(c.template)), canonical(normalize(c.expected)));
     } else {
-      assert.is(c.expected !== undefined && c.template !== undefined && same(c.template, c.expected), false, `${c.plugin} is identical now: say so in README`);
+      assert.is(c.expected !== undefined && c.template !== undefined && same(c.template, c.expected), false, `${c.plugin} is identical now: say so in docs/guides/plugins.md`);
     }
   });
 }
@@ -178,15 +178,15 @@ popular('serverless-export-env: "fw export-env --all" writes the deployed servic
   assert.is(readFileSync(join(c.work, '.env'), 'utf8'), 'GREETING=hello\nTABLE=orders');
 });
 
-/** README's table of Serverless v3 plugins: plugin name → its result column. */
+/** docs/guides/plugins.md's table of Serverless v3 plugins: plugin name → its result column. */
 function readmeRows(): Map<string, { version: string; result: string }> {
-  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+  const readme = readFileSync(join(REPO, 'docs', 'guides', 'plugins.md'), 'utf8');
   const rows = new Map<string, { version: string; result: string }>();
   for (const match of readme.matchAll(/^\| `([^`]+)` (\S+) \| (.+?) \|$/gm)) rows.set(match[1], { version: match[2], result: match[3] });
   return rows;
 }
 
-popular('README lists each plugin at the version the tests install', () => {
+popular('docs/guides/plugins.md lists each plugin at the version the tests install', () => {
   const pinned = JSON.parse(readFileSync(join(ROOT, 'plugins.json'), 'utf8')) as Record<string, string>;
   for (const name of readdirSync(ROOT, { withFileTypes: true }).filter((entry) => entry.isDirectory())) {
     const plugin = /plugins:\s*\n\s*-\s*(\S+)/.exec(readFileSync(join(ROOT, name.name, 'serverless.yml'), 'utf8'))![1];

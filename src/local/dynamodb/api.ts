@@ -8,7 +8,7 @@ import { tableOperation } from './table-operations';
 import type { TableStore } from './tables';
 import { batchWrite, commit, planWrite, transactWrite } from './writes';
 
-const ITEM_WRITES = { PutItem: 'Put', UpdateItem: 'Update', DeleteItem: 'Delete' } as const;
+export const ITEM_WRITES = { PutItem: 'Put', UpdateItem: 'Update', DeleteItem: 'Delete' } as const;
 
 export function dynamoDbOperation(store: TableStore, operation: string, input: Record<string, unknown>, region: string, accountId: string): Record<string, unknown> {
   if (operation in ITEM_WRITES) {

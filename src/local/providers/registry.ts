@@ -59,6 +59,11 @@ export function providerFor(type: string): ResourceProvider {
   return PROVIDERS[type] ?? (isCustomResourceType(type) ? customResourceProvider : recordedProvider);
 }
 
+/** The resource types the local cloud acts on (the rest are recorded), for docs/reference/local-cloud-coverage.md. */
+export function emulatedTypes(): string[] {
+  return Object.keys(PROVIDERS);
+}
+
 export function isEmulated(type: string): boolean {
   return Object.hasOwn(PROVIDERS, type) || isCustomResourceType(type);
 }
