@@ -51,4 +51,42 @@ function publicApp(example, { log = () => undefined } = {}) {
   return { dir, source: `${SNAPSHOT} ${SNAPSHOT_FOLDER}/${example}` };
 }
 
-module.exports = { publicApp };
+/**
+ * What Lambda's nodejs16.x and older runtimes provided in /var/runtime/node_modules, and apps of that
+ * time require without shipping: aws-sdk v2, installed from the npm registry into
+ * ~/.cache/fw-test-apps/aws-sdk@<version>/node_modules, the folder to give the local cloud as
+ * $FW_LOCAL_NODE_MODULES.
+ */
+const RUNTIME_SDK_V2 = 'aws-sdk@2.1693.0';
+function runtimeSdkV2({ log = () => undefined } = {}) {
+  const dir = path.join(process.env.FW_TEST_APPS_DIR || path.join(os.homedir(), '.cache', 'fw-test-apps'), RUNTIME_SDK_V2);
+  const nodeModules = path.join(dir, 'node_modules');
+  if (fs.existsSync(path.join(dir, '.fw-installed'))) return nodeModules;
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'fw-test-runtime-sdk', private: true }));
+  log(`Installing ${RUNTIME_SDK_V2} from the npm registry into ${dir} …`);
+  npm(['install', '--no-save', '--no-package-lock', RUNTIME_SDK_V2], dir);
+  fs.writeFileSync(path.join(dir, '.fw-installed'), new Date().toISOString());
+  return nodeModules;
+}
+
+/**
+ * Written in 2017 for Serverless v1, these service files say `frameworkVersion: ">=1.1.0 <2.0.0"` and
+ * use `${self:provider.stage}` / `self:provider.region`, which v1 filled with its defaults; Serverless
+ * v3 and fw refuse them (no v1 version range, nothing at those paths). So each is deployed through
+ * --config from a copy beside it with those two things written out (the range dropped, `stage: dev`
+ * and `region: us-east-1` under provider); the app's own serverless.yml, code and package.json stay
+ * as published. Returns the copy's file name.
+ */
+function v3ServiceFile(dir) {
+  const name = 'serverless.fw-test.yml';
+  const text = fs
+    .readFileSync(path.join(dir, 'serverless.yml'), 'utf8')
+    .replace(/^frameworkVersion: .*\n/m, '')
+    .replace(/^provider:\n/m, 'provider:\n  stage: dev\n  region: us-east-1\n');
+  fs.writeFileSync(path.join(dir, name), text);
+  return name;
+}
+
+module.exports = { publicApp, runtimeSdkV2, v3ServiceFile };

@@ -25,8 +25,11 @@ function provideRuntimeSdk(): void {
   for (let dir = __dirname; !runtimeModules && dirname(dir) !== dir; dir = dirname(dir)) {
     if (existsSync(join(dir, 'node_modules', '@aws-sdk', 'client-dynamodb'))) runtimeModules = join(dir, 'node_modules');
   }
-  if (!runtimeModules) return;
-  process.env.NODE_PATH = [process.env.NODE_PATH, runtimeModules].filter(Boolean).join(delimiter);
+  // $FW_LOCAL_NODE_MODULES: folders the runtime provides after those, as /var/runtime/node_modules
+  // held aws-sdk v2 on nodejs16.x and older, which functions of that time require without shipping it.
+  const provided = process.env.FW_LOCAL_NODE_MODULES;
+  if (!runtimeModules && !provided) return;
+  process.env.NODE_PATH = [process.env.NODE_PATH, runtimeModules, provided].filter(Boolean).join(delimiter);
   (Module as unknown as { _initPaths(): void })._initPaths();
 }
 provideRuntimeSdk();
