@@ -52,24 +52,27 @@ function publicApp(example, { log = () => undefined } = {}) {
 }
 
 /**
- * What Lambda's nodejs16.x and older runtimes provided in /var/runtime/node_modules, and apps of that
- * time require without shipping: aws-sdk v2, installed from the npm registry into
- * ~/.cache/fw-test-apps/aws-sdk@<version>/node_modules, the folder to give the local cloud as
- * $FW_LOCAL_NODE_MODULES.
+ * Pinned npm packages installed once from the registry into ~/.cache/fw-test-apps/<spec>/node_modules
+ * (or $FW_TEST_APPS_DIR/…); returns that node_modules folder.
  */
-const RUNTIME_SDK_V2 = 'aws-sdk@2.1693.0';
-function runtimeSdkV2({ log = () => undefined } = {}) {
-  const dir = path.join(process.env.FW_TEST_APPS_DIR || path.join(os.homedir(), '.cache', 'fw-test-apps'), RUNTIME_SDK_V2);
+function installedPackage(spec, { log = () => undefined } = {}) {
+  const dir = path.join(process.env.FW_TEST_APPS_DIR || path.join(os.homedir(), '.cache', 'fw-test-apps'), spec);
   const nodeModules = path.join(dir, 'node_modules');
   if (fs.existsSync(path.join(dir, '.fw-installed'))) return nodeModules;
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'fw-test-runtime-sdk', private: true }));
-  log(`Installing ${RUNTIME_SDK_V2} from the npm registry into ${dir} …`);
-  npm(['install', '--no-save', '--no-package-lock', RUNTIME_SDK_V2], dir);
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'fw-test-package', private: true }));
+  log(`Installing ${spec} from the npm registry into ${dir} …`);
+  npm(['install', '--no-save', '--no-package-lock', spec], dir);
   fs.writeFileSync(path.join(dir, '.fw-installed'), new Date().toISOString());
   return nodeModules;
 }
+
+/**
+ * What Lambda's nodejs16.x and older runtimes provided in /var/runtime/node_modules, and apps of that
+ * time require without shipping: aws-sdk v2, the folder to give the local cloud as $FW_LOCAL_NODE_MODULES.
+ */
+const runtimeSdkV2 = (options) => installedPackage('aws-sdk@2.1693.0', options);
 
 /**
  * Written in 2017 for Serverless v1, these service files say `frameworkVersion: ">=1.1.0 <2.0.0"` and
@@ -89,4 +92,4 @@ function v3ServiceFile(dir) {
   return name;
 }
 
-module.exports = { publicApp, runtimeSdkV2, v3ServiceFile };
+module.exports = { publicApp, installedPackage, runtimeSdkV2, v3ServiceFile };
