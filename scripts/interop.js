@@ -3,8 +3,9 @@
 // and boto3 (Python), when this machine has them. It starts `fw local start` on a free port with a
 // temporary data folder, runs S3 (mb, cp, ls), DynamoDB (create-table, put-item, get-item), SQS
 // (create-queue, send, receive) and Kinesis (create-stream, put-record, get-records) with each
-// client; and (scripts/interop/moto-deploy.js) fw deploy, update and remove against moto through
-// --endpoint-url. It prints what it ran, what passed and what it skipped (a missing client is a skip,
+// client; a public boto3 app deployed unchanged and driven as its README says
+// (scripts/interop/public-python-app.js); and (scripts/interop/moto-deploy.js) fw deploy, update and
+// remove against moto through --endpoint-url. It prints what it ran, what passed and what it skipped (a missing client is a skip,
 // not a pass). Exit code 1 when a check failed.
 //
 // Run `npm run build` first: fw runs from dist/.
@@ -16,6 +17,7 @@ const path = require('path');
 const { spawnSync } = require('child_process');
 const { hasPython, startFwLocal } = require('./bench/servers');
 const { motoDeployChecks } = require('./interop/moto-deploy');
+const { publicPythonAppChecks } = require('./interop/public-python-app');
 
 const CLIENT_TIMEOUT_MS = 60_000;
 
@@ -155,6 +157,7 @@ async function main() {
     } else {
       results.push('SKIP  boto3 checks: python3 has no boto3 (pip install boto3)');
     }
+    results.push(...(await publicPythonAppChecks(server.url)));
   } finally {
     await server.stop();
     fs.rmSync(scratch, { recursive: true, force: true });

@@ -20,7 +20,9 @@ export class LocalStartCommand extends FwCommand {
     details: `
       State (stacks, buckets, objects, functions) persists under --data, so a later run sees earlier deploys.
       Point the AWS CLI or an SDK at the printed URL: requests must be signed (SigV4), with any credentials
-      unless --require-credentials (or $FW_LOCAL_CREDENTIALS) names the only ones accepted.
+      unless --require-credentials (or $FW_LOCAL_CREDENTIALS) names the only ones accepted. A presigned URL
+      counts only for S3 objects. Functions' SDKs (v3, v2, boto3) reach the local cloud by themselves;
+      $FW_LOCAL_NODE_MODULES names folders the Node.js runtime provides (aws-sdk v2 for nodejs16.x-era apps).
 
       Web pages cannot call the management APIs unless their origin is given with --allow-origin;
       deployed HTTP APIs and function URLs answer browsers with their own CORS settings.

@@ -1,4 +1,4 @@
-import type { LocalCredentials } from './access/credentials';
+import { ANY_LOCAL_CREDENTIALS, type LocalCredentials } from './access/credentials';
 import { LoadBalancers } from './alb/load-balancers';
 import { StackEngine } from './cloudformation/engine';
 import { StackStore } from './cloudformation/store';
@@ -75,7 +75,7 @@ export class LocalCloud implements LocalServices {
 
   constructor(options: LocalCloudOptions) {
     this.dataDir = options.dataDir;
-    this.credentials = options.credentials ?? { accessKeyId: 'local', secretAccessKey: 'local' };
+    this.credentials = options.credentials ?? ANY_LOCAL_CREDENTIALS;
     this.provisioningDelay = options.provisioningDelay ?? 0;
     makePrivateDir(this.dataDir);
     this.logLine = options.log ?? (() => {});

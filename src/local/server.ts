@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { AccessGuard, isGatewayRequest } from './access/guard';
@@ -164,7 +165,7 @@ export class LocalServer {
   private write(req: IncomingMessage, res: ServerResponse, response: LocalResponse, extraHeaders: Record<string, string>): void {
     if (res.destroyed) return;
     const body = response.body === undefined ? undefined : Buffer.isBuffer(response.body) ? response.body : Buffer.from(response.body);
-    const headers: Record<string, string | string[]> = { 'x-amzn-requestid': 'local', ...response.headers, ...response.multiValueHeaders, ...extraHeaders };
+    const headers: Record<string, string | string[]> = { 'x-amzn-requestid': randomUUID(), ...response.headers, ...response.multiValueHeaders, ...extraHeaders };
     if (body && headers['content-length'] === undefined) headers['content-length'] = String(body.length);
     if (!body && req.method !== 'HEAD' && headers['content-length'] === undefined) headers['content-length'] = '0';
     // HTTP/2 has no connection-specific headers: closing is the session's business.

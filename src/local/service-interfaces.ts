@@ -45,6 +45,8 @@ export interface DeployedResources {
 }
 
 export interface InvokeOutcome {
+  /** The invocation's id: the function's `context.awsRequestId`, and Invoke's `x-amzn-RequestId`. */
+  requestId?: string;
   payload: string;
   /** 'Unhandled' when the function failed, as Lambda's X-Amz-Function-Error says. */
   functionError?: string;

@@ -17,6 +17,8 @@ function normalized(value: unknown, key = ''): unknown {
   if (typeof value !== 'string') return value;
   if (key === 'sequencer' || key === 'eventID' && /^[0-9a-f]{32}$/.test(value) || key === 'messageId' && /^[0-9a-f]{16}$/.test(value)) return `<${key}>`;
   if (/^\d{13}$/.test(value)) return '<time>';
+  // API Gateway's short request ids (HTTP APIs' requestId, REST APIs' extendedRequestId): `IRrm5jULIAMEMeg=`.
+  if ((key === 'requestId' || key === 'extendedRequestId') && /^[A-Za-z0-9+/]{15}=$/.test(value)) return '<short-id>';
   return value
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>')
     .replace(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/, '<time>')
@@ -66,7 +68,7 @@ const EXPECTED: Record<string, unknown> = {
       apiId: 'abcdef1234',
       domainName: HOST,
       domainPrefix: 'abcdef1234',
-      extendedRequestId: '<uuid>',
+      extendedRequestId: '<short-id>',
       httpMethod: 'POST',
       identity: {
         accessKey: null, accountId: null, caller: null, cognitoAuthenticationProvider: null, cognitoAuthenticationType: null,
@@ -211,14 +213,14 @@ const EXPECTED: Record<string, unknown> = {
       routeKey: '$default',
       messageId: '<messageId>',
       eventType: 'MESSAGE',
-      extendedRequestId: '<uuid>',
+      extendedRequestId: '<short-id>',
       requestTime: '<time>',
       messageDirection: 'IN',
       stage: 'dev',
       connectedAt: '<time>',
       requestTimeEpoch: '<time>',
       identity: { userAgent: 'wscat/5.2.0', sourceIp: '198.51.100.1' },
-      requestId: '<uuid>',
+      requestId: '<short-id>',
       domainName: HOST,
       connectionId: 'ZX0bAcEXAMPLE=',
       apiId: 'abcdef1234',

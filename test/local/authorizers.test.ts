@@ -429,12 +429,17 @@ auth('aws_iam checks signatures against the credentials the local cloud was give
       errorType: 'InvalidSignatureException',
     },
   });
+  // A scope for another service: refused when credentials are required, accepted without (what aws4 signs for a local host).
+  assert.equal(verifySigV4(request(await sign(required)), required, 'lambda'), { refused: { message: "Credential should be scoped to correct service: 'lambda'.", errorType: 'InvalidSignatureException' } });
+  assert.equal(verifySigV4(request(await sign(ANY_LOCAL_CREDENTIALS)), ANY_LOCAL_CREDENTIALS, 'lambda'), { accessKeyId: 'local' });
 });
 
 auth('a function URL with AuthType AWS_IAM wants a SigV4 signature for lambda', async (context) => {
   const unsigned = await call(context.functionUrl);
   assert.equal([unsigned.status, unsigned.body, unsigned.errorType], [403, { Message: 'Forbidden' }, 'AccessDeniedException']);
-  assert.is((await call(context.functionUrl, await signed(context.functionUrl, { accessKeyId: 'local', secretAccessKey: 'local' }))).status, 403);
+  // Signed for execute-api: without --require-credentials any scope is accepted (aws4 scopes a local host to no service).
+  assert.is((await call(context.functionUrl, await signed(context.functionUrl, { accessKeyId: 'local', secretAccessKey: 'wrong' }, 'lambda'))).status, 403);
+  assert.is((await call(context.functionUrl, await signed(context.functionUrl, { accessKeyId: 'local', secretAccessKey: 'local' }))).status, 200);
   const admitted = await call(context.functionUrl, await signed(context.functionUrl, { accessKeyId: 'local', secretAccessKey: 'local' }, 'lambda'));
   assert.equal([admitted.status, admitted.body], [
     200,

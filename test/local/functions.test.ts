@@ -186,6 +186,14 @@ fns('a function URL invokes the handler', async ({ outputs }) => {
   assert.is(((await response.json()) as { path: string }).path, '/some/path');
 });
 
+fns('Invoke answers with the invocation\'s own request id: x-amzn-RequestId is the id the function ran under', async ({ lambda }) => {
+  const invoked = await lambda.send(new InvokeCommand({ FunctionName: 'app-dev-callback', Payload: Buffer.from('{"n":3}'), LogType: 'Tail' }));
+  const requestId = invoked.$metadata.requestId!;
+  assert.match(requestId, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  const tail = Buffer.from(invoked.LogResult!, 'base64').toString();
+  assert.equal(/START RequestId: (\S+)/.exec(tail)?.[1], requestId);
+});
+
 fns('Lambda Invoke runs callback-style and ESM handlers', async ({ lambda }) => {
   const decode = (payload?: Uint8Array) => JSON.parse(Buffer.from(payload!).toString());
   const callback = await lambda.send(new InvokeCommand({ FunctionName: 'app-dev-callback', Payload: Buffer.from('{"n":1}') }));

@@ -26,7 +26,8 @@ const TARGET = {
   stageVariables: { table: 'orders-prod' },
 };
 const VARYING = {
-  'requestContext.(requestId|extendedRequestId)': /^[0-9a-f-]{36}$/,
+  // HTTP APIs' request ids (payload 1.0 too): `IRrm5jULIAMEMeg=`, the same one in both fields.
+  'requestContext.(requestId|extendedRequestId)': /^[A-Za-z0-9+/]{15}=$/,
   'requestContext.(time|requestTime)': /^\d\d\/[A-Z][a-z]{2}\/\d{4}:\d\d:\d\d:\d\d \+0000$/,
   'requestContext.(timeEpoch|requestTimeEpoch)': /^\d{13}$/,
 };

@@ -16,6 +16,8 @@ provider:
       allowedHeaders: [content-type, x-token]
       allowedMethods: [GET, POST]
       maxAge: 600
+  apiGateway:
+    binaryMediaTypes: [image/png]
 functions:
   echo:
     handler: handler.echo
@@ -27,6 +29,7 @@ functions:
           method: get
           path: items/{id}
           cors: true
+      - http: POST items
   respond:
     handler: handler.respond
     events:
@@ -79,6 +82,8 @@ function send(url: string, options: { method?: string; headers?: Record<string, 
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** HTTP APIs' request ids and REST APIs' extended ones: `IRrm5jULIAMEMeg=`. */
+const SHORT_ID = /^[A-Za-z0-9+/]{15}=$/;
 const TIME = /^\d\d\/[A-Z][a-z]{2}\/\d{4}:\d\d:\d\d:\d\d \+0000$/;
 const EPOCH = /^\d{13}$/;
 
@@ -113,7 +118,8 @@ events('HTTP API payload 2.0: cookies, comma-joined headers and query values, ra
   const response = await send(`${http}/items/42?a=1&a=2&b=x%20y`, { headers: REQUEST_HEADERS });
   const event = JSON.parse(String(response.body)) as Record<string, unknown>;
   const apiId = /execute-api\/([a-z0-9]+)/.exec(http)![1];
-  assert.equal(shaped(event, { 'requestContext.requestId': UUID, 'requestContext.time': TIME, 'requestContext.timeEpoch': EPOCH }), {
+  assert.is(response.headers['apigw-requestid'], (event.requestContext as Record<string, unknown>).requestId);
+  assert.equal(shaped(event, { 'requestContext.requestId': SHORT_ID, 'requestContext.time': TIME, 'requestContext.timeEpoch': EPOCH }), {
     version: '2.0',
     routeKey: 'GET /items/{id}',
     rawPath: '/items/42',
@@ -143,7 +149,8 @@ events('REST proxy (payload 1.0): headers as sent with multiValueHeaders, last q
   const event = JSON.parse(String(response.body)) as Record<string, unknown>;
   const apiId = /execute-api\/([a-z0-9]+)/.exec(rest)![1];
   const context = event.requestContext as Record<string, unknown>;
-  assert.equal(shaped(event, { 'requestContext.requestId': UUID, 'requestContext.extendedRequestId': UUID, 'requestContext.requestTime': TIME, 'requestContext.requestTimeEpoch': EPOCH }), {
+  assert.equal([response.headers['x-amzn-requestid'], response.headers['x-amz-apigw-id']], [context.requestId, context.extendedRequestId]);
+  assert.equal(shaped(event, { 'requestContext.requestId': UUID, 'requestContext.extendedRequestId': SHORT_ID, 'requestContext.requestTime': TIME, 'requestContext.requestTimeEpoch': EPOCH }), {
     resource: '/items/{id}',
     path: '/items/42',
     httpMethod: 'GET',
@@ -201,6 +208,62 @@ events('binary request bodies arrive base64-encoded, text bodies as they are', a
     ['{"a":1}', false],
     ['héllo', false],
   ]);
+});
+
+events('REST proxy bodies: text unless the media type is in binaryMediaTypes (a POST without Content-Type and octet-stream included), whole events', async ({ rest, port }) => {
+  const apiId = /execute-api\/([a-z0-9]+)/.exec(rest)![1];
+  const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 255]);
+  const cases: [name: string, headers: Record<string, string>, body: Buffer | undefined, expected: { body: string | null; isBase64Encoded: boolean }][] = [
+    ['json', { 'content-type': 'application/json' }, Buffer.from('{"text":"Learn Serverless"}'), { body: '{"text":"Learn Serverless"}', isBase64Encoded: false }],
+    ['no content-type', {}, Buffer.from('{"text":"héllo"}'), { body: '{"text":"héllo"}', isBase64Encoded: false }],
+    ['octet-stream, not a binary media type', { 'content-type': 'application/octet-stream' }, Buffer.from('{"a":1}'), { body: '{"a":1}', isBase64Encoded: false }],
+    ['form', { 'content-type': 'application/x-www-form-urlencoded' }, Buffer.from('a=1&b=2'), { body: 'a=1&b=2', isBase64Encoded: false }],
+    ['image/png, a binary media type', { 'content-type': 'image/png' }, PNG, { body: PNG.toString('base64'), isBase64Encoded: true }],
+    ['no body', {}, undefined, { body: null, isBase64Encoded: false }],
+  ];
+  const seen = [];
+  const expected = [];
+  for (const [name, headers, body, expectedBody] of cases) {
+    const sent = { ...headers, 'User-Agent': 'fidelity-test', 'Content-Length': String(body?.length ?? 0) };
+    const response = await send(`${rest}/items`, { method: 'POST', headers: sent, body });
+    const event = JSON.parse(String(response.body)) as { requestContext: Record<string, unknown> };
+    seen.push([name, response.status, shaped(event, { 'requestContext.requestId': UUID, 'requestContext.extendedRequestId': SHORT_ID, 'requestContext.requestTime': TIME, 'requestContext.requestTimeEpoch': EPOCH })]);
+    const wire = { ...sent, Host: `127.0.0.1:${port}`, Connection: 'keep-alive' };
+    expected.push([
+      name,
+      200,
+      {
+        resource: '/items',
+        path: '/items',
+        httpMethod: 'POST',
+        headers: wire,
+        multiValueHeaders: Object.fromEntries(Object.entries(wire).map(([key, value]) => [key, [value]])),
+        queryStringParameters: null,
+        multiValueQueryStringParameters: null,
+        requestContext: {
+          accountId: '000000000000',
+          apiId,
+          domainName: `${apiId}.execute-api.us-east-1.amazonaws.com`,
+          domainPrefix: apiId,
+          extendedRequestId: '<requestContext.extendedRequestId>',
+          httpMethod: 'POST',
+          identity: { ...UNKNOWN_CALLER, sourceIp: '127.0.0.1', userAgent: 'fidelity-test' },
+          path: '/dev/items',
+          protocol: 'HTTP/1.1',
+          requestId: '<requestContext.requestId>',
+          requestTime: '<requestContext.requestTime>',
+          requestTimeEpoch: '<requestContext.requestTimeEpoch>',
+          resourceId: event.requestContext.resourceId,
+          resourcePath: '/items',
+          stage: 'dev',
+        },
+        pathParameters: null,
+        stageVariables: null,
+        ...expectedBody,
+      },
+    ]);
+  }
+  assert.equal(seen, expected);
 });
 
 const RESPONSE_TABLE: [kind: string, http: [number, string, Record<string, unknown>], rest: [number, string, Record<string, unknown>]][] = [

@@ -10,7 +10,7 @@ import type { LocalResponse } from '../http';
 import type { LocalCredentials } from './credentials';
 import { HostAllowList, hostnameOf } from './hosts';
 import { OriginAllowList } from './origins';
-import { presignedExpired, signatureOf, verifySignature, type Signature } from './signature';
+import { presignedExpired, signatureOf, unsignedAmzHeaders, verifySignature, type Signature } from './signature';
 
 export interface AccessOptions {
   /** The address the server listens on (`127.0.0.1`, `0.0.0.0`, `192.168.1.5`…). */
@@ -51,6 +51,16 @@ function isV2Presigned(url: URL): boolean {
   return url.searchParams.has('AWSAccessKeyId') && url.searchParams.has('Signature') && url.searchParams.has('Expires');
 }
 
+/**
+ * Whether a path names an S3 object (`/bucket/key`, or `/key` on a `bucket.localhost` host) rather than
+ * the service or a bucket: what presigned URLs are honoured for.
+ */
+function isObjectPath(path: string, hostname: string): boolean {
+  const virtualHosted = hostname.endsWith('.localhost') && !/\.(execute-api|lambda-url)\./.test(hostname);
+  const segments = path.split('/').filter((segment) => segment !== '');
+  return virtualHosted ? segments.length >= 1 : segments.length >= 2;
+}
+
 const header = (req: IncomingMessage, name: string): string | undefined => {
   const value = req.headers[name];
   return Array.isArray(value) ? value.join(',') : value;
@@ -75,6 +85,8 @@ const CODES = {
   payload: { query: 'SignatureDoesNotMatch', json: 'InvalidSignatureException', s3: 'XAmzContentSHA256Mismatch' },
   skewed: { query: 'SignatureDoesNotMatch', json: 'InvalidSignatureException', s3: 'RequestTimeTooSkewed' },
   expired: { query: 'AccessDenied', json: 'AccessDeniedException', s3: 'AccessDenied' },
+  incomplete: { query: 'IncompleteSignature', json: 'IncompleteSignatureException', s3: 'AccessDenied' },
+  headersUnsigned: { query: 'SignatureDoesNotMatch', json: 'InvalidSignatureException', s3: 'AccessDenied' },
 } as const;
 
 const MISMATCH_MESSAGE =
@@ -124,7 +136,8 @@ export class AccessGuard {
     const origin = header(req, 'origin');
     const fetchSite = header(req, 'sec-fetch-site');
     const presigned = signature?.presigned === true || (!signature && isV2Presigned(url));
-    const readOnlyPresigned = presigned && (method === 'GET' || method === 'HEAD');
+    // A presigned URL is a link to share: never honoured on a request the browser says another site made.
+    const readOnlyPresigned = presigned && (method === 'GET' || method === 'HEAD') && fetchSite !== 'cross-site';
     // A browser's preflight to S3 does nothing and carries no signature: the bucket's CORS rules answer it.
     // Other pages' preflights are refused here, as before.
     if (this.isS3Preflight(req, protocol)) return undefined;
@@ -137,6 +150,14 @@ export class AccessGuard {
       return { status: 204, headers: { ...this.corsHeaders(req), 'access-control-allow-methods': CORS_METHODS, 'access-control-allow-headers': header(req, 'access-control-request-headers') ?? '', 'access-control-max-age': '600' } };
     }
     if (url.pathname === '/_fw/health') return undefined;
+    if (presigned && !(protocol === 's3' && isObjectPath(url.pathname, hostnameOf(host)))) {
+      // Only S3 objects are shared through presigned URLs; any other API refuses a signature in the query.
+      const message =
+        protocol === 's3'
+          ? 'The local cloud honours presigned URLs for S3 objects only (GetObject, PutObject, …), not for bucket operations'
+          : 'The local cloud honours presigned URLs for S3 objects only: sign this API call in the Authorization header, as the AWS SDKs and the AWS CLI do';
+      return refusal(protocol, 'unsigned', message, req, signature);
+    }
     if (presigned && presignedExpired(url, signature)) return refusal(protocol, 'expired', 'Request has expired', req, signature);
     if (!signature && !presigned) {
       return refusal(
@@ -165,7 +186,15 @@ export class AccessGuard {
       const message = protocol === 's3' ? 'The AWS Access Key Id you provided does not exist in our records.' : 'The security token included in the request is invalid.';
       return refusal(protocol, 'unknownKey', message, req, signature);
     }
-    const problem = verifySignature({ method: req.method ?? 'GET', url: req.url ?? '/', rawHeaders: req.rawHeaders, body }, signature, this.credentials.secretAccessKey);
+    const signed = { method: req.method ?? 'GET', url: req.url ?? '/', rawHeaders: req.rawHeaders, body };
+    // Only S3 may leave its payload unsigned: for every other API the body's own hash is what was signed.
+    const problem = verifySignature(signed, signature, this.credentials.secretAccessKey, Date.now(), protocol === 's3' && signature.service === 's3');
+    if (problem === 'host-unsigned') return refusal(protocol, 'incomplete', "'Host' or ':authority' must be a 'SignedHeader' in the AWS Authorization.", req, signature);
+    if (problem === 'headers-unsigned') {
+      const names = unsignedAmzHeaders(signed, signature);
+      const message = 'There were headers present in the request which were not signed';
+      return refusal(protocol, 'headersUnsigned', protocol === 's3' ? message : `${message}: ${names.join(', ')}`, req, signature, protocol === 's3' ? { HeadersNotSigned: names.join(', ') } : {});
+    }
     if (problem === 'mismatch') return refusal(protocol, 'mismatch', MISMATCH_MESSAGE, req, signature);
     if (problem === 'payload-mismatch') {
       const message = protocol === 's3' ? "The provided 'x-amz-content-sha256' header does not match what was computed." : MISMATCH_MESSAGE;
@@ -196,10 +225,10 @@ export class AccessGuard {
   }
 }
 
-function refusal(protocol: Protocol, kind: keyof typeof CODES, message: string, req: IncomingMessage, signature: Signature | undefined): LocalResponse {
+function refusal(protocol: Protocol, kind: keyof typeof CODES, message: string, req: IncomingMessage, signature: Signature | undefined, extra: Record<string, string> = {}): LocalResponse {
   if (protocol === 'gateway') return { status: 403, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'Forbidden' }) };
   const status = kind === 'payload' ? 400 : 403;
-  const error = new AwsError(CODES[kind][protocol], message, status);
+  const error = new AwsError(CODES[kind][protocol], message, status, extra);
   if (protocol === 's3') return s3Error(error, req.method ?? 'GET');
   if (protocol === 'json') {
     const contentType = header(req, 'content-type') ?? '';

@@ -34,10 +34,17 @@ export interface SignedRequest {
   body: Buffer;
 }
 
-export type SignatureProblem = 'mismatch' | 'payload-mismatch' | 'expired' | 'skewed';
+/**
+ * Why a signature does not hold: wrong (`mismatch`), a body other than the one signed, out of time, or
+ * incomplete as AWS requires it: Host not signed (`host-unsigned`), an `x-amz-*` header sent but not
+ * signed (`headers-unsigned`, what a header added after signing looks like).
+ */
+export type SignatureProblem = 'mismatch' | 'payload-mismatch' | 'expired' | 'skewed' | 'host-unsigned' | 'headers-unsigned';
 
-const AUTHORIZATION = /^AWS4-HMAC-SHA256\s+Credential=([^/,\s]+)\/(\d{8})\/([^/,\s]+)\/([^/,\s]+)\/aws4_request\s*,\s*SignedHeaders=([a-z0-9;._:-]+)\s*,\s*Signature=([0-9a-f]{64})\s*$/;
-const CREDENTIAL = /^([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request$/;
+// The service may be empty: signers that derive it from an `*.amazonaws.com` host (the `aws4` npm
+// library) scope a signature for 127.0.0.1 to no service.
+const AUTHORIZATION = /^AWS4-HMAC-SHA256\s+Credential=([^/,\s]+)\/(\d{8})\/([^/,\s]+)\/([^/,\s]*)\/aws4_request\s*,\s*SignedHeaders=([a-z0-9;._:-]+)\s*,\s*Signature=([0-9a-f]{64})\s*$/;
+const CREDENTIAL = /^([^/]+)\/(\d{8})\/([^/]+)\/([^/]*)\/aws4_request$/;
 const AMZ_DATE = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;
 /** AWS accepts a request signed up to 15 minutes before or after its own clock. */
 const ALLOWED_SKEW_MS = 15 * 60 * 1000;
@@ -136,10 +143,15 @@ function parseAmzDate(text: string | undefined): number | undefined {
   return Date.UTC(year, month - 1, day, hour, minute, second);
 }
 
-/** The payload hash the client signed: S3's `x-amz-content-sha256` (a hash, UNSIGNED-PAYLOAD or STREAMING-*), else the body's SHA-256. */
-function payloadHash(request: SignedRequest, signature: Signature): { hash: string; matchesBody: boolean } {
+/**
+ * The payload hash the client signed. S3 (`s3Payload`) takes `x-amz-content-sha256` as declared (a hash,
+ * UNSIGNED-PAYLOAD or STREAMING-*; a presigned URL's payload is unsigned); every other service signs
+ * the body's SHA-256, whatever the header says, so its body cannot be changed after signing.
+ */
+function payloadHash(request: SignedRequest, signature: Signature, s3Payload: boolean): { hash: string; matchesBody: boolean } {
   const declared = headerValues(request.rawHeaders, 'x-amz-content-sha256')[0]?.trim();
   const actual = () => sha256Hex(request.body);
+  if (!s3Payload) return { hash: actual(), matchesBody: true };
   if (declared === undefined) return { hash: signature.presigned ? 'UNSIGNED-PAYLOAD' : actual(), matchesBody: true };
   if (/^[0-9a-f]{64}$/.test(declared)) return { hash: declared, matchesBody: declared === actual() };
   return { hash: declared, matchesBody: true };
@@ -236,8 +248,24 @@ export function presignedExpired(url: URL, signature: Signature | undefined, now
   return signed !== undefined && now > signed + (signature.expires ?? 0) * 1000;
 }
 
-/** Checks a request's signature against the secret; undefined when it holds. */
-export function verifySignature(request: SignedRequest, signature: Signature, secret: string, now = Date.now()): SignatureProblem | undefined {
+/** The `x-amz-*` headers a request carries that its signature does not cover (AWS requires every one signed). */
+export function unsignedAmzHeaders(request: SignedRequest, signature: Signature): string[] {
+  const signed = new Set(signature.signedHeaders);
+  const names = new Set<string>();
+  for (let i = 0; i < request.rawHeaders.length; i += 2) {
+    const name = request.rawHeaders[i].toLowerCase();
+    if (name.startsWith('x-amz-') && !signed.has(name)) names.add(name);
+  }
+  return [...names];
+}
+
+/**
+ * Checks a request's signature against the secret; undefined when it holds. `s3Payload`: the request
+ * is for S3, the one service whose payload may be left unsigned (see payloadHash).
+ */
+export function verifySignature(request: SignedRequest, signature: Signature, secret: string, now = Date.now(), s3Payload = signature.service === 's3'): SignatureProblem | undefined {
+  if (!signature.signedHeaders.includes('host') && !signature.signedHeaders.includes(':authority')) return 'host-unsigned';
+  if (unsignedAmzHeaders(request, signature).length > 0) return 'headers-unsigned';
   const amzDate = signature.amzDate ?? headerValues(request.rawHeaders, 'x-amz-date')[0];
   const signed = parseAmzDate(amzDate);
   if (signed === undefined || !amzDate!.startsWith(signature.date)) return 'mismatch';
@@ -246,7 +274,7 @@ export function verifySignature(request: SignedRequest, signature: Signature, se
   } else if (Math.abs(now - signed) > ALLOWED_SKEW_MS) {
     return 'skewed';
   }
-  const payload = payloadHash(request, signature);
+  const payload = payloadHash(request, signature, s3Payload);
   if (!sameHex(expectedSignature(request, { ...signature, amzDate }, secret, payload.hash), signature.signature)) return 'mismatch';
   if (!payload.matchesBody) return 'payload-mismatch';
   if (payload.hash.startsWith('STREAMING-AWS4-HMAC-SHA256-PAYLOAD')) {

@@ -1,13 +1,48 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { header, type LocalRequest, type LocalResponse } from '../http';
 
 const TEXT_TYPES = /^(text\/|application\/(json|xml|javascript|x-www-form-urlencoded)|[^;]*\+(json|xml))/i;
 
+/** HTTP APIs and ALB: a body whose media type is not text is base64-encoded (`isBase64Encoded: true`). */
 function bodyOf(request: LocalRequest): { body?: string; isBase64Encoded: boolean } {
   if (request.body.length === 0) return { body: undefined, isBase64Encoded: false };
   const contentType = header(request, 'content-type') ?? '';
   if (TEXT_TYPES.test(contentType)) return { body: request.body.toString('utf8'), isBase64Encoded: false };
   return { body: request.body.toString('base64'), isBase64Encoded: true };
+}
+
+/** Whether a media type is one of a REST API's `BinaryMediaTypes` (`image/png`, `image/*`, `*\/*`; `~1` is API Gateway's escaped `/`). */
+export function isBinaryMediaType(contentType: string | undefined, binaryMediaTypes: readonly string[]): boolean {
+  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  return binaryMediaTypes.some((pattern) => {
+    const [major, minor = ''] = pattern.replace(/~1/g, '/').trim().toLowerCase().split('/');
+    const [typeMajor, typeMinor = ''] = type.split('/');
+    return (major === '*' || major === typeMajor) && (minor === '*' || minor === typeMinor);
+  });
+}
+
+/** What a REST API's integration does with a request body: `Integration.ContentHandling`, the API's `BinaryMediaTypes`. */
+export interface RestBodyHandling {
+  binaryMediaTypes: readonly string[];
+  contentHandling?: string;
+}
+
+/**
+ * A REST API's proxy body, as API Gateway converts it ("Content type conversions in API Gateway"): a
+ * body is text unless its Content-Type matches `binaryMediaTypes` (none, a POST without Content-Type and
+ * `application/octet-stream` included); a binary one reaches the function base64-encoded, flagged by
+ * `isBase64Encoded`. `CONVERT_TO_BINARY` reads a text body as base64 of the binary payload.
+ */
+function restBodyOf(request: LocalRequest, handling: RestBodyHandling): { body: string | null; isBase64Encoded: boolean } {
+  if (request.body.length === 0) return { body: null, isBase64Encoded: false };
+  if (isBinaryMediaType(header(request, 'content-type'), handling.binaryMediaTypes)) return { body: request.body.toString('base64'), isBase64Encoded: true };
+  if (handling.contentHandling === 'CONVERT_TO_BINARY') return { body: Buffer.from(request.body.toString('utf8'), 'base64').toString('base64'), isBase64Encoded: true };
+  return { body: request.body.toString('utf8'), isBase64Encoded: false };
+}
+
+/** An HTTP API request id (`requestContext.requestId`, the `apigw-requestid` response header) and a REST API's `extendedRequestId`: 16 characters such as `IRrm5jULIAMEMeg=`. */
+export function shortRequestId(): string {
+  return randomBytes(11).toString('base64');
 }
 
 /** Lower-case names, a repeated header's values joined with commas (HTTP APIs, payload 2.0). */
@@ -92,7 +127,7 @@ export function httpEventV2(request: LocalRequest, target: EventTarget): Record<
       domainName: target.domainName,
       domainPrefix: target.domainName.split('.')[0],
       http: { method: request.method, path: target.path, protocol: 'HTTP/1.1', sourceIp: request.sourceIp ?? '127.0.0.1', userAgent: headers['user-agent'] ?? '' },
-      requestId: randomUUID(),
+      requestId: shortRequestId(),
       routeKey: target.routeKey,
       stage: target.stage,
       time: requestTime(now),
@@ -120,8 +155,13 @@ const NULL_IDENTITY = {
  * The Lambda proxy payload format 1.0: what REST API proxy integrations send, and HTTP APIs with
  * `PayloadFormatVersion: '1.0'` (which add `version` and lower-case header names).
  */
-export function restEventV1(request: LocalRequest, target: EventTarget & { resourceId: string | null; resourcePath: string; version?: '1.0' }): Record<string, unknown> {
+export function restEventV1(
+  request: LocalRequest,
+  target: EventTarget & { resourceId: string | null; resourcePath: string; version?: '1.0'; body?: RestBodyHandling },
+): Record<string, unknown> {
   const now = new Date();
+  // REST APIs: a UUID, and a shorter extended id; HTTP APIs: one short id for both.
+  const requestId = target.version ? shortRequestId() : randomUUID();
   const { headers, multiValueHeaders } = target.version
     ? { headers: singleHeaders(request), multiValueHeaders: Object.fromEntries(Object.entries(restHeaders(request).multiValueHeaders).map(([name, values]) => [name.toLowerCase(), values])) }
     : restHeaders(request);
@@ -131,7 +171,7 @@ export function restEventV1(request: LocalRequest, target: EventTarget & { resou
     query[name] = value;
     (multiQuery[name] ??= []).push(value);
   }
-  const { body, isBase64Encoded } = bodyOf(request);
+  const { body, isBase64Encoded } = target.version ? bodyOf(request) : restBodyOf(request, target.body ?? { binaryMediaTypes: [] });
   const userAgent = header(request, 'user-agent') ?? null;
   return {
     ...(target.version ? { version: target.version } : {}),
@@ -147,12 +187,12 @@ export function restEventV1(request: LocalRequest, target: EventTarget & { resou
       apiId: target.apiId,
       domainName: target.domainName,
       domainPrefix: target.domainName.split('.')[0],
-      extendedRequestId: randomUUID(),
+      extendedRequestId: target.version ? requestId : shortRequestId(),
       httpMethod: request.method,
       identity: { ...NULL_IDENTITY, sourceIp: request.sourceIp ?? '127.0.0.1', userAgent },
       path: target.stage === '$default' ? target.path : `/${target.stage}${target.path}`,
       protocol: 'HTTP/1.1',
-      requestId: randomUUID(),
+      requestId,
       requestTime: requestTime(now),
       requestTimeEpoch: now.getTime(),
       resourceId: target.resourceId,

@@ -145,7 +145,7 @@ export class GatewayRouter {
     };
     const event = format === '2.0' ? httpEventV2(request, base) : restEventV1(request, { ...base, version: '1.0', resourceId: match.item.routeKey, resourcePath: match.item.path });
     const route: Protected = { kind: 'http', api, stage, path, route: match.item.record, event, format };
-    return this.authorizedInvoke(request, route, functionOfIntegration(integration.properties.IntegrationUri));
+    return withRequestId(await this.authorizedInvoke(request, route, functionOfIntegration(integration.properties.IntegrationUri)), 'apigw-requestid', event);
   }
 
   private async restApi(request: LocalRequest, target: Target, api: ResourceRecord): Promise<LocalResponse> {
@@ -190,7 +190,20 @@ export class GatewayRouter {
       domainName: `${api.physicalId}.execute-api.${request.region}.amazonaws.com`,
       resourceId: String(match.item.record.properties.ResourceId),
       resourcePath: match.item.path,
+      body: { binaryMediaTypes: (api.properties.BinaryMediaTypes as string[] | undefined) ?? [], contentHandling: integration.ContentHandling as string | undefined },
     });
+    return withRequestId(await this.restMethod(request, api, stage, path, match, integration, event), 'x-amzn-requestid', event);
+  }
+
+  private async restMethod(
+    request: LocalRequest,
+    api: ResourceRecord,
+    stage: string,
+    path: string,
+    match: { item: { path: string; record: ResourceRecord }; parameters: Record<string, string> },
+    integration: Record<string, unknown>,
+    event: Record<string, unknown>,
+  ): Promise<LocalResponse> {
     const method: Protected = { kind: 'rest', api, stage, path, route: match.item.record, event, format: '1.0' };
     // After the authorizer, before the integration, as API Gateway validates.
     const validate = () => validateRequest(request, match.item.record, match.parameters, (type) => this.cloud.resources(type).map(({ record }) => record));
@@ -253,4 +266,14 @@ export class GatewayRouter {
     if (caller) (event.requestContext as Record<string, unknown>).authorizer = { iam: caller };
     return this.invoke(String(url.record.attributes.FunctionArn), event, '2.0');
   }
+}
+
+/**
+ * The request id API Gateway answers with: REST APIs `x-amzn-RequestId` (and `x-amz-apigw-id`, the
+ * extended id), HTTP APIs `apigw-requestid`; each the id the function saw in `requestContext`.
+ */
+function withRequestId(response: LocalResponse, name: 'x-amzn-requestid' | 'apigw-requestid', event: Record<string, unknown>): LocalResponse {
+  const context = event.requestContext as { requestId: string; extendedRequestId?: string };
+  const ids: Record<string, string> = name === 'apigw-requestid' ? { 'apigw-requestid': context.requestId } : { 'x-amzn-requestid': context.requestId, 'x-amz-apigw-id': context.extendedRequestId ?? '' };
+  return { ...response, headers: { ...response.headers, ...ids } };
 }

@@ -1,4 +1,4 @@
-import type { LocalCredentials } from '../access/credentials';
+import { ANY_LOCAL_CREDENTIALS, type LocalCredentials } from '../access/credentials';
 import { signatureOf, verifySignature } from '../access/signature';
 import { header, type LocalRequest } from '../http';
 
@@ -8,7 +8,8 @@ import { header, type LocalRequest } from '../http';
  * `lambda`), signed within 15 minutes with the local cloud's credentials (`local` / `local`,
  * what `fw local start` prints, or those of `--require-credentials`). The signature itself is
  * checked by the same code as every management request (src/local/access/signature.ts); the
- * refusals here are the ones API Gateway and Lambda answer with.
+ * refusals here are the ones API Gateway and Lambda answer with. The credential scope's service must
+ * be the right one only when credentials are required (`ANY_LOCAL_CREDENTIALS` is the other mode).
  */
 export type SigV4Result = { accessKeyId: string } | { refused: { message: string; errorType: string } };
 
@@ -34,7 +35,9 @@ export function verifySigV4(request: LocalRequest, credentials: LocalCredentials
   const credential = parts[1];
   const [accessKeyId, date, region, scopeService, terminator] = credential.split('/');
   if (terminator !== 'aws4_request' || !date || !region) return refused(`Credential should be scoped to a valid region and end in aws4_request, got '${credential.split('/').slice(1).join('/')}'.`, 'IncompleteSignatureException');
-  if (scopeService !== service) return refused(`Credential should be scoped to correct service: '${service}'.`, 'InvalidSignatureException');
+  // Without --require-credentials any scope is accepted: signers that derive the service from an
+  // `*.amazonaws.com` host (the `aws4` npm library) scope a signature for a local host to no service.
+  if (scopeService !== service && credentials !== ANY_LOCAL_CREDENTIALS) return refused(`Credential should be scoped to correct service: '${service}'.`, 'InvalidSignatureException');
   if (accessKeyId !== credentials.accessKeyId) return refused('The security token included in the request is invalid.', 'UnrecognizedClientException');
   const stamp = header(request, 'x-amz-date') ?? '';
   if (!stamp.startsWith(date)) return refused(`Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '${date}' != '${stamp.slice(0, 8)}'.`, 'InvalidSignatureException');

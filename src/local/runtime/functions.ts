@@ -98,14 +98,15 @@ export class FunctionRuntime implements FunctionInvoker {
     const worker = await this.acquire(config);
     let result: Invocation;
     const started = Date.now();
+    const requestId = randomUUID();
     try {
-      result = await worker.invoke(randomUUID(), event, clientContext);
+      result = await worker.invoke(requestId, event, clientContext);
     } finally {
       this.release(config.name);
     }
     this.cloud.invocationMetrics.record({ timestamp: started, functionName: config.name, durationMs: Date.now() - started, error: !result.ok, throttled: false });
-    if (result.ok) return { payload: JSON.stringify(result.value ?? null), logs: result.logs, logStream: worker.stream };
-    return { payload: JSON.stringify(result.error), functionError: 'Unhandled', logs: result.logs, logStream: worker.stream };
+    if (result.ok) return { requestId, payload: JSON.stringify(result.value ?? null), logs: result.logs, logStream: worker.stream };
+    return { requestId, payload: JSON.stringify(result.error), functionError: 'Unhandled', logs: result.logs, logStream: worker.stream };
   }
 
   /** Invokes without waiting (the `Event` type S3, SNS and schedules use); failures only reach the function's log. */

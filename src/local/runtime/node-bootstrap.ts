@@ -25,8 +25,11 @@ function provideRuntimeSdk(): void {
   for (let dir = __dirname; !runtimeModules && dirname(dir) !== dir; dir = dirname(dir)) {
     if (existsSync(join(dir, 'node_modules', '@aws-sdk', 'client-dynamodb'))) runtimeModules = join(dir, 'node_modules');
   }
-  if (!runtimeModules) return;
-  process.env.NODE_PATH = [process.env.NODE_PATH, runtimeModules].filter(Boolean).join(delimiter);
+  // $FW_LOCAL_NODE_MODULES: folders the runtime provides after those, as /var/runtime/node_modules
+  // held aws-sdk v2 on nodejs16.x and older, which functions of that time require without shipping it.
+  const provided = process.env.FW_LOCAL_NODE_MODULES;
+  if (!runtimeModules && !provided) return;
+  process.env.NODE_PATH = [process.env.NODE_PATH, runtimeModules, provided].filter(Boolean).join(delimiter);
   (Module as unknown as { _initPaths(): void })._initPaths();
 }
 provideRuntimeSdk();
@@ -104,6 +107,36 @@ function routeLocalHttps(): void {
   (require('node:module') as { syncBuiltinESMExports(): void }).syncBuiltinESMExports();
 }
 routeLocalHttps();
+
+/**
+ * The AWS SDK for JavaScript v2 (`aws-sdk`, what Lambda's nodejs16.x and older runtimes bundled and
+ * most published Serverless examples use) ignores `AWS_ENDPOINT_URL`: left alone it calls AWS's real
+ * hostnames. So every copy of it the function loads (its own, or one found through NODE_PATH) gets
+ * the local cloud as its global endpoint the moment it is first required, the way SDK v3 and boto3
+ * read the variable. S3 is addressed path-style (`/bucket/key`), since `bucket.127.0.0.1` does not
+ * resolve. A client built with its own `endpoint` keeps it, as it would on AWS.
+ */
+function routeSdkV2(): void {
+  const endpoint = process.env.AWS_ENDPOINT_URL;
+  if (!endpoint) return;
+  const configured = new WeakSet<object>();
+  const loader = Module as unknown as { _load(request: string, parent: unknown, isMain: boolean): unknown };
+  const load = loader._load;
+  loader._load = function (this: unknown, request: string, parent: unknown, isMain: boolean) {
+    const loaded = load.call(this, request, parent, isMain);
+    // A bare `aws-sdk` or `aws-sdk/clients/…` from require(); a file path under aws-sdk/ from an ESM import.
+    if (/(^|[\\/])aws-sdk([\\/]|$)/.test(request)) {
+      for (const [file, cached] of Object.entries(require.cache)) {
+        const core = cached?.exports as { config?: { update(options: object): void } } | undefined;
+        if (!/[\\/]aws-sdk[\\/]lib[\\/]core\.js$/.test(file) || !core?.config || configured.has(core)) continue;
+        configured.add(core);
+        core.config.update({ endpoint, s3ForcePathStyle: true });
+      }
+    }
+    return loaded;
+  };
+}
+routeSdkV2();
 
 type Handler = (event: unknown, context: Record<string, unknown>, callback: (error?: unknown, value?: unknown) => void) => unknown;
 

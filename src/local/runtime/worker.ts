@@ -148,6 +148,8 @@ export class Worker {
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       PYTHONUNBUFFERED: '1',
       NODE_PATH: join(config.codeDir, 'node_modules'),
+      // Folders of modules the runtime provides (aws-sdk v2 for functions written for nodejs16.x and older): see node-bootstrap.ts.
+      ...(process.env.FW_LOCAL_NODE_MODULES ? { FW_LOCAL_NODE_MODULES: process.env.FW_LOCAL_NODE_MODULES } : {}),
       ...config.environment,
     };
     // --preserve-symlinks: the code folder links folders shared with earlier packages (shared-folders.ts);

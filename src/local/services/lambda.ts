@@ -102,6 +102,8 @@ export async function lambdaApi(cloud: LocalServices, request: LocalRequest): Pr
     }
     const outcome = await cloud.functions.invoke(name, event, qualifier, clientContextOf(request));
     const headers: Record<string, string> = { 'content-type': 'application/json', 'x-amz-executed-version': version ? version.Version : '$LATEST' };
+    // As Lambda answers: the response's request id is the invocation's, the function's context.awsRequestId.
+    if (outcome.requestId) headers['x-amzn-requestid'] = outcome.requestId;
     if (outcome.functionError) headers['x-amz-function-error'] = outcome.functionError;
     if (header(request, 'x-amz-log-type') === 'Tail') {
       const tail = Buffer.from(outcome.logs.join('\n') + '\n');

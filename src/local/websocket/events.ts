@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { requestTime } from '../gateway/events';
+import { requestTime, shortRequestId } from '../gateway/events';
 
 /** What API Gateway knows about a WebSocket connection, and what its events repeat. */
 export interface ConnectionInfo {
@@ -19,18 +19,20 @@ type EventType = 'CONNECT' | 'MESSAGE' | 'DISCONNECT';
 /** The requestContext API Gateway gives every WebSocket event. */
 function requestContext(connection: ConnectionInfo, routeKey: string, eventType: EventType, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const now = new Date();
+  // One short id in both fields, as API Gateway sends them (`Zk3B7gZmIAMEVBw=`).
+  const requestId = shortRequestId();
   return {
     routeKey,
     ...extra,
     eventType,
-    extendedRequestId: randomUUID(),
+    extendedRequestId: requestId,
     requestTime: requestTime(now),
     messageDirection: 'IN',
     stage: connection.stage,
     connectedAt: connection.connectedAt,
     requestTimeEpoch: now.getTime(),
     identity: { userAgent: connection.userAgent, sourceIp: connection.sourceIp },
-    requestId: randomUUID(),
+    requestId,
     domainName: connection.domainName,
     connectionId: connection.connectionId,
     apiId: connection.apiId,

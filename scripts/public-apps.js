@@ -1,0 +1,95 @@
+// Public example apps that nobody here wrote, installed from the npm registry into a cache folder
+// OUTSIDE the repository (like scripts/plugin-cache.js does for plugins):
+//   ~/.cache/fw-test-apps/<package@version>/<example>   (or $FW_TEST_APPS_DIR/…)
+//
+// Serverless, Inc.'s public examples (github serverless/examples) are not published on npm
+// themselves. The npm package serverless-sam@0.2.0 carries a 2017 snapshot of that repository
+// in its tarball (integration_tests/tmp/<example>/: serverless.yml, handlers, package.json and
+// README.md as Serverless wrote them). The tarball is fetched with `npm pack` (its own
+// dependencies are not needed), the example copied out, and its dependencies installed with
+// `npm install` as its README says. A folder is complete once it holds `.fw-installed`.
+// Plain Node, no dependencies.
+'use strict';
+
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { spawnSync } = require('child_process');
+
+const SNAPSHOT = 'serverless-sam@0.2.0';
+const SNAPSHOT_FOLDER = path.join('package', 'integration_tests', 'tmp');
+
+function npm(args, cwd) {
+  const result = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8', timeout: 300_000 });
+  if (result.status !== 0) throw new Error(`npm ${args.join(' ')} in ${cwd} failed: ${result.error ? result.error.message : result.stderr}`);
+  return result.stdout;
+}
+
+/** The folder of one of Serverless's examples, with its dependencies installed; installs it first when needed. */
+function publicApp(example, { log = () => undefined } = {}) {
+  const root = path.join(process.env.FW_TEST_APPS_DIR || path.join(os.homedir(), '.cache', 'fw-test-apps'), SNAPSHOT);
+  const dir = path.join(root, example);
+  if (fs.existsSync(path.join(dir, '.fw-installed'))) return { dir, source: `${SNAPSHOT} ${SNAPSHOT_FOLDER}/${example}` };
+  const unpacked = path.join(root, 'tarball');
+  if (!fs.existsSync(path.join(unpacked, SNAPSHOT_FOLDER))) {
+    log(`Fetching ${SNAPSHOT} from the npm registry into ${root} …`);
+    fs.rmSync(unpacked, { recursive: true, force: true });
+    fs.mkdirSync(unpacked, { recursive: true });
+    const file = npm(['pack', SNAPSHOT], unpacked).trim().split('\n').pop();
+    const tar = spawnSync('tar', ['xzf', file], { cwd: unpacked, encoding: 'utf8' });
+    if (tar.status !== 0) throw new Error(`Unpacking ${file} failed: ${tar.stderr}`);
+  }
+  const source = path.join(unpacked, SNAPSHOT_FOLDER, example);
+  if (!fs.existsSync(source)) throw new Error(`${SNAPSHOT} has no example ${example}`);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.cpSync(source, dir, { recursive: true });
+  if (fs.existsSync(path.join(dir, 'package.json'))) {
+    log(`npm install in ${dir} …`);
+    npm(['install', '--no-package-lock'], dir);
+  }
+  fs.writeFileSync(path.join(dir, '.fw-installed'), new Date().toISOString());
+  return { dir, source: `${SNAPSHOT} ${SNAPSHOT_FOLDER}/${example}` };
+}
+
+/**
+ * Pinned npm packages installed once from the registry into ~/.cache/fw-test-apps/<spec>/node_modules
+ * (or $FW_TEST_APPS_DIR/…); returns that node_modules folder.
+ */
+function installedPackage(spec, { log = () => undefined } = {}) {
+  const dir = path.join(process.env.FW_TEST_APPS_DIR || path.join(os.homedir(), '.cache', 'fw-test-apps'), spec);
+  const nodeModules = path.join(dir, 'node_modules');
+  if (fs.existsSync(path.join(dir, '.fw-installed'))) return nodeModules;
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'fw-test-package', private: true }));
+  log(`Installing ${spec} from the npm registry into ${dir} …`);
+  npm(['install', '--no-save', '--no-package-lock', spec], dir);
+  fs.writeFileSync(path.join(dir, '.fw-installed'), new Date().toISOString());
+  return nodeModules;
+}
+
+/**
+ * What Lambda's nodejs16.x and older runtimes provided in /var/runtime/node_modules, and apps of that
+ * time require without shipping: aws-sdk v2, the folder to give the local cloud as $FW_LOCAL_NODE_MODULES.
+ */
+const runtimeSdkV2 = (options) => installedPackage('aws-sdk@2.1693.0', options);
+
+/**
+ * Written in 2017 for Serverless v1, these service files say `frameworkVersion: ">=1.1.0 <2.0.0"` and
+ * use `${self:provider.stage}` / `self:provider.region`, which v1 filled with its defaults; Serverless
+ * v3 and fw refuse them (no v1 version range, nothing at those paths). So each is deployed through
+ * --config from a copy beside it with those two things written out (the range dropped, `stage: dev`
+ * and `region: us-east-1` under provider); the app's own serverless.yml, code and package.json stay
+ * as published. Returns the copy's file name.
+ */
+function v3ServiceFile(dir) {
+  const name = 'serverless.fw-test.yml';
+  const text = fs
+    .readFileSync(path.join(dir, 'serverless.yml'), 'utf8')
+    .replace(/^frameworkVersion: .*\n/m, '')
+    .replace(/^provider:\n/m, 'provider:\n  stage: dev\n  region: us-east-1\n');
+  fs.writeFileSync(path.join(dir, name), text);
+  return name;
+}
+
+module.exports = { publicApp, installedPackage, runtimeSdkV2, v3ServiceFile };
