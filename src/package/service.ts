@@ -40,8 +40,9 @@ export interface PackageRequest {
   /** @internal fw dev: what its watcher vouches for (see watched-files.ts). */
   watched?: import('./watched-files').WatchedTrust;
   /**
-   * Where container images are pushed and tags resolved (ECR): the deploy's target. Default: AWS in
-   * the service's region (or $AWS_ENDPOINT_URL), asked only when an image must be built or a tag resolved.
+   * Where packaging reaches AWS: container images pushed and tags resolved (ECR), `package.artifact`
+   * objects downloaded (S3). The deploy's target; default: AWS in the service's region (or
+   * $AWS_ENDPOINT_URL), asked only when an image must be built, a tag resolved or an object fetched.
    */
   imageTarget?: import('./images/service-images').ImageTargetSupplier;
 }
@@ -145,6 +146,12 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
       build: config.build as never,
       watched: request.watched,
     }));
+    if (Object.values(artifacts.functions).some(artifact => artifact.s3)) {
+      // `package.artifact: s3://…` is downloaded into the package, as v3 does: deployed from the deployment bucket with its own hash.
+      const { fetchS3Artifacts } = require('./s3-artifacts') as typeof import('./s3-artifacts');
+      const { defaultTarget } = require('./images/service-images') as typeof import('./images/service-images');
+      await fetchS3Artifacts(artifacts, staging, request.imageTarget ? await request.imageTarget(loaded) : defaultTarget(loaded, request.options));
+    }
     Object.assign(service.artifacts, artifacts);
     const synthStarted = performance.now();
     // The handlers of the custom resources the template uses (existing buckets and user pools, API Gateway logging).
