@@ -70,6 +70,8 @@ export interface PackageState {
   nestedStacks?: Array<{ logicalId: string; file: string }>;
   /** Stack splitting: the stack every resource lives in (`root` or a nested stack's logical id), reused so a later package moves nothing. */
   placement?: { mode: string; resources: Record<string, string> };
+  /** Set by deploy in the bucket's copy: the REST API stage settings it applied (deploy/rest-stage.ts), so the next deploy reverts what goes. */
+  restStage?: import('../deploy/rest-stage').AppliedStageSettings;
   /** Set by `fw deploy --hotswap` in the bucket's copy: functions updated in place, not yet through CloudFormation. */
   drift?: import('../deploy/hotswap').Drift;
 }
@@ -203,7 +205,10 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
     const stableTemplate = templateText
       .split(service.artifactDirectory).join('<artifacts>')
       .split(`ApiGatewayDeployment${service.instanceId}`).join('ApiGatewayDeployment<id>');
-    state.deploymentHash = sha256(JSON.stringify([stableTemplate, state.artifacts]));
+    // The deploy-time settings (stack policy, tags, topics, REST stage settings, …) change what a deploy sends without changing
+    // the template: a change to one of them is a change to deploy, as in v3.
+    const { deployTimeSettings } = require('../deploy/stack-settings') as typeof import('../deploy/stack-settings');
+    state.deploymentHash = sha256(JSON.stringify([stableTemplate, state.artifacts, deployTimeSettings(loaded)]));
     writeFileSync(join(staging, STATE_FILE), JSON.stringify(state, null, 2));
     timedSince('package/synth', synthStarted);
     mkdirSync(dirname(outDir), { recursive: true });
