@@ -218,6 +218,7 @@ export const SCENARIOS: Scenario[] = [
       },
     ],
   },
+  { name: 's3-accelerate', steps: [{ files: files(plain), args: ['deploy', '--aws-s3-accelerate'], recorded: true }] },
   {
     name: 'rest-stage-settings',
     steps: [
