@@ -27,9 +27,10 @@ const READ = /^(Describe|List|Get|Head|ValidateTemplate$)/;
 
 type Calls = AwsCall[];
 
-const withoutParams = (call: AwsCall, drop: (key: string, value: unknown) => boolean): AwsCall => ({
+/** The call without the parameters `drop` names, plus `extra`. */
+const withoutParams = (call: AwsCall, drop: (key: string, value: unknown) => boolean, extra: Record<string, unknown> = {}): AwsCall => ({
   ...call,
-  params: Object.fromEntries(Object.entries(call.params).filter(([key, value]) => !drop(key, value))),
+  params: { ...Object.fromEntries(Object.entries(call.params).filter(([key, value]) => !drop(key, value))), ...extra },
 });
 
 /**
@@ -89,18 +90,16 @@ const DELIBERATE: Array<{ reason: string; scenarios?: string[]; steps?: number[]
     fw: calls =>
       calls
         .filter(call => call.operation !== 'PutObject')
-        .map(call => (call.operation === 'UpdateFunctionCode' ? { ...withoutParams(call, key => key === 'S3Bucket' || key === 'S3Key'), params: { ...withoutParams(call, key => key === 'S3Bucket' || key === 'S3Key').params, ZipFile: '<zip>' } } : call)),
+        .map(call => (call.operation === 'UpdateFunctionCode' ? withoutParams(call, key => key === 'S3Bucket' || key === 'S3Key', { ZipFile: '<zip>' }) : call)),
   },
   {
     reason:
       '`rollback`: fw updates the stack to the stored template with UpdateStack (one call; the tags, topics and role it leaves out stay as the stack has them) ' +
       'and stores the result as the newest deployment (template and state), so a later deploy compares with what runs; v3 goes through a change set carrying the settings again.',
     scenarios: ['rollback'],
-    reference: calls => calls.filter(call => call.operation !== 'ExecuteChangeSet').map(call => (call.operation === 'CreateChangeSet' ? { ...call, operation: 'UpdateStack', params: { Capabilities: 'as deployed', StackName: call.params.StackName, TemplateURL: call.params.TemplateURL } } : call)),
-    fw: calls =>
-      calls
-        .filter(call => call.operation !== 'PutObject')
-        .map(call => (call.operation === 'UpdateStack' ? { ...call, params: { Capabilities: 'as deployed', StackName: call.params.StackName, TemplateURL: call.params.TemplateURL } } : call)),
+    reference: calls =>
+      calls.filter(call => call.operation !== 'ExecuteChangeSet').map(call => (call.operation === 'CreateChangeSet' ? { ...call, operation: 'UpdateStack', params: rollbackParams(call) } : call)),
+    fw: calls => calls.filter(call => call.operation !== 'PutObject').map(call => (call.operation === 'UpdateStack' ? { ...call, params: rollbackParams(call) } : call)),
   },
   {
     reason: "An update that leaves the code as it was: v3 uploads the zip again under the new folder; fw keeps it where the last deployment stored it and its template points there.",
@@ -122,10 +121,13 @@ const DELIBERATE: Array<{ reason: string; scenarios?: string[]; steps?: number[]
   },
 ];
 
+/** What both rollbacks name: the stack and the stored template. */
+const rollbackParams = (call: AwsCall) => ({ StackName: call.params.StackName, TemplateURL: call.params.TemplateURL });
+
 /** A stack call's template, inline or by URL, as one parameter. */
 function asTemplate(call: AwsCall): AwsCall {
   if (call.params.TemplateBody === undefined && call.params.TemplateURL === undefined) return call;
-  return { ...call, params: { ...withoutParams(call, key => key === 'TemplateBody' || key === 'TemplateURL').params, Template: '<template>' } };
+  return withoutParams(call, key => key === 'TemplateBody' || key === 'TemplateURL', { Template: '<template>' });
 }
 
 /** The calls that change something, after the deliberate differences: ordered (stack, API, function) and the S3 writes as a sorted set. */
