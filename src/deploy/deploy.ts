@@ -115,6 +115,8 @@ export async function deployService(packaged: PackagedService, clients: AwsClien
           // (the policy may name resources the full template adds): those go with the full template.
           ...(deploymentRole(packaged) ? { RoleARN: deploymentRole(packaged) } : {}),
           NotificationARNs: stackOperationSettings(packaged).NotificationARNs,
+          // As v3, whose CREATE change set for the bucket-only stack carries the rollback triggers too.
+          RollbackConfiguration: rollbackConfiguration(packaged),
           ...onFailure(packaged, 'DELETE'),
         }),
       ),
@@ -183,20 +185,24 @@ export async function deployService(packaged: PackagedService, clients: AwsClien
     reporter.info(`${stack ? 'Updating' : 'Creating'} stack ${stackName} (${resourceCount} resources)`);
     const result = await step('describe stack events', monitorStack(clients, stackName, { ...monitorOptions(options, since, resourceCount), after }));
     if (!/^(CREATE|UPDATE)_COMPLETE$/.test(result.status)) throw failure(stackName, stack ? 'update' : 'create', result.status, result.firstFailure);
-    // A change set carries no stack policy: as v3, it is set once the change set ran, since it may name
-    // resources that change set added (CreateStack and UpdateStack carried it themselves).
-    const policy = stackPolicyBody(packaged);
-    if (policy && stack && !direct) await clients.cloudFormation.send(new SetStackPolicyCommand({ StackName: stackName, StackPolicyBody: policy }));
   } else {
     reporter.info('No changes to the stack: CloudFormation found nothing to update');
   }
+  // A change set carries no stack policy: as v3, it is set once the change set ran, since it may name
+  // resources that change set added (CreateStack and UpdateStack carried it themselves). Also when the
+  // change set was empty: a changed policy alone is a change to deploy.
+  const policy = stackPolicyBody(packaged);
+  if (policy && stack && !direct) await step('set stack policy', clients.cloudFormation.send(new SetStackPolicyCommand({ StackName: stackName, StackPolicyBody: policy })));
 
   if (previousState?.drift) {
     const { reconcileHotswapped } = require('./deploy-function') as typeof import('./deploy-function');
     await reconcileHotswapped(packaged, previousState.drift.functions, clients, { bucket, codeKey: async artifact => artifactKeys[artifact.name]! }, reporter);
   }
+  // REST stage settings v3 applies with API Gateway calls once the stack is updated (rest-stage.ts).
+  const { applyStageSettings } = require('./rest-stage') as typeof import('./rest-stage');
+  const restStage = await step('update the REST API stage', applyStageSettings(packaged, clients, previousState?.restStage));
   // The state goes last: a later deploy compares against it only once this one succeeded.
-  const state = JSON.stringify({ ...packaged.state, artifactKeys }, null, 2);
+  const state = JSON.stringify({ ...packaged.state, artifactKeys, ...(restStage ? { restStage } : {}) }, null, 2);
   await step(
     'upload the deployment state',
     uploadAll(clients, bucket, [{ key: `${folder}/${STATE_FILE}`, body: state, sha256: packaged.state.deploymentHash }], uploadEncryption(packaged)),

@@ -39,10 +39,15 @@ export function stackOperationSettings(packaged: Pick<PackagedService, 'config'>
   };
 }
 
-/** `provider.stackPolicy` (a list of statements) as CloudFormation's policy document; none for an empty list. */
+/**
+ * `provider.stackPolicy` (a list of statements) as CloudFormation's policy document; none for an empty
+ * list. A statement's single `Action` is sent as a list, as v3's validation rewrites it.
+ */
 export function stackPolicyBody(packaged: Pick<PackagedService, 'config'>): string | undefined {
-  const statements = provider(packaged).stackPolicy as unknown[] | undefined;
-  return statements && statements.length > 0 ? JSON.stringify({ Statement: statements }) : undefined;
+  const statements = provider(packaged).stackPolicy as Array<Record<string, unknown>> | undefined;
+  if (!statements || statements.length === 0) return undefined;
+  const listed = statements.map(statement => (typeof statement?.Action === 'string' ? { ...statement, Action: [statement.Action] } : statement));
+  return JSON.stringify({ Statement: listed });
 }
 
 export function rollbackConfiguration(packaged: Pick<PackagedService, 'config'>): RollbackConfiguration | undefined {
@@ -89,4 +94,27 @@ export function uploadEncryption(packaged: Pick<PackagedService, 'config'>): Upl
 /** How many deployment folders stay in the bucket after a deploy (v3's default: 5). */
 export function keptDeployments(packaged: Pick<PackagedService, 'config'>): number {
   return deploymentBucketObject(packaged).maxPreviousDeploymentArtifacts ?? 5;
+}
+
+/**
+ * Every `provider` setting that changes the requests of a deploy but not its template, as one value:
+ * part of the deployment hash, so changing one deploys even when the template and code are unchanged.
+ */
+export function deployTimeSettings(packaged: Pick<PackagedService, 'config'>): unknown {
+  const settings = provider(packaged);
+  const logs = settings.logs as { restApi?: unknown } | undefined;
+  const tracing = settings.tracing as { apiGateway?: unknown } | undefined;
+  const apiGateway = settings.apiGateway as { metrics?: unknown } | undefined;
+  return {
+    stackTags: settings.stackTags,
+    tags: settings.tags,
+    role: deploymentRole(packaged),
+    notificationArns: settings.notificationArns,
+    stackParameters: settings.stackParameters,
+    stackPolicy: settings.stackPolicy,
+    rollbackConfiguration: settings.rollbackConfiguration,
+    disableRollback: settings.disableRollback,
+    deploymentBucket: settings.deploymentBucket,
+    restApiStage: [logs?.restApi, tracing?.apiGateway, apiGateway?.metrics],
+  };
 }

@@ -13,6 +13,7 @@ import { header, readBody, type LocalRequest, type LocalResponse } from './http'
 import { S3Api } from './s3/api';
 import { GatewayRouter } from './gateway/router';
 import { apiGatewayApi } from './services/api-gateway';
+import { RestStages } from './services/rest-stages';
 import { refuseUpgrade } from './websocket/websocket-apis';
 import { dynamoDbApi } from './services/dynamodb';
 import { ecrApi } from './services/ecr';
@@ -86,6 +87,7 @@ export class LocalServer {
   private readonly s3: S3Api;
   private readonly gateway: GatewayRouter;
   private readonly sqs: SqsApi;
+  private readonly restStages: RestStages;
   readonly http: Server;
 
   constructor(
@@ -96,6 +98,7 @@ export class LocalServer {
     this.s3 = new S3Api(cloud.s3);
     this.gateway = new GatewayRouter(cloud);
     this.sqs = new SqsApi(cloud);
+    this.restStages = new RestStages(cloud.dataDir, type => cloud.resources(type).map(({ record }) => record));
     cloud.sendToDestination = (arn, message, attributes) => (arn.split(':')[2] === 'sns' ? void publish(cloud, arn, { message }) : this.sqs.sendTo(arn, message, attributes));
     this.http = createServer((req, res) => void this.serve(req, res));
     acceptHttp2Cleartext(this.http, (req, res) => void this.serve(req, res));
@@ -199,7 +202,7 @@ export class LocalServer {
   private async serveJson(service: Service, request: LocalRequest): Promise<LocalResponse | undefined> {
     if (service === 'gateway') return this.gateway.handle(request);
     if (service === 'lambda') return lambdaApi(this.cloud, request);
-    if (service === 'apigateway') return apiGatewayApi(() => this.cloud.resources('AWS::ApiGateway::ApiKey').map(({ record }) => record), request);
+    if (service === 'apigateway') return this.restStages.handle(request) ?? apiGatewayApi(() => this.cloud.resources('AWS::ApiGateway::ApiKey').map(({ record }) => record), request);
     if (service === 'logs' || service === 'ssm' || service === 'dynamodb' || service === 'events' || service === 'sqs' || service === 'kinesis' || service === 'monitoring' || service === 'ecr') {
       if (service === 'kinesis') refuseCbor(request);
       const operation = (header(request, 'x-amz-target') ?? '').split('.')[1] ?? '';

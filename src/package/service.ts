@@ -40,8 +40,9 @@ export interface PackageRequest {
   /** @internal fw dev: what its watcher vouches for (see watched-files.ts). */
   watched?: import('./watched-files').WatchedTrust;
   /**
-   * Where container images are pushed and tags resolved (ECR): the deploy's target. Default: AWS in
-   * the service's region (or $AWS_ENDPOINT_URL), asked only when an image must be built or a tag resolved.
+   * Where packaging reaches AWS: container images pushed and tags resolved (ECR), `package.artifact`
+   * objects downloaded (S3). The deploy's target; default: AWS in the service's region (or
+   * $AWS_ENDPOINT_URL), asked only when an image must be built, a tag resolved or an object fetched.
    */
   imageTarget?: import('./images/service-images').ImageTargetSupplier;
 }
@@ -69,6 +70,8 @@ export interface PackageState {
   nestedStacks?: Array<{ logicalId: string; file: string }>;
   /** Stack splitting: the stack every resource lives in (`root` or a nested stack's logical id), reused so a later package moves nothing. */
   placement?: { mode: string; resources: Record<string, string> };
+  /** Set by deploy in the bucket's copy: the REST API stage settings it applied (deploy/rest-stage.ts), so the next deploy reverts what goes. */
+  restStage?: import('../deploy/rest-stage').AppliedStageSettings;
   /** Set by `fw deploy --hotswap` in the bucket's copy: functions updated in place, not yet through CloudFormation. */
   drift?: import('../deploy/hotswap').Drift;
 }
@@ -145,6 +148,12 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
       build: config.build as never,
       watched: request.watched,
     }));
+    if (Object.values(artifacts.functions).some(artifact => artifact.s3)) {
+      // `package.artifact: s3://…` is downloaded into the package, as v3 does: deployed from the deployment bucket with its own hash.
+      const { fetchS3Artifacts } = require('./s3-artifacts') as typeof import('./s3-artifacts');
+      const { defaultTarget } = require('./images/service-images') as typeof import('./images/service-images');
+      await fetchS3Artifacts(artifacts, staging, request.imageTarget ? await request.imageTarget(loaded) : defaultTarget(loaded, request.options));
+    }
     Object.assign(service.artifacts, artifacts);
     const synthStarted = performance.now();
     // The handlers of the custom resources the template uses (existing buckets and user pools, API Gateway logging).
@@ -196,7 +205,10 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
     const stableTemplate = templateText
       .split(service.artifactDirectory).join('<artifacts>')
       .split(`ApiGatewayDeployment${service.instanceId}`).join('ApiGatewayDeployment<id>');
-    state.deploymentHash = sha256(JSON.stringify([stableTemplate, state.artifacts]));
+    // The deploy-time settings (stack policy, tags, topics, REST stage settings, …) change what a deploy sends without changing
+    // the template: a change to one of them is a change to deploy, as in v3.
+    const { deployTimeSettings } = require('../deploy/stack-settings') as typeof import('../deploy/stack-settings');
+    state.deploymentHash = sha256(JSON.stringify([stableTemplate, state.artifacts, deployTimeSettings(loaded)]));
     writeFileSync(join(staging, STATE_FILE), JSON.stringify(state, null, 2));
     timedSince('package/synth', synthStarted);
     mkdirSync(dirname(outDir), { recursive: true });

@@ -22,7 +22,7 @@ export async function serviceImages(loaded: LoadedService, supplier: ImageTarget
 }
 
 /** `fw package`: AWS in the service's region (or $AWS_ENDPOINT_URL), with `--aws-profile` or `provider.profile`. */
-function defaultTarget(loaded: LoadedService, options: Record<string, unknown>): AwsTarget {
+export function defaultTarget(loaded: LoadedService, options: Record<string, unknown>): AwsTarget {
   const profile = options['aws-profile'] ?? loaded.config.provider.profile;
   return {
     region: loaded.region,

@@ -1,0 +1,211 @@
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A recording endpoint for AWS calls: an HTTP server in front of the local cloud that names each
+ * request as AWS documents it (service, operation) with the parameters that carry user settings, and
+ * passes it on. Serverless v3 (AWS SDK v2) and fw (AWS SDK v3) both talk to it, so the two records
+ * come from the same parser and compare directly (test/deploy/aws-calls.test.ts,
+ * scripts/aws-call-goldens.js).
+ */
+
+/** One AWS call: `cloudformation CreateChangeSet { StackName: 'rec-dev', 'Tags.member.1.Key': 'STAGE', … }`. */
+export interface AwsCall {
+  service: string;
+  operation: string;
+  params: Record<string, unknown>;
+}
+
+export interface Recorder {
+  url: string;
+  calls: AwsCall[];
+  close(): Promise<void>;
+}
+
+export async function startRecorder(upstream: string): Promise<Recorder> {
+  const target = new URL(upstream);
+  const calls: AwsCall[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', chunk => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const call = describeCall(req.method ?? 'GET', req.url ?? '/', req.headers, body);
+      if (call) calls.push(call);
+      const forwarded = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, response => {
+        res.writeHead(response.statusCode ?? 500, response.headers);
+        response.pipe(res);
+      });
+      forwarded.on('error', error => res.destroy(error));
+      forwarded.end(body);
+    });
+  });
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    calls,
+    close: () => new Promise(resolve => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
+}
+
+/** The service a request is signed for (SigV4 credential scope `KEY/date/region/service/aws4_request`). */
+function signedService(headers: IncomingHttpHeaders, url: URL): string | undefined {
+  const scope = /Credential=[^/]+\/[^/]+\/[^/]+\/([^/]+)\//.exec(String(headers.authorization ?? ''))?.[1];
+  return scope ?? /X-Amz-Credential=[^/]+\/[^/]+\/[^/]+\/([^/]+)\//.exec(decodeURIComponent(url.search))?.[1];
+}
+
+/** Values that change from run to run (bucket suffixes, deployment folders, stack ids) written as placeholders. */
+export function normalizeValue(text: string): string {
+  return text
+    .replace(/arn:aws:cloudformation:[^:]+:\d+:stack\/([^/]+)\/[0-9a-f-]+/g, '$1')
+    .replace(/serverlessdeploymentbucket-[a-z0-9]+/g, 'serverlessdeploymentbucket-<id>')
+    .replace(/\/\d{13}-\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\//g, '/<deployment>/')
+    .replace(/\/\d{13}-\d{4}-\d\d-\d\dT\d\d%3A\d\d%3A\d\d\.\d{3}Z\//g, '/<deployment>/');
+}
+
+/** Query-protocol parameters that carry no user setting (or carry the template, which the template goldens cover). */
+const UNCOMPARED_QUERY = new Set(['Action', 'Version', 'NextToken', 'ClientToken', 'ClientRequestToken', 'ChangeSetName', 'Description']);
+
+/** S3 request headers that carry user settings (encryption, metadata). */
+const SETTING_HEADERS = /^x-amz-(server-side-encryption.*|meta-.*|acl|storage-class|tagging|copy-source)$/;
+
+export function describeCall(method: string, path: string, headers: IncomingHttpHeaders, body: Buffer): AwsCall | undefined {
+  const url = new URL(path, 'http://recorder');
+  const service = signedService(headers, url);
+  // fw's own local-cloud endpoints (`/_fw/…`) are no AWS call.
+  if (!service || url.pathname.startsWith('/_fw/')) return undefined;
+  const contentType = String(headers['content-type'] ?? '');
+  if (contentType.startsWith('application/x-www-form-urlencoded')) {
+    const form = new URLSearchParams(body.toString());
+    const operation = form.get('Action');
+    if (operation) return { service, operation, params: queryParams(form) };
+  }
+  const amzTarget = headers['x-amz-target'];
+  if (typeof amzTarget === 'string') return { service, operation: amzTarget.split('.').pop()!, params: jsonParams(body) };
+  if (service === 's3') return s3Call(method, url, headers, body);
+  if (service === 'lambda') {
+    const functionName = /^\/[\d-]+\/functions\/([^/]+)/.exec(url.pathname)?.[1];
+    return { service, operation: lambdaOperation(method, url.pathname), params: { ...(functionName ? { FunctionName: decodeURIComponent(functionName) } : {}), ...jsonParams(body) } };
+  }
+  if (service === 'apigateway') return { service, operation: apiGatewayOperation(method, url.pathname), params: apiGatewayParams(url, body) };
+  return { service, operation: `${method} ${url.pathname}`, params: {} };
+}
+
+function queryParams(form: URLSearchParams): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  for (const [key, value] of [...form].sort(([a], [b]) => a.localeCompare(b))) {
+    if (UNCOMPARED_QUERY.has(key)) continue;
+    params[key] = key === 'TemplateBody' || key === 'TemplateURL' ? '<template>' : normalizeValue(value);
+  }
+  return params;
+}
+
+function jsonParams(body: Buffer): Record<string, unknown> {
+  if (body.length === 0) return {};
+  try {
+    const parsed = JSON.parse(body.toString()) as Record<string, unknown>;
+    // Code bytes (UpdateFunctionCode's ZipFile) are the package's, not a setting.
+    if (typeof parsed.ZipFile === 'string') parsed.ZipFile = '<zip>';
+    return JSON.parse(normalizeValue(JSON.stringify(parsed))) as Record<string, unknown>;
+  } catch {
+    return { body: '<binary>' };
+  }
+}
+
+function s3Call(method: string, url: URL, headers: IncomingHttpHeaders, body: Buffer): AwsCall {
+  const [bucket = '', ...keyParts] = url.pathname.slice(1).split('/');
+  const key = decodeURIComponent(keyParts.join('/'));
+  const sub = [...url.searchParams.keys()].find(name => SUBRESOURCES.has(name));
+  const params: Record<string, unknown> = { Bucket: normalizeValue(bucket) };
+  if (key) params.Key = normalizeValue(`/${key}`).slice(1);
+  for (const [name, value] of Object.entries(headers)) if (SETTING_HEADERS.test(name)) params[name] = normalizeValue(String(value));
+  // A sha256 of the package differs between two packagers: that it is sent is the setting.
+  if (params['x-amz-meta-filesha256'] !== undefined) params['x-amz-meta-filesha256'] = '<sha256>';
+  let operation: string;
+  if (method === 'HEAD') operation = key ? 'HeadObject' : 'HeadBucket';
+  else if (method === 'GET' && key) operation = 'GetObject';
+  else if (method === 'GET') operation = sub ? `GetBucket${SUBRESOURCES.get(sub)}` : url.searchParams.get('list-type') === '2' ? 'ListObjectsV2' : 'ListObjects';
+  else if (method === 'PUT' && key) operation = headers['x-amz-copy-source'] ? 'CopyObject' : 'PutObject';
+  else if (method === 'PUT') operation = sub ? `PutBucket${SUBRESOURCES.get(sub)}` : 'CreateBucket';
+  else if (method === 'POST' && url.searchParams.has('delete')) operation = 'DeleteObjects';
+  else if (method === 'DELETE') operation = key ? 'DeleteObject' : sub ? `DeleteBucket${SUBRESOURCES.get(sub)}` : 'DeleteBucket';
+  else operation = `${method} ${sub ?? ''}`;
+  if (operation === 'ListObjectsV2' || operation === 'ListObjects' || operation === 'GetBucketVersions') {
+    const prefix = url.searchParams.get('prefix');
+    if (prefix !== null) params.Prefix = normalizeValue(prefix);
+  }
+  // Bucket configuration (tags, versioning, accelerate, public access block) is the XML body.
+  if (/^PutBucket/.test(operation) && body.length > 0) params.body = xmlText(body.toString());
+  return { service: 's3', operation, params };
+}
+
+const SUBRESOURCES = new Map([
+  ['location', 'Location'],
+  ['versions', 'Versions'],
+  ['versioning', 'Versioning'],
+  ['tagging', 'Tagging'],
+  ['accelerate', 'AccelerateConfiguration'],
+  ['encryption', 'Encryption'],
+  ['publicAccessBlock', 'PublicAccessBlock'],
+  ['policy', 'Policy'],
+  ['notification', 'NotificationConfiguration'],
+  ['acl', 'Acl'],
+]);
+
+/** An XML body with the declaration, namespaces and layout whitespace taken out (the two SDKs lay it out differently). */
+function xmlText(xml: string): string {
+  return xml
+    .replace(/<\?xml[^>]*\?>/, '')
+    .replace(/\s+xmlns(:\w+)?="[^"]*"/g, '')
+    .replace(/>\s+</g, '><')
+    .trim();
+}
+
+function lambdaOperation(method: string, path: string): string {
+  const routes: Array<[string, RegExp, string]> = [
+    ['GET', /^\/[\d-]+\/functions\/?$/, 'ListFunctions'],
+    ['GET', /^\/[\d-]+\/functions\/[^/]+$/, 'GetFunction'],
+    ['GET', /^\/[\d-]+\/functions\/[^/]+\/configuration$/, 'GetFunctionConfiguration'],
+    ['PUT', /^\/[\d-]+\/functions\/[^/]+\/code$/, 'UpdateFunctionCode'],
+    ['PUT', /^\/[\d-]+\/functions\/[^/]+\/configuration$/, 'UpdateFunctionConfiguration'],
+    ['POST', /^\/[\d-]+\/functions\/[^/]+\/invocations$/, 'Invoke'],
+    ['POST', /^\/[\d-]+\/functions\/[^/]+\/versions$/, 'PublishVersion'],
+    ['GET', /^\/[\d-]+\/functions\/[^/]+\/versions$/, 'ListVersionsByFunction'],
+    ['GET', /^\/[\d-]+\/functions\/[^/]+\/aliases$/, 'ListAliases'],
+    ['GET', /^\/[\d-]+\/layers\/[^/]+\/versions$/, 'ListLayerVersions'],
+  ];
+  return routes.find(([m, pattern]) => m === method && pattern.test(path))?.[2] ?? `${method} ${path}`;
+}
+
+function apiGatewayOperation(method: string, path: string): string {
+  const routes: Array<[string, RegExp, string]> = [
+    ['GET', /^\/restapis\/?$/, 'GetRestApis'],
+    ['GET', /^\/restapis\/[^/]+$/, 'GetRestApi'],
+    ['GET', /^\/restapis\/[^/]+\/stages\/?$/, 'GetStages'],
+    ['GET', /^\/restapis\/[^/]+\/stages\/[^/]+$/, 'GetStage'],
+    ['PATCH', /^\/restapis\/[^/]+\/stages\/[^/]+$/, 'UpdateStage'],
+    ['GET', /^\/restapis\/[^/]+\/deployments\/?$/, 'GetDeployments'],
+    ['GET', /^\/restapis\/[^/]+\/resources\/?$/, 'GetResources'],
+    ['GET', /^\/tags\/.+$/, 'GetTags'],
+    ['PUT', /^\/tags\/.+$/, 'TagResource'],
+    ['DELETE', /^\/tags\/.+$/, 'UntagResource'],
+    ['GET', /^\/apikeys\/?$/, 'GetApiKeys'],
+    ['GET', /^\/apikeys\/[^/]+$/, 'GetApiKey'],
+    ['GET', /^\/account$/, 'GetAccount'],
+    ['PATCH', /^\/account$/, 'UpdateAccount'],
+    ['GET', /^\/usageplans\/?$/, 'GetUsagePlans'],
+  ];
+  return routes.find(([m, pattern]) => m === method && pattern.test(path))?.[2] ?? `${method} ${path}`;
+}
+
+/** API Gateway's parameters: the JSON body, the tag keys an untag names, and which stage or ARN (API ids are generated, so written as `<id>`). */
+function apiGatewayParams(url: URL, body: Buffer): Record<string, unknown> {
+  const params = jsonParams(body);
+  const stage = /^\/restapis\/[^/]+\/stages\/([^/]+)$/.exec(url.pathname)?.[1];
+  if (stage) params.stageName = decodeURIComponent(stage);
+  const tagged = /^\/tags\/(.+)$/.exec(url.pathname)?.[1];
+  if (tagged) params.resourceArn = decodeURIComponent(tagged).replace(/\/restapis\/[^/]+\//, '/restapis/<id>/');
+  const tagKeys = url.searchParams.getAll('tagKeys');
+  if (tagKeys.length > 0) params.tagKeys = tagKeys.flatMap(keys => keys.split(',')).sort();
+  return params;
+}
