@@ -186,16 +186,16 @@ function dispatchedOperations(files) {
 /** The local services dispatched by operation name, by the AWS service they answer for. */
 const DISPATCHED = [
   ['CloudFormation', ['src/local/cloudformation/api.ts']],
-  ['CloudWatch', ['src/local/services/cloudwatch.ts']],
-  ['CloudWatch Logs', ['src/local/services/logs.ts']],
+  ['CloudWatch', ['src/local/cloudwatch/service.ts']],
+  ['CloudWatch Logs', ['src/local/logs/service.ts']],
   ['DynamoDB', ['src/local/dynamodb/api.ts', 'src/local/dynamodb/table-operations.ts'], () => Object.keys(require(path.join(dist, 'src', 'local', 'dynamodb', 'api')).ITEM_WRITES)],
-  ['ECR', ['src/local/services/ecr.ts']],
-  ['EventBridge', ['src/local/services/eventbridge.ts', 'src/local/services/events-resources.ts']],
+  ['ECR', ['src/local/ecr/service.ts']],
+  ['EventBridge', ['src/local/eventbridge/service.ts', 'src/local/eventbridge/resources.ts']],
   ['Kinesis', ['src/local/kinesis/api.ts']],
-  ['SNS', ['src/local/services/sns.ts']],
-  ['SQS', ['src/local/services/sqs.ts']],
-  ['SSM Parameter Store', ['src/local/services/ssm.ts']],
-  ['STS', ['src/local/services/sts.ts']],
+  ['SNS', ['src/local/sns/service.ts']],
+  ['SQS', ['src/local/sqs/service.ts']],
+  ['SSM Parameter Store', ['src/local/ssm/service.ts']],
+  ['STS', ['src/local/sts/service.ts']],
 ];
 
 function localCloudCoverage() {

@@ -5,12 +5,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { ConfigError } from '../errors';
 import { streamRecord } from '../local/dynamodb/streams';
-import { eventBridgeEvent } from '../local/events/eventbridge-event';
-import { s3LambdaRecord } from '../local/events/s3-notifications';
+import { eventBridgeEvent } from '../local/eventbridge/event';
+import { s3LambdaRecord } from '../local/s3/notifications';
 import { restEventV1 } from '../local/gateway/events';
 import { kinesisLambdaRecord } from '../local/kinesis/lambda-source';
-import { sqsLambdaRecord } from '../local/services/sqs';
-import { snsLambdaRecord } from '../local/services/sns';
+import { sqsLambdaRecord } from '../local/sqs/service';
+import { snsLambdaRecord } from '../local/sns/service';
 import { messageEvent } from '../local/websocket/events';
 import { alexaSkillEvent, alexaSmartHomeEvent, cloudWatchLogEvent, cognitoUserPoolEvent, iotEvent } from './documented';
 

@@ -4,20 +4,20 @@ import { StackEngine } from './cloudformation/engine';
 import { StackStore } from './cloudformation/store';
 import { DynamoDbStreams } from './dynamodb/streams';
 import { TableStore } from './dynamodb/tables';
-import { notifyObjectEvent } from './events/s3-notifications';
-import { Scheduler } from './events/scheduler';
-import { ShardDelivery } from './events/shard-delivery';
+import { notifyObjectEvent } from './s3/notifications';
+import { Scheduler } from './eventbridge/scheduler';
+import { ShardDelivery } from './lambda/shard-delivery';
 import { kinesisShardSource } from './kinesis/lambda-source';
 import { KinesisStore } from './kinesis/streams';
 import { FunctionRuntime } from './runtime/functions';
 import { S3Store } from './s3/store';
 import type { DeployedResource, LocalServices } from './service-interfaces';
 import { ApiResourceStore } from './state/api-resources';
-import { ImageRepositoryStore } from './state/image-repositories';
+import { ImageRepositoryStore } from './ecr/repositories';
 import { makePrivateDir } from './state/files';
-import { LogStore } from './state/logs';
-import { InvocationMetrics } from './metrics/invocation-metrics';
-import { ParameterStore } from './state/parameters';
+import { LogStore } from './logs/store';
+import { InvocationMetrics } from './cloudwatch/invocation-metrics';
+import { ParameterStore } from './ssm/parameters';
 
 export const ACCOUNT_ID = '000000000000';
 
@@ -51,12 +51,12 @@ export class LocalCloud implements LocalServices {
   readonly engine: StackEngine;
   readonly logs: LogStore;
   readonly ssm: ParameterStore;
-  /** ECR repositories and the images recorded in them (services/ecr.ts). */
+  /** ECR repositories and the images recorded in them (ecr/service.ts). */
   readonly ecr: ImageRepositoryStore;
   /** Topics, subscriptions, functions, mappings and rules made by API calls instead of stacks. */
   readonly apiResources: ApiResourceStore;
   readonly functions: FunctionRuntime;
-  /** What CloudWatch's AWS/Lambda metrics answer from (services/cloudwatch.ts). */
+  /** What CloudWatch's AWS/Lambda metrics answer from (cloudwatch/service.ts). */
   readonly invocationMetrics: InvocationMetrics;
   readonly scheduler: Scheduler;
   /** Application Load Balancer listeners, each served on a port of its own. */

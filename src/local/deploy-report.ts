@@ -1,7 +1,7 @@
 import type { LoadBalancerEndpoints, Stores } from './service-interfaces';
 import type { StackRecord } from './cloudformation/model';
 import { byCodeUnits, byKey } from '../order';
-import { keyName } from './services/api-gateway';
+import { keyName } from './gateway/service';
 import { isCustomResourceType, notRunReason } from './providers/custom-resource';
 import { jsonResponse, type LocalRequest, type LocalResponse } from './http';
 

@@ -3,12 +3,12 @@ import type { OperationInput, ResourceRecord, StackRecord } from './cloudformati
 import type { StackStore } from './cloudformation/store';
 import type { TableStore } from './dynamodb/tables';
 import type { KinesisStore } from './kinesis/streams';
-import type { InvocationMetrics } from './metrics/invocation-metrics';
+import type { InvocationMetrics } from './cloudwatch/invocation-metrics';
 import type { PublishedVersion } from './runtime/code';
 import type { S3Store } from './s3/store';
 import type { ApiResourceStore } from './state/api-resources';
-import type { LogStore } from './state/logs';
-import type { ParameterStore } from './state/parameters';
+import type { LogStore } from './logs/store';
+import type { ParameterStore } from './ssm/parameters';
 
 /*
  * What the parts of the local cloud need from each other, as interfaces. `cloud.ts` (the

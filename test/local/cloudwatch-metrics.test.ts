@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CloudWatchClient, GetMetricDataCommand, GetMetricStatisticsCommand } from '@aws-sdk/client-cloudwatch';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
-import { statistic } from '../../src/local/services/cloudwatch';
+import { statistic } from '../../src/local/cloudwatch/service';
 import { LOCAL_CREDENTIALS, startTestService, type TestService } from '../helpers/local-cloud';
 
 /** The local cloud's CloudWatch metrics (AWS/Lambda), fed by the invocations of its runtime, read with the SDK. */

@@ -1,8 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { LocalCloud } from '../../src/local/cloud';
-import { Scheduler } from '../../src/local/events/scheduler';
-import { matchesPattern } from '../../src/local/events/event-pattern';
+import { Scheduler } from '../../src/local/eventbridge/scheduler';
+import { matchesPattern } from '../../src/local/eventbridge/event-pattern';
 
 /** Just enough of the local cloud for the scheduler: rules to read, and a record of invocations. */
 function fakeCloud(rules: Record<string, unknown>[]) {

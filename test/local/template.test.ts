@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { resolve, NO_VALUE, type ResolveContext } from '../../src/local/template/intrinsics';
 import { creationOrder, dependencyGraph } from '../../src/local/template/graph';
 import { parseTemplate } from '../../src/local/template/parse';
-import { cronMatches, rateInterval } from '../../src/local/events/schedule';
+import { cronMatches, rateInterval } from '../../src/local/eventbridge/schedule';
 import { matchPath, bestMatch } from '../../src/local/gateway/routes';
 import { localizeEndpoints } from '../../src/local/gateway/endpoints';
 import type { Template } from '../../src/local/template/types';

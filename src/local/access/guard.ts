@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import { AwsError } from '../aws/errors';
-import { QUERY_NAMESPACES } from '../aws/query';
-import { jsonError, queryError, s3Error } from '../aws/respond';
+import { AwsError } from '../protocol/errors';
+import { QUERY_NAMESPACES } from '../protocol/query';
+import { jsonError, queryError, s3Error } from '../protocol/respond';
 import { EXECUTE_API_PREFIX, LAMBDA_URL_PREFIX } from '../gateway/endpoints';
 import { ISSUER_PATH } from '../auth/issuer';
 import { CUSTOM_RESOURCE_RESPONSE_PREFIX } from '../providers/custom-resource';

@@ -1,5 +1,5 @@
-import { AwsError, validationError } from '../aws/errors';
-import type { QueryParams } from '../aws/query';
+import { AwsError, validationError } from '../protocol/errors';
+import type { QueryParams } from '../protocol/query';
 import type { LocalServices } from '../service-interfaces';
 import { ChangeSetApi } from './change-sets';
 import { DescribeApi } from './describe';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { AwsError, validationError } from '../aws/errors';
-import type { QueryParams } from '../aws/query';
+import { AwsError, validationError } from '../protocol/errors';
+import type { QueryParams } from '../protocol/query';
 import type { LocalServices } from '../service-interfaces';
 import { parseTemplate } from '../template/parse';
 import { changesBetween } from './changes';

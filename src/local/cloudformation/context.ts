@@ -1,4 +1,4 @@
-import { validationError } from '../aws/errors';
+import { validationError } from '../protocol/errors';
 import { isCustomResourceType, missingDataKey } from '../providers/custom-resource';
 import { recordedAttribute } from '../providers/recorded';
 import { resolve, type ResolveContext } from '../template/intrinsics';

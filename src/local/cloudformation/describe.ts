@@ -1,6 +1,6 @@
 import { describedSettings } from './stack-settings';
-import { validationError } from '../aws/errors';
-import type { QueryParams } from '../aws/query';
+import { validationError } from '../protocol/errors';
+import type { QueryParams } from '../protocol/query';
 import type { LocalServices } from '../service-interfaces';
 import { localizeEndpoints } from '../gateway/endpoints';
 import { parseTemplate } from '../template/parse';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AwsError, validationError } from '../aws/errors';
+import { AwsError, validationError } from '../protocol/errors';
 import type { EngineServices, LocalServices, StackOperations } from '../service-interfaces';
 import { providerFor } from '../providers/registry';
 import { creationOrder, dependencyGraph } from '../template/graph';

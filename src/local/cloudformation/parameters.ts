@@ -1,4 +1,4 @@
-import { validationError } from '../aws/errors';
+import { validationError } from '../protocol/errors';
 import type { Template } from '../template/types';
 
 /**

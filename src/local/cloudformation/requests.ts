@@ -1,5 +1,5 @@
-import { validationError } from '../aws/errors';
-import type { QueryParams } from '../aws/query';
+import { validationError } from '../protocol/errors';
+import type { QueryParams } from '../protocol/query';
 import type { LocalServices } from '../service-interfaces';
 import { parseTemplate } from '../template/parse';
 import type { OperationInput, StackRecord } from './model';

@@ -1,4 +1,4 @@
-import { validationError } from '../aws/errors';
+import { validationError } from '../protocol/errors';
 import type { EngineServices, LocalServices } from '../service-interfaces';
 import { providerFor, isEmulated } from '../providers/registry';
 import type { ProviderContext } from '../providers/provider';

@@ -1,5 +1,5 @@
-import { validationError } from '../aws/errors';
-import type { QueryParams } from '../aws/query';
+import { validationError } from '../protocol/errors';
+import type { QueryParams } from '../protocol/query';
 import type { RollbackConfigurationRecord, StackRecord, StackSettings } from './model';
 
 export type { RollbackConfigurationRecord, StackSettings };

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { AwsError } from '../aws/errors';
+import { AwsError } from '../protocol/errors';
 import { readJson, writeJsonAtomic } from '../state/files';
 import type { StackRecord } from './model';
 

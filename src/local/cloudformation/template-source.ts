@@ -1,4 +1,4 @@
-import { AwsError, validationError } from '../aws/errors';
+import { AwsError, validationError } from '../protocol/errors';
 import type { S3Store } from '../s3/store';
 import { checkTemplateBodySize, checkTemplateUrlSize } from '../template/parse';
 

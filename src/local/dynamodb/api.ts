@@ -2,7 +2,7 @@
  * The DynamoDB API (JSON 1.0, target prefix DynamoDB_20120810): tables, items,
  * expressions, queries, scans, batches and transactions over the table store.
  */
-import { AwsError } from '../aws/errors';
+import { AwsError } from '../protocol/errors';
 import { batchGet, getItem, query, scan, transactGet } from './reads';
 import { tableOperation } from './table-operations';
 import type { TableStore } from './tables';

@@ -3,7 +3,7 @@
  * items against its schema, reading a request's expressions, and the errors
  * DynamoDB answers with.
  */
-import { AwsError } from '../aws/errors';
+import { AwsError } from '../protocol/errors';
 import { evaluate, parseCondition, parseProjection, Placeholders, project, type Condition, type Path } from './expressions';
 import { checkKeyValue, type Table, type TableStore } from './tables';
 import { checkValue, itemSize, validation, type AttributeValue, type Item } from './values';

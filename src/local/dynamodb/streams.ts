@@ -4,7 +4,7 @@
  * shard per stream, and read by the shard delivery for the mappings on the stream's ARN.
  */
 import { randomUUID } from 'node:crypto';
-import type { ShardRecord, ShardSource } from '../events/shard-delivery';
+import type { ShardRecord, ShardSource } from '../lambda/shard-delivery';
 import type { ItemChange, TableDefinition } from './tables';
 import { itemSize } from './values';
 

@@ -1,5 +1,5 @@
 /** CreateTable, DescribeTable, UpdateTable, DeleteTable, ListTables, and tables that stacks declare. */
-import { AwsError } from '../aws/errors';
+import { AwsError } from '../protocol/errors';
 import type { AttributeDefinition, IndexDefinition, KeyElement, Table, TableDefinition, TableStore } from './tables';
 import { validation } from './values';
 

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { AwsError } from '../aws/errors';
+import { AwsError } from '../protocol/errors';
 import { readJson, writeFileAtomic, writeJsonAtomic } from '../state/files';
 import { readJsonLines } from '../state/json-lines';
 import { AppendLog } from './item-log';

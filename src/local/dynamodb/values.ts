@@ -1,4 +1,4 @@
-import { AwsError } from '../aws/errors';
+import { AwsError } from '../protocol/errors';
 
 /** A DynamoDB attribute value as the JSON protocol carries it: exactly one of these members. */
 export interface AttributeValue {

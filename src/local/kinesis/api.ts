@@ -2,7 +2,7 @@
  * The Kinesis Data Streams API (JSON 1.1, target prefix Kinesis_20131202) over the stream store:
  * streams, shards, PutRecord(s) with per-shard throughput limits, shard iterators and GetRecords.
  */
-import { AwsError } from '../aws/errors';
+import { AwsError } from '../protocol/errors';
 import { ON_DEMAND_SHARDS, type KinesisRecord, type KinesisStore, type KinesisStream } from './streams';
 
 /** How long a shard iterator stays usable, as in AWS. */

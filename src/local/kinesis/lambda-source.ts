@@ -1,4 +1,4 @@
-import type { ShardRecord, ShardSource } from '../events/shard-delivery';
+import type { ShardRecord, ShardSource } from '../lambda/shard-delivery';
 import type { KinesisRecord, KinesisStore } from './streams';
 
 /** A Kinesis record as a Lambda event's `Records` carry it (also what `fw generate-event -t aws:kinesis` prints). */

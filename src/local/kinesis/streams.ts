@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { AwsError } from '../aws/errors';
+import { AwsError } from '../protocol/errors';
 import { readJson, writeFileAtomic, writeJsonAtomic } from '../state/files';
 import { appendJsonLine, readJsonLines } from '../state/json-lines';
 

@@ -1,5 +1,5 @@
 import { functionNameOf } from '../runtime/functions';
-import { createAlias, deleteAlias, updateAlias } from '../services/lambda-versions';
+import { createAlias, deleteAlias, updateAlias } from '../lambda/versions';
 import type { ProviderContext, ResourceProvider } from './provider';
 
 /** A stack's AWS::Lambda::Alias: an alias on the function, so invoking `name:alias` runs its version. Ref is the alias ARN. */

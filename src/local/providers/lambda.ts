@@ -1,4 +1,4 @@
-import { AwsError } from '../aws/errors';
+import { AwsError } from '../protocol/errors';
 import { ECR_URI } from '../../constructs/function-image';
 import { CODE_SIZE, keptOnUpdate, materializeCode, publishVersion } from '../runtime/code';
 import { functionNameOf } from '../runtime/functions';

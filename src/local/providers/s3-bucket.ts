@@ -1,4 +1,4 @@
-import { AwsError } from '../aws/errors';
+import { AwsError } from '../protocol/errors';
 import type { ResourceRecord } from '../cloudformation/model';
 import { generatedName } from './names';
 import type { ProviderContext, Provisioned, ResourceProvider } from './provider';

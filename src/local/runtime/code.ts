@@ -2,7 +2,7 @@ import { ALIASES } from './aliases';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { AwsError } from '../aws/errors';
+import { AwsError } from '../protocol/errors';
 import type { S3Store } from '../s3/store';
 import { PRIVATE_DIR, writePrivateFile } from '../state/files';
 import { unpackSharing } from './shared-folders';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { AwsError } from '../aws/errors';
+import { AwsError } from '../protocol/errors';
 import type { FunctionInvoker, InvokeOutcome, RuntimeServices } from '../service-interfaces';
 import type { ResourceRecord } from '../cloudformation/model';
 import { localizeEndpoints } from '../gateway/endpoints';

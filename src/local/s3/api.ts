@@ -1,5 +1,5 @@
-import { AwsError } from '../aws/errors';
-import { blocksOf, document, flat, textsOf } from '../aws/xml';
+import { AwsError } from '../protocol/errors';
+import { blocksOf, document, flat, textsOf } from '../protocol/xml';
 import { header, xmlResponse, type LocalRequest, type LocalResponse } from '../http';
 import { decodeAwsChunked, isAwsChunked } from './chunked';
 import { corsConfigurationXml, corsHeaders, matchingRule, parseCorsConfiguration, preflight } from './cors';

@@ -1,4 +1,4 @@
-import { AwsError } from '../aws/errors';
+import { AwsError } from '../protocol/errors';
 
 /**
  * Decodes an `aws-chunked` body (what the SDK sends for a streamed upload with

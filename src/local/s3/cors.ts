@@ -3,8 +3,8 @@
  * preflight (`OPTIONS` on a bucket or object) and the `Access-Control-*` headers of the actual
  * response, from the first rule that matches the origin, the method and the requested headers.
  */
-import { AwsError } from '../aws/errors';
-import { document, flat, textsOf } from '../aws/xml';
+import { AwsError } from '../protocol/errors';
+import { document, flat, textsOf } from '../protocol/xml';
 import { header, type LocalRequest, type LocalResponse } from '../http';
 
 export interface CorsRule {

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { AwsError } from '../aws/errors';
+import { AwsError } from '../protocol/errors';
 
 export interface Part {
   data: Buffer;

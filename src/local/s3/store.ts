@@ -2,7 +2,7 @@ import type { CorsRule } from './cors';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { AwsError } from '../aws/errors';
+import { AwsError } from '../protocol/errors';
 import { makePrivateDir, readJson, writeFileAtomic, writeJsonAtomic } from '../state/files';
 
 export interface StoredObject {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { AwsError } from '../aws/errors';
+import { AwsError } from '../protocol/errors';
 import type { ResourceRecord, StackRecord } from '../cloudformation/model';
 import { readJson, writeJsonAtomic } from './files';
 

@@ -1,4 +1,4 @@
-import { validationError } from '../aws/errors';
+import { validationError } from '../protocol/errors';
 import { isIntrinsic, subVariables } from './intrinsics';
 import { PSEUDO_PARAMETERS, type Template } from './types';
 

@@ -1,4 +1,4 @@
-import { validationError } from '../aws/errors';
+import { validationError } from '../protocol/errors';
 
 /** What `Ref`, `Fn::GetAtt` and friends look things up in while a stack operation runs. */
 export interface ResolveContext {

@@ -1,4 +1,4 @@
-import { validationError } from '../aws/errors';
+import { validationError } from '../protocol/errors';
 import { parseYaml } from '../../config/yaml';
 import type { Template } from './types';
 

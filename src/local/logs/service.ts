@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AwsError } from '../aws/errors';
+import { AwsError } from '../protocol/errors';
 import type { LocalServices } from '../service-interfaces';
 import { jsonResponse, type LocalResponse } from '../http';
 

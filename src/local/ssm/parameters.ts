@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { AwsError } from '../aws/errors';
-import { readJson, writeJsonAtomic } from './files';
+import { AwsError } from '../protocol/errors';
+import { readJson, writeJsonAtomic } from '../state/files';
 
 export interface Parameter {
   Name: string;

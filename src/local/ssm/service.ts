@@ -1,7 +1,7 @@
-import { AwsError } from '../aws/errors';
+import { AwsError } from '../protocol/errors';
 import type { LocalServices } from '../service-interfaces';
 import { jsonResponse, type LocalResponse } from '../http';
-import type { Parameter } from '../state/parameters';
+import type { Parameter } from './parameters';
 
 const JSON_11 = 'application/x-amz-json-1.1';
 

@@ -1,4 +1,4 @@
-import type { ObjectEvent } from '../s3/store';
+import type { ObjectEvent } from './store';
 import type { Stores, TriggerServices } from '../service-interfaces';
 
 interface LambdaConfiguration {

@@ -4,7 +4,7 @@
  * ListEventBuses). Rules are kept as `AWS::Events::Rule` records beside the stacks' ones, so PutEvents
  * and the scheduler route to them alike.
  */
-import { AwsError } from '../aws/errors';
+import { AwsError } from '../protocol/errors';
 import type { LocalServices } from '../service-interfaces';
 import type { ResourceRecord } from '../cloudformation/model';
 

@@ -1,5 +1,5 @@
 import type { TriggerServices } from '../service-interfaces';
-import { eventBridgeEvent } from './eventbridge-event';
+import { eventBridgeEvent } from './event';
 import { cronMatches, rateInterval } from './schedule';
 
 interface Target {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AwsError } from '../aws/errors';
+import { AwsError } from '../protocol/errors';
 import type { ResourceRecord } from '../cloudformation/model';
 import { jsonResponse, type LocalRequest, type LocalResponse } from '../http';
 import { aliasesOf, setAliases, type FunctionAlias } from '../runtime/aliases';

@@ -1,9 +1,9 @@
-import { AwsError } from '../aws/errors';
+import { AwsError } from '../protocol/errors';
 import type { LocalServices } from '../service-interfaces';
-import { eventBridgeEvent } from '../events/eventbridge-event';
-import { matchesPattern } from '../events/event-pattern';
+import { eventBridgeEvent } from './event';
+import { matchesPattern } from './event-pattern';
 import { jsonResponse, type LocalResponse } from '../http';
-import { busName, eventResourceOperation } from './events-resources';
+import { busName, eventResourceOperation } from './resources';
 
 interface Entry {
   Source?: string;

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LocalServices } from '../service-interfaces';
 import type { ResourceRecord } from '../cloudformation/model';
-import { matchesPattern } from './event-pattern';
+import { matchesPattern } from '../eventbridge/event-pattern';
 
 /** One record of a shard as a function gets it. */
 export interface ShardRecord {

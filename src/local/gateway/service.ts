@@ -1,4 +1,4 @@
-import { AwsError } from '../aws/errors';
+import { AwsError } from '../protocol/errors';
 import type { ResourceRecord } from '../cloudformation/model';
 import { jsonResponse, type LocalRequest, type LocalResponse } from '../http';
 

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { AwsError } from '../aws/errors';
+import { AwsError } from '../protocol/errors';
 import { jsonResponse, type LocalResponse } from '../http';
-import type { ImageRepositoryStore, StoredImage, StoredRepository } from '../state/image-repositories';
+import type { ImageRepositoryStore, StoredImage, StoredRepository } from './repositories';
 
 const JSON_11 = 'application/x-amz-json-1.1';
 const DOCKER_MANIFEST = 'application/vnd.docker.distribution.manifest.v2+json';

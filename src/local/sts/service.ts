@@ -1,5 +1,5 @@
-import { AwsError } from '../aws/errors';
-import type { QueryParams } from '../aws/query';
+import { AwsError } from '../protocol/errors';
+import type { QueryParams } from '../protocol/query';
 
 /** STS: who the caller is. Any credentials are the one local account. */
 export function stsAction(params: QueryParams, accountId: string): Record<string, unknown> {

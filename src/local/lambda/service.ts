@@ -1,10 +1,10 @@
-import { AwsError } from '../aws/errors';
+import { AwsError } from '../protocol/errors';
 import type { LocalServices } from '../service-interfaces';
 import type { ResourceRecord } from '../cloudformation/model';
 import { header, jsonResponse, type LocalRequest, type LocalResponse } from '../http';
 import { CODE_SIZE, materializeCode, publishedVersions, type PublishedVersion } from '../runtime/code';
-import { createFunction, deleteFunction, eventSourceMappings, permissions, updateApiFunctionCode } from './lambda-resources';
-import { lambdaVersionsApi } from './lambda-versions';
+import { createFunction, deleteFunction, eventSourceMappings, permissions, updateApiFunctionCode } from './resources';
+import { lambdaVersionsApi } from './versions';
 
 /** `2026-11-21T17:40:33.000+0000`, Lambda's LastModified format. */
 function lambdaTime(iso: string): string {
@@ -57,7 +57,7 @@ function codeLocation(cloud: LocalServices, code: unknown): string | undefined {
 /**
  * The Lambda REST API: Invoke, GetFunction, GetFunctionConfiguration, ListFunctions,
  * ListVersionsByFunction, UpdateFunctionCode, UpdateFunctionConfiguration (`Qualifier` names a
- * published version); and the calls that make resources outside stacks (src/local/services/lambda-resources.ts).
+ * published version); and the calls that make resources outside stacks (src/local/lambda/resources.ts).
  */
 export async function lambdaApi(cloud: LocalServices, request: LocalRequest): Promise<LocalResponse | undefined> {
   const mappings = /^\/2015-03-31\/event-source-mappings\/?([^/]*)\/?$/.exec(request.path);

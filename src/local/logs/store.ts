@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { readJson, writeJsonAtomic } from './files';
+import { readJson, writeJsonAtomic } from '../state/files';
 
 export interface LogEvent {
   timestamp: number;

@@ -1,10 +1,10 @@
-import { AwsError } from '../aws/errors';
+import { AwsError } from '../protocol/errors';
 import type { RuntimeServices } from '../service-interfaces';
 
 /** What the metrics API reads: the invocations the runtime recorded. */
 type MetricsServices = Pick<RuntimeServices, 'invocationMetrics'>;
 import { jsonResponse, type LocalResponse } from '../http';
-import type { InvocationSample } from '../metrics/invocation-metrics';
+import type { InvocationSample } from './invocation-metrics';
 
 const JSON_10 = 'application/x-amz-json-1.0';
 const LAMBDA_METRICS = ['Invocations', 'Errors', 'Throttles', 'Duration'] as const;

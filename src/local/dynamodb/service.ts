@@ -1,8 +1,8 @@
-import { AwsError } from '../aws/errors';
+import { AwsError } from '../protocol/errors';
 import type { LocalServices } from '../service-interfaces';
-import { dynamoDbOperation } from '../dynamodb/api';
-import { DynamoDbError } from '../dynamodb/requests';
-import { tableInput } from '../dynamodb/table-operations';
+import { dynamoDbOperation } from './api';
+import { DynamoDbError } from './requests';
+import { tableInput } from './table-operations';
 import { jsonResponse, type LocalResponse } from '../http';
 
 const JSON_10 = 'application/x-amz-json-1.0';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { AwsError } from '../aws/errors';
-import type { QueryParams } from '../aws/query';
-import { flat } from '../aws/xml';
+import { AwsError } from '../protocol/errors';
+import type { QueryParams } from '../protocol/query';
+import { flat } from '../protocol/xml';
 import type { LocalServices } from '../service-interfaces';
 import type { ResourceRecord } from '../cloudformation/model';
-import { matchesPattern } from '../events/event-pattern';
+import { matchesPattern } from '../eventbridge/event-pattern';
 
 const TOPIC = 'AWS::SNS::Topic';
 const SUBSCRIPTION = 'AWS::SNS::Subscription';

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { AwsError } from '../aws/errors';
+import { AwsError } from '../protocol/errors';
 import type { LocalServices } from '../service-interfaces';
 import { localizeEndpoints } from '../gateway/endpoints';
 import { jsonResponse, type LocalResponse } from '../http';

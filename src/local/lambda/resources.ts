@@ -5,7 +5,7 @@
  * invocations, queue and stream deliveries treat it as they treat stack-made resources.
  */
 import { randomUUID } from 'node:crypto';
-import { AwsError } from '../aws/errors';
+import { AwsError } from '../protocol/errors';
 import type { LocalServices } from '../service-interfaces';
 import type { ResourceRecord } from '../cloudformation/model';
 import { jsonResponse, type LocalRequest, type LocalResponse } from '../http';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { AwsError } from '../aws/errors';
+import { AwsError } from '../protocol/errors';
 import type { ResourceRecord } from '../cloudformation/model';
 import { jsonResponse, type LocalRequest, type LocalResponse } from '../http';
 import { readJson, writeJsonAtomic } from '../state/files';

@@ -1,7 +1,7 @@
-import { AwsError } from '../aws/errors';
+import { AwsError } from '../protocol/errors';
 import type { LocalServices } from '../service-interfaces';
 import { header, jsonResponse, type LocalRequest, type LocalResponse } from '../http';
-import { kinesisOperation } from '../kinesis/api';
+import { kinesisOperation } from './api';
 
 const JSON_11 = 'application/x-amz-json-1.1';
 
