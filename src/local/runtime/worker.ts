@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { processTreeResidentBytes } from './process-memory';
 import { constants } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -121,6 +122,8 @@ export class Worker {
   private stderrTail = '';
   busy = false;
   dead = false;
+  /** When its last invocation ended (or it started): environments idle too long are retired. */
+  lastUsed = Date.now();
   /** Settles when the process has gone, so a stopping server leaves no child behind. */
   readonly gone: Promise<void>;
 
@@ -233,6 +236,7 @@ export class Worker {
     this.log(`REPORT RequestId: ${pending.id}\tDuration: ${duration.toFixed(2)} ms\tBilled Duration: ${Math.max(1, Math.ceil(duration))} ms\tMemory Size: ${this.config.memory} MB\tMax Memory Used: ${this.config.memory} MB${init}\t`);
     this.pending = undefined;
     this.busy = false;
+    this.lastUsed = Date.now();
     pending.resolve({ ...result, logs: pending.logs });
   }
 
@@ -278,6 +282,31 @@ export class Worker {
       const message: InvokeMessage = { type: 'invoke', id, event, deadline: Date.now() + timeoutMs, invokedFunctionArn: this.config.arn, clientContext };
       (this.child.stdin as Writable).write(`${JSON.stringify(message)}\n`);
     });
+  }
+
+  /** When the invocation running now started, if one is. */
+  get invocationStarted(): number | undefined {
+    return this.pending?.started;
+  }
+
+  /**
+   * Ends the environment when its processes (the runtime and whatever the function started) hold
+   * more memory than the function's setting, as Lambda does: the invocation fails with
+   * "Runtime exited with error: signal: killed". Returns the bytes resident, when it could read them.
+   */
+  enforceMemory(): number | undefined {
+    if (!LAUNCHED_THROUGH_SHELL || this.dead || this.child.pid === undefined) return undefined;
+    const resident = processTreeResidentBytes(this.child.pid);
+    if (resident !== undefined && resident > this.config.memory * 1024 * 1024) {
+      const pending = this.pending;
+      this.kill();
+      if (pending && !pending.result) {
+        const errorMessage = `RequestId: ${pending.id} Error: Runtime exited with error: signal: killed`;
+        this.log(`${errorMessage}\nRuntime.ExitError`);
+        this.finish({ ok: false, error: { errorType: 'Runtime.ExitError', errorMessage }, logs: [] });
+      }
+    }
+    return resident;
   }
 
   kill(): void {
