@@ -150,6 +150,7 @@ export class LocalCloud implements LocalServices {
     await this.functions.stop();
     this.stacks.save();
     this.logs.flush();
+    this.invocationMetrics.flush();
     this.dynamodb.close();
   }
 }

@@ -18,6 +18,8 @@ export const DEFAULT_IDLE_SECONDS = 120;
 export const IDLE_SECONDS_ENV = 'FW_LOCAL_FUNCTION_IDLE_SECONDS';
 /** How often the memory of running environments is read: an allocation can overshoot the setting for this long. */
 const MEMORY_CHECK_INTERVAL_MS = 100;
+/** Environments of one function starting at once: starting one costs a process start (tens of ms of CPU), so a burst starts them a few at a time. */
+const MAX_STARTING_PER_FUNCTION = 4;
 /** Lambda's limit on a synchronous invocation's response, in bytes (6 MB as its error message counts them). */
 export const MAX_RESPONSE_BYTES = 6_291_556;
 /** An asynchronous invocation throttled is retried after 1 s, then twice as long each time up to 5 minutes, for at most 6 hours (MaximumEventAgeInSeconds' default). */
@@ -64,6 +66,8 @@ export function functionNameOf(reference: string): string {
  */
 export class FunctionRuntime implements FunctionInvoker {
   private readonly pools = new Map<string, Worker[]>();
+  /** Invocations waiting for an environment to start or to become free, per function. */
+  private readonly waiting = new Map<string, { revision: string; resolve: (worker: Worker) => void; reject: (error: Error) => void }[]>();
   private closed = false;
   readonly concurrency: ConcurrencyLimits;
   readonly idleMs: number;
@@ -190,7 +194,7 @@ export class FunctionRuntime implements FunctionInvoker {
     let result: Invocation;
     const started = Date.now();
     try {
-      worker = this.acquire(config);
+      worker = await this.acquire(config);
       result = await worker.invoke(randomUUID(), event, clientContext);
     } finally {
       release();
@@ -229,8 +233,14 @@ export class FunctionRuntime implements FunctionInvoker {
     attempt(FIRST_RETRY_DELAY_MS);
   }
 
-  /** A warm environment of this revision of the function, else a new one (the concurrency limits were checked before). */
-  private acquire(config: FunctionConfig): Worker {
+  /**
+   * An environment for one invocation: a warm one of this revision of the function, else the first
+   * to become free, whether one that is starting for it (started now, at most a few at a time per
+   * function) or a warm one that finishes its invocation first. The concurrency limits were checked
+   * before, so every invocation running at once still gets an environment of its own when it needs
+   * one: a long invocation never waits behind another.
+   */
+  private acquire(config: FunctionConfig): Promise<Worker> {
     if (this.closed) throw new AwsError('ServiceException', 'The local cloud is stopping', 503);
     let pool = this.pools.get(config.name) ?? [];
     if (pool.some((worker) => worker.dead || (worker.config.revision !== config.revision && !worker.busy))) {
@@ -241,22 +251,58 @@ export class FunctionRuntime implements FunctionInvoker {
     // The most recently used first: the others go idle and are retired sooner, as Lambda scales down.
     let idle: Worker | undefined;
     for (const worker of pool) {
-      if (!worker.busy && worker.config.revision === config.revision && (!idle || worker.lastUsed > idle.lastUsed)) idle = worker;
+      if (!worker.busy && worker.ready && worker.config.revision === config.revision && (!idle || worker.lastUsed > idle.lastUsed)) idle = worker;
     }
     if (idle) {
       idle.busy = true;
-      return idle;
+      return Promise.resolve(idle);
     }
-    const worker = new Worker(config, {
-      baseUrl: this.cloud.baseUrl,
-      credentials: this.cloud.credentials,
-      pythonBootstrap: () => this.pythonBootstrap(),
-      writeLogs: (group, stream, lines) => this.cloud.logs.append(group, stream, lines),
+    return new Promise((resolve, reject) => {
+      const queue = this.waiting.get(config.name) ?? [];
+      queue.push({ revision: config.revision, resolve, reject });
+      this.waiting.set(config.name, queue);
+      this.startEnvironments(config);
     });
-    worker.busy = true;
-    pool.push(worker);
+  }
+
+  /** Starts environments for the invocations waiting, up to MAX_STARTING_PER_FUNCTION at a time. */
+  private startEnvironments(config: FunctionConfig): void {
+    const wanted = (this.waiting.get(config.name) ?? []).filter((waiter) => waiter.revision === config.revision).length;
+    const pool = this.pools.get(config.name) ?? [];
+    let starting = pool.filter((worker) => !worker.ready && !worker.dead && worker.config.revision === config.revision).length;
+    for (; starting < Math.min(wanted, MAX_STARTING_PER_FUNCTION); starting++) {
+      const worker = new Worker(config, {
+        baseUrl: this.cloud.baseUrl,
+        credentials: this.cloud.credentials,
+        pythonBootstrap: () => this.pythonBootstrap(),
+        writeLogs: (group, stream, lines) => this.cloud.logs.append(group, stream, lines),
+        available: (free) => this.available(free),
+      });
+      pool.push(worker);
+    }
     this.pools.set(config.name, pool);
-    return worker;
+  }
+
+  /**
+   * An environment became ready or finished an invocation: the first invocation waiting for its
+   * revision gets it. One that died before it was ready is handed over too, so that the invocation
+   * fails with its exit reason (a runtime that cannot start), as Lambda's would.
+   */
+  private available(worker: Worker): void {
+    const name = worker.config.name;
+    const queue = this.waiting.get(name) ?? [];
+    const index = queue.findIndex((waiter) => waiter.revision === worker.config.revision);
+    if (worker.dead && (worker.ready || worker.busy)) {
+      if (index !== -1 && !this.closed) this.startEnvironments(worker.config);
+      return;
+    }
+    if (index === -1 || worker.busy) return;
+    const [waiter] = queue.splice(index, 1);
+    if (queue.length === 0) this.waiting.delete(name);
+    worker.busy = true;
+    waiter.resolve(worker);
+    // Those still waiting get environments of their own as the starting ones become ready.
+    if (queue.length > 0 && !this.closed) this.startEnvironments(worker.config);
   }
 
   private pythonBootstrapWritten = false;
@@ -276,6 +322,11 @@ export class FunctionRuntime implements FunctionInvoker {
       this.closed = true;
       clearInterval(this.sweeper);
       clearInterval(this.memoryWatch);
+    }
+    for (const [key, queue] of this.waiting) {
+      if (name !== undefined && key !== name) continue;
+      for (const waiter of queue) waiter.reject(new AwsError('ServiceException', name === undefined ? 'The local cloud is stopping' : `The function ${name} went away`, 503));
+      this.waiting.delete(key);
     }
     for (const [key, pool] of this.pools) {
       if (name !== undefined && key !== name) continue;

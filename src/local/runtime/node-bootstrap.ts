@@ -121,6 +121,18 @@ function errorPayload(error: unknown): FunctionErrorPayload {
   return { errorType: typeof error === 'string' ? 'string' : 'Error', errorMessage: typeof error === 'string' ? error : JSON.stringify(error) };
 }
 
+/** The outputs written to directly (process.stdout.write) since the last invocation ended. */
+const dirty = new Set<NodeJS.WriteStream>();
+const originalWrite = new Map<NodeJS.WriteStream, NodeJS.WriteStream['write']>();
+for (const stream of [process.stdout, process.stderr]) {
+  const write = stream.write;
+  originalWrite.set(stream, write);
+  stream.write = function (this: NodeJS.WriteStream, ...args: unknown[]) {
+    dirty.add(stream);
+    return (write as (...a: unknown[]) => boolean).apply(this, args);
+  } as NodeJS.WriteStream['write'];
+}
+
 for (const [method, level] of [['log', 'INFO'], ['info', 'INFO'], ['warn', 'WARN'], ['error', 'ERROR'], ['debug', 'DEBUG'], ['trace', 'TRACE']] as const) {
   console[method] = (...args: unknown[]) => reply({ type: 'log', id: currentRequest, level, message: format(...args) });
 }
@@ -213,8 +225,11 @@ async function main(): Promise<void> {
     } catch (error) {
       result = { type: 'result', id: message.id, ok: false, error: errorPayload(error) };
     }
-    await Promise.all([process.stdout, process.stderr].map((stream) => new Promise((done) => stream.write(`${FLUSH_MARKER}${message.id}\n`, done))));
-    reply(result);
+    // Only the outputs written to since the last invocation need a marker (console.* goes to fd 3).
+    const written = [process.stdout, process.stderr].filter((stream) => dirty.has(stream));
+    dirty.clear();
+    await Promise.all(written.map((stream) => new Promise((done) => (originalWrite.get(stream) as (chunk: string, callback: () => void) => boolean).call(stream, `${FLUSH_MARKER}${message.id}\n`, () => done(undefined)))));
+    reply({ ...result, markers: written.length });
     currentRequest = undefined;
   }
   process.exit(0);

@@ -37,7 +37,12 @@ export interface WorkerHost {
   credentials: { accessKeyId: string; secretAccessKey: string };
   pythonBootstrap(): string;
   writeLogs(group: string, stream: string, lines: string[]): void;
+  /** Called when the environment is ready (its handler loaded), has finished an invocation, or has gone. */
+  available?(worker: Worker): void;
 }
+
+/** Lambda's limit on the init phase of an on-demand environment: one whose runtime is not ready by then is ended. */
+const INIT_TIMEOUT_MS = 10_000;
 
 /**
  * The compiled Node bootstrap. Beside this module under tsc's output; when the CLI
@@ -115,6 +120,8 @@ export class Worker {
     started: number;
     /** The outputs whose flush marker arrived, and the result waiting for them. */
     flushed: Set<Readable>;
+    /** How many flush markers the result said were written. */
+    markers?: number;
     result?: Invocation;
   };
   private readonly startedAt = Date.now();
@@ -122,6 +129,9 @@ export class Worker {
   private stderrTail = '';
   busy = false;
   dead = false;
+  /** Whether its runtime said it is ready (its handler loaded, or failed to load): invocations are sent only then. */
+  ready = false;
+  private readonly initTimer: NodeJS.Timeout;
   /** When its last invocation ended (or it started): environments idle too long are retired. */
   lastUsed = Date.now();
   /** Settles when the process has gone, so a stopping server leaves no child behind. */
@@ -165,6 +175,10 @@ export class Worker {
       // A process that never started has nothing to wait for.
       this.child.once('error', () => this.child.pid === undefined && resolve());
     });
+    // One that never became ready is handed to an invocation once it has gone, which fails with its exit reason.
+    void this.gone.then(() => this.host.available?.(this));
+    this.initTimer = setTimeout(() => !this.ready && this.kill(), INIT_TIMEOUT_MS);
+    this.initTimer.unref();
     this.child.on('error', (error) => this.exited(`Runtime failed to start: ${error.message}`));
     this.child.on('exit', (code, signal) => this.exited(exitReason(command, code, signal)));
     for (const output of [this.child.stdout, this.child.stderr] as Readable[]) {
@@ -196,6 +210,9 @@ export class Worker {
     }
     if (message.type === 'ready') {
       this.initDuration = Date.now() - this.startedAt;
+      this.ready = true;
+      clearTimeout(this.initTimer);
+      this.host.available?.(this);
     } else if (message.type === 'log') {
       this.log(`${new Date().toISOString()}\t${message.id ?? 'undefined'}\t${message.level}\t${message.message}`);
     } else if (message.type === 'result' && this.pending?.id === message.id) {
@@ -203,6 +220,7 @@ export class Worker {
         this.log(`${new Date().toISOString()}\t${message.id}\tERROR\tInvoke Error \t${JSON.stringify(message.error)}`);
       }
       this.pending.result = message.ok ? { ok: true, value: message.value, logs: [] } : { ok: false, error: message.error, logs: [] };
+      this.pending.markers = message.markers ?? 2;
       this.finishWhenFlushed();
     }
   }
@@ -216,7 +234,7 @@ export class Worker {
   private finishWhenFlushed(): void {
     const pending = this.pending;
     if (!pending?.result) return;
-    if (pending.flushed.size === 2) {
+    if (pending.flushed.size >= (pending.markers ?? 2)) {
       this.finish(pending.result);
       return;
     }
@@ -238,6 +256,7 @@ export class Worker {
     this.busy = false;
     this.lastUsed = Date.now();
     pending.resolve({ ...result, logs: pending.logs });
+    this.host.available?.(this);
   }
 
   private firstInvocation = true;
@@ -274,8 +293,9 @@ export class Worker {
       const timer = setTimeout(() => {
         const seconds = this.config.timeout.toFixed(2);
         this.log(`${new Date().toISOString()} ${id} Task timed out after ${seconds} seconds`);
-        this.finish({ ok: false, error: { errorType: 'Sandbox.Timedout', errorMessage: `RequestId: ${id} Error: Task timed out after ${seconds} seconds` }, logs: [] });
+        // Ended before the invocation is answered, so the environment is not handed to another one.
         this.kill();
+        this.finish({ ok: false, error: { errorType: 'Sandbox.Timedout', errorMessage: `RequestId: ${id} Error: Task timed out after ${seconds} seconds` }, logs: [] });
       }, timeoutMs);
       this.pending = { id, resolve, logs: [], timer, started: Date.now(), flushed: new Set() };
       this.log(`START RequestId: ${id} Version: $LATEST`);
