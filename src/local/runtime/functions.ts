@@ -179,17 +179,19 @@ export class FunctionRuntime implements FunctionInvoker {
   /** Invokes a function and waits for its result, as `Invoke` with RequestResponse does. */
   async invoke(reference: string, event: unknown, qualifier?: string, clientContext?: unknown): Promise<InvokeOutcome> {
     const config = this.config(reference, qualifier);
-    const image = (this.record(reference).properties.Code as { ImageUri?: unknown } | undefined)?.ImageUri;
+    const record = this.record(reference);
+    const image = (record.properties.Code as { ImageUri?: unknown } | undefined)?.ImageUri;
     if (image !== undefined) {
       throw new AwsError('InvalidRuntimeException', `The local cloud does not run container image functions; ${config.name} runs ${String(image)}`, 502);
     }
     if (!config.runtime.startsWith('nodejs') && !config.runtime.startsWith('python')) {
       throw new AwsError('InvalidRuntimeException', `The local cloud runs Node.js and Python functions; ${config.runtime} is not supported`, 502);
     }
-    if (!existsSync(config.codeDir)) {
+    const warm = this.pools.get(config.name)?.some((worker) => !worker.dead && worker.config.revision === config.revision);
+    if (!warm && !existsSync(config.codeDir)) {
       throw new AwsError('ResourceNotReadyException', `The code of ${config.name} is missing from the local cloud's data folder`, 502);
     }
-    const release = this.concurrency.acquire(config.name, reservedConcurrency(this.record(reference)));
+    const release = this.concurrency.acquire(config.name, reservedConcurrency(record));
     let worker: Worker;
     let result: Invocation;
     const started = Date.now();

@@ -213,26 +213,28 @@ async function main(): Promise<void> {
     replies.end(() => process.exit(1));
   });
   reply({ type: 'ready' });
-  const lines = createInterface({ input: process.stdin });
-  for await (const line of lines) {
-    const message = JSON.parse(line) as InvokeMessage;
-    currentRequest = message.id;
-    let result: ReplyMessage;
-    try {
-      if (!handler) throw loadError;
-      const value = await run(handler, message);
-      result = { type: 'result', id: message.id, ok: true, value: value === undefined ? null : value };
-    } catch (error) {
-      result = { type: 'result', id: message.id, ok: false, error: errorPayload(error) };
-    }
-    // Only the outputs written to since the last invocation need a marker (console.* goes to fd 3).
-    const written = [process.stdout, process.stderr].filter((stream) => dirty.has(stream));
-    dirty.clear();
-    await Promise.all(written.map((stream) => new Promise((done) => (originalWrite.get(stream) as (chunk: string, callback: () => void) => boolean).call(stream, `${FLUSH_MARKER}${message.id}\n`, () => done(undefined)))));
-    reply({ ...result, markers: written.length });
-    currentRequest = undefined;
+  // One invocation at a time: the local cloud sends the next only after this one's result.
+  createInterface({ input: process.stdin })
+    .on('line', (line) => void invokeOnce(handler, loadError, JSON.parse(line) as InvokeMessage))
+    .on('close', () => process.exit(0));
+}
+
+async function invokeOnce(handler: Handler | undefined, loadError: unknown, message: InvokeMessage): Promise<void> {
+  currentRequest = message.id;
+  let result: ReplyMessage;
+  try {
+    if (!handler) throw loadError;
+    const value = await run(handler, message);
+    result = { type: 'result', id: message.id, ok: true, value: value === undefined ? null : value };
+  } catch (error) {
+    result = { type: 'result', id: message.id, ok: false, error: errorPayload(error) };
   }
-  process.exit(0);
+  // Only the outputs written to since the last invocation need a marker (console.* goes to fd 3).
+  const written = [process.stdout, process.stderr].filter((stream) => dirty.has(stream));
+  dirty.clear();
+  await Promise.all(written.map((stream) => new Promise((done) => (originalWrite.get(stream) as (chunk: string, callback: () => void) => boolean).call(stream, `${FLUSH_MARKER}${message.id}\n`, () => done(undefined)))));
+  reply({ ...result, markers: written.length });
+  currentRequest = undefined;
 }
 
 void main();
