@@ -169,6 +169,8 @@ export class Worker {
       ? ['python3', ['-u', host.pythonBootstrap()]]
       : [process.execPath, [`--max-old-space-size=${config.memory}`, '--preserve-symlinks', nodeBootstrap()]];
     this.child = launch(command, args, config.codeDir, env);
+    // The environment's log stream (and the function's group) exists from its start, as on Lambda, where its init is logged.
+    host.writeLogs(config.logGroup, this.stream, []);
 
     this.gone = new Promise((resolve) => {
       this.child.once('close', () => resolve());
