@@ -16,6 +16,8 @@ import {
 } from '@aws-sdk/client-lambda';
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { failure, outputsOf, settle, startTestCloud, zip, type TestCloud } from './helpers';
+import { concurrencyLimitFrom } from '../../src/local/runtime/concurrency';
+import { idleSecondsFrom } from '../../src/local/runtime/functions';
 
 const HANDLERS: Record<string, string> = {
   // Sleeps as long as asked and says when it ran, in which environment (log stream) and process.
@@ -240,3 +242,20 @@ limits('an idle environment is retired after the idle time, with the processes i
 });
 
 limits.run();
+
+const options = suite('--concurrency-limit and --function-idle-timeout');
+
+options('their defaults are AWS\'s 1,000 and 120 s; a bad value is one line naming where it came from', () => {
+  assert.equal([concurrencyLimitFrom(undefined, '--concurrency-limit'), concurrencyLimitFrom('50', '--concurrency-limit')], [1000, 50]);
+  assert.equal([idleSecondsFrom(undefined, '--function-idle-timeout'), idleSecondsFrom('2.5', '--function-idle-timeout')], [120, 2.5]);
+  assert.throws(
+    () => concurrencyLimitFrom('0', '$FW_LOCAL_CONCURRENCY_LIMIT'),
+    (error: Error) => error.message === 'Invalid $FW_LOCAL_CONCURRENCY_LIMIT: expected a whole number of concurrent executions of at least 1, got "0"',
+  );
+  assert.throws(
+    () => idleSecondsFrom('soon', '--function-idle-timeout'),
+    (error: Error) => error.message === 'Invalid --function-idle-timeout: expected the seconds an idle function environment lives (a number of at least 1), got "soon"',
+  );
+});
+
+options.run();
