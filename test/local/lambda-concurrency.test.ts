@@ -15,6 +15,7 @@ import {
   type InvokeCommandOutput,
 } from '@aws-sdk/client-lambda';
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { GetQueueUrlCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { failure, outputsOf, settle, startTestCloud, zip, type TestCloud } from './helpers';
 import { concurrencyLimitFrom } from '../../src/local/runtime/concurrency';
 import { idleSecondsFrom } from '../../src/local/runtime/functions';
@@ -30,6 +31,7 @@ const HANDLERS: Record<string, string> = {
   'http.js': `exports.handler = async () => { await new Promise((resolve) => setTimeout(resolve, 1500)); return { statusCode: 200, body: 'ok' }; };`,
   'big.js': `exports.handler = async (event) => 'A'.repeat(event.bytes);`,
   'hog.js': `exports.handler = async (event) => { const kept = []; for (let i = 0; i < event.mb / 16; i++) { kept.push(Buffer.alloc(16 * 1024 * 1024, 1)); await new Promise((r) => setTimeout(r, 5)); } return kept.length; };`,
+  'queue.js': `exports.handler = async (event) => { for (const record of event.Records) require('fs').writeFileSync(record.body, String(record.attributes.ApproximateReceiveCount)); };`,
   'spawner.js': `exports.handler = async () => { const child = require('child_process').spawn('sleep', ['300'], { stdio: 'ignore' }); return { child: child.pid, self: process.pid }; };`,
 };
 
@@ -53,6 +55,9 @@ const template = {
     BigLambdaFunction: lambdaFunction('big', 'big.handler'),
     HogLambdaFunction: lambdaFunction('hog', 'hog.handler', { MemorySize: 256 }),
     SpawnerLambdaFunction: lambdaFunction('spawner', 'spawner.handler'),
+    QueueLambdaFunction: lambdaFunction('queue', 'queue.handler', { ReservedConcurrentExecutions: 0 }),
+    Jobs: { Type: 'AWS::SQS::Queue', Properties: { QueueName: 'jobs', VisibilityTimeout: 1 } },
+    QueueEventSourceMappingSQSJobs: { Type: 'AWS::Lambda::EventSourceMapping', Properties: { EventSourceArn: { 'Fn::GetAtt': ['Jobs', 'Arn'] }, FunctionName: { 'Fn::GetAtt': ['QueueLambdaFunction', 'Arn'] }, BatchSize: 1 } },
     HttpApi: { Type: 'AWS::ApiGatewayV2::Api', Properties: { Name: 'dev-app', ProtocolType: 'HTTP' } },
     HttpApiStage: { Type: 'AWS::ApiGatewayV2::Stage', Properties: { ApiId: { Ref: 'HttpApi' }, StageName: '$default', AutoDeploy: true } },
     HttpApiIntegration: { Type: 'AWS::ApiGatewayV2::Integration', Properties: { ApiId: { Ref: 'HttpApi' }, IntegrationType: 'AWS_PROXY', IntegrationUri: fnArn('HttpLambdaFunction'), PayloadFormatVersion: '2.0' } },
@@ -185,6 +190,20 @@ model('an asynchronous invocation that is throttled is retried until the functio
   // The first retry comes 1 s after the throttle.
   for (let waited = 0; !existsSync(file) && waited < 3000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
   assert.is(readFileSync(file, 'utf8'), 'ran');
+});
+
+model('an SQS message whose function is throttled goes back to the queue and is delivered once the function may run', async ({ t, lambda, scratch }) => {
+  const sqs = new SQSClient({ ...t.config, maxAttempts: 1 });
+  const file = join(scratch, 'queue-ran');
+  const { QueueUrl } = await sqs.send(new GetQueueUrlCommand({ QueueName: 'jobs' }));
+  await sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: file }));
+  sqs.destroy();
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  assert.is(existsSync(file), false);
+  await lambda.send(new DeleteFunctionConcurrencyCommand({ FunctionName: 'app-dev-queue' }));
+  // Visible again when its 1 s visibility timeout ends, and received a second time.
+  for (let waited = 0; !existsSync(file) && waited < 4000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.is(readFileSync(file, 'utf8'), '2');
 });
 
 model('a response over 6 MB is a function error, as Lambda answers it; requests over the limits are refused', async ({ lambda }) => {
