@@ -16,6 +16,7 @@ import {
 } from '@aws-sdk/client-lambda';
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { GetQueueUrlCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { CloudWatchClient, GetMetricStatisticsCommand } from '@aws-sdk/client-cloudwatch';
 import { failure, outputsOf, settle, startTestCloud, zip, type TestCloud } from './helpers';
 import { concurrencyLimitFrom } from '../../src/local/runtime/concurrency';
 import { idleSecondsFrom } from '../../src/local/runtime/functions';
@@ -135,9 +136,18 @@ model('12 concurrent 2-second invocations run side by side, each in an environme
   assert.ok(wall < 3900, `took ${wall} ms`);
 });
 
-model('50 concurrent calls against reservedConcurrency 5: 5 succeed, 45 are throttled with Lambda\'s 429', async ({ lambda }) => {
+model('50 concurrent calls against reservedConcurrency 5: 5 succeed, 45 are throttled with Lambda\'s 429, counted as Throttles', async ({ t, lambda }) => {
   const results = await outcomes(Array.from({ length: 50 }, () => invoke(lambda, 'app-dev-reserved', { ms: 1500 })));
   assert.equal(count(results), { ok: 5, '429 TooManyRequestsException ReservedFunctionConcurrentInvocationLimitExceeded': 45 });
+  const cloudwatch = new CloudWatchClient({ ...t.config, maxAttempts: 1 });
+  const statistic = async (MetricName: string) => {
+    const { Datapoints } = await cloudwatch.send(
+      new GetMetricStatisticsCommand({ Namespace: 'AWS/Lambda', MetricName, Dimensions: [{ Name: 'FunctionName', Value: 'app-dev-reserved' }], StartTime: new Date(Date.now() - 600_000), EndTime: new Date(Date.now() + 60_000), Period: 3600, Statistics: ['Sum'] }),
+    );
+    return (Datapoints ?? []).reduce((sum, point) => sum + (point.Sum ?? 0), 0);
+  };
+  assert.equal([await statistic('Invocations'), await statistic('Throttles')], [5, 45]);
+  cloudwatch.destroy();
   // Once they are done, the reservation serves again.
   assert.is(parse<Ran>(await invoke(lambda, 'app-dev-reserved', {})).pid > 0, true);
 });

@@ -191,7 +191,14 @@ export class FunctionRuntime implements FunctionInvoker {
     if (!warm && !existsSync(config.codeDir)) {
       throw new AwsError('ResourceNotReadyException', `The code of ${config.name} is missing from the local cloud's data folder`, 502);
     }
-    const release = this.concurrency.acquire(config.name, reservedConcurrency(record));
+    let release: () => void;
+    try {
+      release = this.concurrency.acquire(config.name, reservedConcurrency(record));
+    } catch (error) {
+      // CloudWatch's Throttles metric counts it.
+      this.cloud.invocationMetrics.record({ timestamp: Date.now(), functionName: config.name, durationMs: 0, error: false, throttled: true });
+      throw error;
+    }
     let worker: Worker;
     let result: Invocation;
     const started = Date.now();
