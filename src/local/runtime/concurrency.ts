@@ -71,9 +71,4 @@ export class ConcurrencyLimits {
     for (const value of this.reservations().values()) reserved += value;
     return Math.max(0, this.accountLimit - reserved);
   }
-
-  /** The invocations of a function running now. */
-  runningOf(name: string): number {
-    return this.running.get(name) ?? 0;
-  }
 }

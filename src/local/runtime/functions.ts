@@ -120,12 +120,6 @@ export class FunctionRuntime implements FunctionInvoker {
     }
   }
 
-  /** The environments alive now (busy or warm), over all functions. */
-  environments(): number {
-    let count = 0;
-    for (const pool of this.pools.values()) count += pool.filter((worker) => !worker.dead).length;
-    return count;
-  }
 
   record(reference: string): ResourceRecord {
     const name = functionNameOf(reference);
