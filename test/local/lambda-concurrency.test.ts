@@ -17,6 +17,7 @@ import {
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { GetQueueUrlCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { CloudWatchClient, GetMetricStatisticsCommand } from '@aws-sdk/client-cloudwatch';
+import { KinesisClient, PutRecordCommand } from '@aws-sdk/client-kinesis';
 import { failure, outputsOf, settle, startTestCloud, zip, type TestCloud } from './helpers';
 import { concurrencyLimitFrom } from '../../src/local/runtime/concurrency';
 import { idleSecondsFrom } from '../../src/local/runtime/functions';
@@ -33,6 +34,7 @@ const HANDLERS: Record<string, string> = {
   'big.js': `exports.handler = async (event) => 'A'.repeat(event.bytes);`,
   'hog.js': `exports.handler = async (event) => { const kept = []; for (let i = 0; i < event.mb / 16; i++) { kept.push(Buffer.alloc(16 * 1024 * 1024, 1)); await new Promise((r) => setTimeout(r, 5)); } return kept.length; };`,
   'queue.js': `exports.handler = async (event) => { for (const record of event.Records) require('fs').writeFileSync(record.body, String(record.attributes.ApproximateReceiveCount)); };`,
+  'stream.js': `exports.handler = async (event) => { for (const record of event.Records) require('fs').writeFileSync(Buffer.from(record.kinesis.data, 'base64').toString(), 'ran'); };`,
   'spawner.js': `exports.handler = async () => { const child = require('child_process').spawn('sleep', ['300'], { stdio: 'ignore' }); return { child: child.pid, self: process.pid }; };`,
 };
 
@@ -57,6 +59,13 @@ const template = {
     HogLambdaFunction: lambdaFunction('hog', 'hog.handler', { MemorySize: 256 }),
     SpawnerLambdaFunction: lambdaFunction('spawner', 'spawner.handler'),
     QueueLambdaFunction: lambdaFunction('queue', 'queue.handler', { ReservedConcurrentExecutions: 0 }),
+    StreamLambdaFunction: lambdaFunction('stream', 'stream.handler', { ReservedConcurrentExecutions: 0 }),
+    Events: { Type: 'AWS::Kinesis::Stream', Properties: { Name: 'events', ShardCount: 1 } },
+    StreamEventSourceMappingKinesisEvents: {
+      Type: 'AWS::Lambda::EventSourceMapping',
+      // No retry of a failed batch: a throttled one is retried all the same, as Lambda does.
+      Properties: { EventSourceArn: { 'Fn::GetAtt': ['Events', 'Arn'] }, FunctionName: { 'Fn::GetAtt': ['StreamLambdaFunction', 'Arn'] }, StartingPosition: 'TRIM_HORIZON', MaximumRetryAttempts: 0 },
+    },
     Jobs: { Type: 'AWS::SQS::Queue', Properties: { QueueName: 'jobs', VisibilityTimeout: 1 } },
     QueueEventSourceMappingSQSJobs: { Type: 'AWS::Lambda::EventSourceMapping', Properties: { EventSourceArn: { 'Fn::GetAtt': ['Jobs', 'Arn'] }, FunctionName: { 'Fn::GetAtt': ['QueueLambdaFunction', 'Arn'] }, BatchSize: 1 } },
     HttpApi: { Type: 'AWS::ApiGatewayV2::Api', Properties: { Name: 'dev-app', ProtocolType: 'HTTP' } },
@@ -214,6 +223,18 @@ model('an SQS message whose function is throttled goes back to the queue and is 
   // Visible again when its 1 s visibility timeout ends, and received a second time.
   for (let waited = 0; !existsSync(file) && waited < 4000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
   assert.is(readFileSync(file, 'utf8'), '2');
+});
+
+model('a stream batch whose function is throttled is retried without spending a retry attempt', async ({ t, lambda, scratch }) => {
+  const kinesis = new KinesisClient({ ...t.config, maxAttempts: 1 });
+  const file = join(scratch, 'stream-ran');
+  await kinesis.send(new PutRecordCommand({ StreamName: 'events', PartitionKey: 'pk', Data: new TextEncoder().encode(file) }));
+  kinesis.destroy();
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  assert.is(existsSync(file), false);
+  await lambda.send(new DeleteFunctionConcurrencyCommand({ FunctionName: 'app-dev-stream' }));
+  for (let waited = 0; !existsSync(file) && waited < 3000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.is(readFileSync(file, 'utf8'), 'ran');
 });
 
 model('a response over 6 MB is a function error, as Lambda answers it; requests over the limits are refused', async ({ lambda }) => {
