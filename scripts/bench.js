@@ -21,7 +21,10 @@
 // 0.05 (target: at least 3x faster); "dynamodb": PutItem and GetItem through a lean client and the
 // AWS SDK against `fw local start` and moto (`python3 -m moto.server`, when installed), 10,000 items
 // from 1 and 16 clients (targets: 5x moto's throughput, p50 under 2 ms; FW_BENCH_DYNAMODB_* vars:
-// see bench/dynamodb.js). Each run packages the service from scratch; one
+// see bench/dynamodb.js); "lambda-http": a trivial function behind an HTTP API in `fw local start` and a
+// do-nothing Node.js server, 1, 10 and 100 clients (autocannon), then the memory once idle
+// environments are retired (targets: 5,000 req/s at 10 clients, p99 under 20 ms, no errors, under
+// 200 MB; FW_BENCH_HTTP_* vars: see bench/lambda-http.js). Each run packages the service from scratch; one
 // untimed warm-up run per tool and case comes first.
 //
 // The reference is never a dependency of fw. Install it once in a cache folder
@@ -48,7 +51,7 @@ const TARGETS = { 100: 15, modules: 5 };
 const MEMORY_TARGET = 1 / 3;
 
 function parseArgs(argv) {
-  const options = { runs: 7, cases: ['1', '20', '100', '300', 'modules', 'mixed', 'deploy', 'dev', 'compose', 'dynamodb'], reference: true, keep: false };
+  const options = { runs: 7, cases: ['1', '20', '100', '300', 'modules', 'mixed', 'deploy', 'dev', 'compose', 'dynamodb', 'lambda-http'], reference: true, keep: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--quick') options.runs = 3;
@@ -57,7 +60,7 @@ function parseArgs(argv) {
     else if (arg === '--no-reference') options.reference = false;
     else if (arg === '--keep') options.keep = true;
     else if (arg === '--help' || arg === '-h') {
-      process.stdout.write(fs.readFileSync(__filename, 'utf8').split('\n').slice(1, 27).map((line) => line.replace(/^\/\/ ?/, '')).join('\n') + '\n');
+      process.stdout.write(fs.readFileSync(__filename, 'utf8').split('\n').slice(1, 31).map((line) => line.replace(/^\/\/ ?/, '')).join('\n') + '\n');
       process.exit(0);
     } else {
       console.error(`Unknown option ${arg} (see --help)`);
@@ -153,7 +156,7 @@ async function main() {
   try {
     for (const name of options.cases) {
       const dir = path.join(root, name);
-      if (name === 'deploy' || name === 'dev' || name === 'compose' || name === 'dynamodb') continue; // timed below, against the local cloud
+      if (['deploy', 'dev', 'compose', 'dynamodb', 'lambda-http'].includes(name)) continue; // timed below, against the local cloud
       if (name === 'modules') nodeModulesService(dir);
       else if (name === 'mixed') mixedService(dir, 100);
       else if (/^\d+$/.test(name)) functionsService(dir, Number(name));
@@ -248,9 +251,18 @@ async function main() {
     process.stderr.write(' done\n');
     verdicts.push(...dynamodb.verdicts);
   }
+  let lambdaHttp;
+  if (options.cases.includes('lambda-http')) {
+    process.stderr.write('HTTP API → function in the local cloud and a do-nothing server…');
+    const { lambdaHttpBench, lambdaHttpReport } = require('./bench/lambda-http');
+    lambdaHttp = lambdaHttpReport(await lambdaHttpBench());
+    process.stderr.write(' done\n');
+    verdicts.push(...lambdaHttp.verdicts);
+  }
   console.log(`\nfw package${reference ? ` vs serverless@${reference.version} package` : ''}: medians of ${options.runs} runs (${os.cpus().length} CPUs, Node ${process.version}${GNU_TIME ? '' : ', CPU and memory of the Node process only'})\n`);
   if (results.length > 0) console.log(table(rows));
   if (dynamodb) console.log(`\n${table(dynamodb.rows)}`);
+  if (lambdaHttp) console.log(`\n${table(lambdaHttp.table)}\n${lambdaHttp.note}`);
   if (verdicts.length > 0) console.log(`\n${verdicts.join('\n')}`);
   if (verdicts.some((verdict) => verdict.startsWith('FAIL'))) process.exitCode = 1;
 }

@@ -51,14 +51,23 @@ function stopper(child, dir) {
     }).then(() => dir && fs.rmSync(dir, { recursive: true, force: true }));
 }
 
-/** `fw local start` on a free port with a temporary data folder. */
-async function startFwLocal() {
+/** `fw local start` on a free port with a temporary data folder (and more options, if given). */
+async function startFwLocal(options = []) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-bench-local-'));
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(REPO, 'bin', 'fw.js'), 'local', 'start', '--port', String(port), '--data', dir], { stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' } });
+  const child = spawn(process.execPath, [path.join(REPO, 'bin', 'fw.js'), 'local', 'start', '--port', String(port), '--data', dir, ...options], { stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' } });
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/_fw/health`, child, 'fw local start');
-  return { name: 'fw local', url, stop: stopper(child, dir) };
+  return { name: 'fw local', url, pid: child.pid, stop: stopper(child, dir) };
+}
+
+/** A Node.js server whose code listens on PORT (replaced by a free port). */
+async function startServer(name, code) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['-e', code.replace('PORT', String(port))], { stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(url, child, name);
+  return { name, url, pid: child.pid, stop: stopper(child) };
 }
 
 function hasPython(modules) {
@@ -89,4 +98,4 @@ async function startFloor() {
   return { name: 'floor', url, stop: stopper(child) };
 }
 
-module.exports = { startFwLocal, startMoto, startFloor, hasPython, freePort };
+module.exports = { startFwLocal, startServer, startMoto, startFloor, hasPython, freePort };

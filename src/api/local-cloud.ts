@@ -10,6 +10,7 @@ import type { DeployRequest, DeployResult } from './deploy';
 import type { RemoveResult } from './remove';
 import type { ServiceRequest } from './request';
 import type { LocalCredentials, RunningLocalCloud } from '../local/index';
+import type { RuntimeOptions } from '../local/runtime/functions';
 
 export type { LocalCredentials } from '../local/index';
 
@@ -31,6 +32,8 @@ export interface LocalCloudOptions {
   credentials?: LocalCredentials;
   /** Each resource create, update and delete takes this fraction of its typical AWS time (0.05: 5%). Default 0. */
   provisioningDelay?: number;
+  /** Lambda's limits: `{ concurrencyLimit }` (invocations running at once, default 1,000 as on AWS) and `{ idleSeconds }` (an idle environment's life, default 120). */
+  functions?: RuntimeOptions;
 }
 
 /** What an AWS SDK v3 client needs to talk to the local cloud: `new S3Client(cloud.clientConfig)`. */
@@ -92,6 +95,7 @@ export async function startLocalCloud(options: LocalCloudOptions = {}): Promise<
       allowOrigins: options.allowOrigins,
       credentials: options.credentials,
       provisioningDelay: options.provisioningDelay,
+      functions: options.functions,
     });
   } catch (error) {
     if (temporary) rmSync(dataDir, { recursive: true, force: true });

@@ -34,6 +34,7 @@ export class LocalStartCommand extends FwCommand {
       ['Let a web app on localhost:3000 call S3 and the other APIs', '$0 local start --allow-origin http://localhost:3000'],
       ['Take 5% of the typical AWS time to create each resource (to measure what runs in parallel)', '$0 local start --provisioning-delay 0.05'],
       ['Accept only requests signed with one key', 'FW_LOCAL_CREDENTIALS=AKIDLOCAL:my-secret $0 local start'],
+      ['Throttle past 50 concurrent invocations; retire function environments after 30 idle seconds', '$0 local start --concurrency-limit 50 --function-idle-timeout 30'],
     ],
   });
 
@@ -43,6 +44,12 @@ export class LocalStartCommand extends FwCommand {
   allowOrigin = Option.Array('--allow-origin', [], { description: 'A web origin (http://localhost:3000) allowed to call the management APIs; repeatable; * allows any page' });
   provisioningDelay = Option.String('--provisioning-delay', {
     description: 'Make each resource create, update and delete take this fraction of its typical AWS time (0.05: 5%), independent resources side by side as CloudFormation does (default $FW_LOCAL_PROVISIONING_DELAY, else 0)',
+  });
+  concurrencyLimit = Option.String('--concurrency-limit', {
+    description: "Lambda's account concurrency limit: invocations running at once over all functions, each in an environment of its own; more are throttled (default $FW_LOCAL_CONCURRENCY_LIMIT, else 1000, as on AWS)",
+  });
+  functionIdleTimeout = Option.String('--function-idle-timeout', {
+    description: 'Seconds a function environment may stay idle before it is retired, its processes ended (default $FW_LOCAL_FUNCTION_IDLE_SECONDS, else 120)',
   });
   requireCredentials = Option.String('--require-credentials', {
     description: 'KEY:SECRET: verify every signature against this secret (default $FW_LOCAL_CREDENTIALS; the variable keeps the secret out of the process list)',
@@ -63,11 +70,15 @@ export class LocalStartCommand extends FwCommand {
     const { provisioningDelayFrom, PROVISIONING_DELAY_ENV } = require('../local/cloudformation/provisioning-clock') as typeof import('../local/cloudformation/provisioning-clock');
     const provisioningDelay =
       this.provisioningDelay !== undefined ? provisioningDelayFrom(this.provisioningDelay, '--provisioning-delay') : provisioningDelayFrom(env[PROVISIONING_DELAY_ENV], `$${PROVISIONING_DELAY_ENV}`);
+    const functions = {
+      concurrencyLimit: local.concurrencyLimitFrom(this.concurrencyLimit ?? env[local.CONCURRENCY_LIMIT_ENV], this.concurrencyLimit !== undefined ? '--concurrency-limit' : `$${local.CONCURRENCY_LIMIT_ENV}`),
+      idleSeconds: local.idleSecondsFrom(this.functionIdleTimeout ?? env[local.IDLE_SECONDS_ENV], this.functionIdleTimeout !== undefined ? '--function-idle-timeout' : `$${local.IDLE_SECONDS_ENV}`),
+    };
     let cloud;
     try {
       // The same entry a program or a test suite uses (`fw-deploy/local`), with the CLI's defaults.
       const { startLocalCloud } = require('../api/local-cloud') as typeof import('../api/local-cloud');
-      cloud = await startLocalCloud({ port, host: this.host, dataDir, allowOrigins, credentials, provisioningDelay, verbose: true });
+      cloud = await startLocalCloud({ port, host: this.host, dataDir, allowOrigins, credentials, provisioningDelay, functions, verbose: true });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE') throw new ConfigError(`Port ${port} is in use; pick another with --port`);

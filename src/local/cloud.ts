@@ -9,7 +9,7 @@ import { Scheduler } from './eventbridge/scheduler';
 import { ShardDelivery } from './lambda/shard-delivery';
 import { kinesisShardSource } from './kinesis/lambda-source';
 import { KinesisStore } from './kinesis/streams';
-import { FunctionRuntime } from './runtime/functions';
+import { FunctionRuntime, type RuntimeOptions } from './runtime/functions';
 import { S3Store } from './s3/store';
 import type { DeployedResource, LocalServices } from './service-interfaces';
 import { ApiResourceStore } from './state/api-resources';
@@ -29,6 +29,8 @@ export interface LocalCloudOptions {
   credentials?: LocalCredentials;
   /** Each resource step takes this fraction of its typical AWS time (see cloudformation/provisioning-times.ts); default 0. */
   provisioningDelay?: number;
+  /** The account's Lambda concurrency limit and how long idle execution environments live (runtime/functions.ts). */
+  functions?: RuntimeOptions;
 }
 
 /**
@@ -88,7 +90,7 @@ export class LocalCloud implements LocalServices {
     this.ssm = new ParameterStore(this.dataDir);
     this.ecr = new ImageRepositoryStore(this.dataDir);
     this.apiResources = new ApiResourceStore(this.dataDir);
-    this.functions = new FunctionRuntime(this);
+    this.functions = new FunctionRuntime(this, options.functions);
     this.invocationMetrics = new InvocationMetrics(this.dataDir);
     this.scheduler = new Scheduler(this);
     this.loadBalancers = new LoadBalancers(this);
@@ -148,6 +150,7 @@ export class LocalCloud implements LocalServices {
     await this.functions.stop();
     this.stacks.save();
     this.logs.flush();
+    this.invocationMetrics.flush();
     this.dynamodb.close();
   }
 }

@@ -4,11 +4,14 @@ import { AccessGuard } from './access/guard';
 import type { LocalCredentials } from './access/credentials';
 import { WILDCARD_HOSTS, isLoopback, urlHost } from './access/hosts';
 import { LocalCloud } from './cloud';
+import type { RuntimeOptions } from './runtime/functions';
 import type { StoppedOperation } from './cloudformation/engine';
 import { LocalServer } from './server';
 import { bucketCorsAllows } from './s3/api';
 
 export { CREDENTIALS_ENV, parseLocalCredentials, type LocalCredentials } from './access/credentials';
+export { CONCURRENCY_LIMIT_ENV, concurrencyLimitFrom } from './runtime/concurrency';
+export { IDLE_SECONDS_ENV, idleSecondsFrom } from './runtime/functions';
 
 export interface StartOptions {
   /** 0 picks a free port. Default 4566. */
@@ -28,6 +31,11 @@ export interface StartOptions {
    * (0.05: 5%), independent resources side by side as CloudFormation does. Default 0: no delay.
    */
   provisioningDelay?: number;
+  /**
+   * Lambda's execution model: the account's concurrency limit (default 1,000, as on AWS) and the
+   * seconds an idle execution environment lives before it is retired (default 120).
+   */
+  functions?: RuntimeOptions;
 }
 
 export interface RunningLocalCloud {
@@ -62,6 +70,7 @@ export async function startLocalCloud(options: StartOptions): Promise<RunningLoc
     log: options.quiet ? undefined : (line) => process.stderr.write(`[fw local] ${line}\n`),
     credentials: options.credentials,
     provisioningDelay: options.provisioningDelay,
+    functions: options.functions,
   });
   const access = new AccessGuard({
     boundAddress: host,

@@ -55,7 +55,7 @@ export function serviceOf(request: LocalRequest): Service {
     const version = new URLSearchParams(request.body.toString('utf8')).get('Version') ?? request.search.get('Version') ?? '';
     if (QUERY_VERSIONS[version]) return QUERY_VERSIONS[version];
   }
-  if (request.path.startsWith('/2015-03-31/functions') || request.path.startsWith('/2021-10-31/functions') || request.path.startsWith('/2015-03-31/event-source-mappings')) return 'lambda';
+  if (/^\/(2015-03-31|2017-10-31|2019-09-30|2021-10-31)\/functions|^\/2015-03-31\/event-source-mappings|^\/2016-08-19\/account-settings/.test(request.path)) return 'lambda';
   return 's3';
 }
 

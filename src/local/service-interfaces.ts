@@ -67,6 +67,8 @@ export interface FunctionInvoker {
   invokeAsync(reference: string, event: unknown, qualifier?: string): void;
   /** Stops the warm processes of one function, or of all. */
   stop(name?: string): Promise<void>;
+  /** The account's concurrency limit (`--concurrency-limit`; 1,000 by default, as on AWS). */
+  readonly concurrencyLimit: number;
 }
 
 /** The stack operations the CloudFormation API and nested stacks start (`cloudformation/engine.ts`). */

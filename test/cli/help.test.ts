@@ -110,7 +110,7 @@ help('fw local --help lists the commands of the group, exit 0', () => {
   assert.is(
     stdout,
     'Commands of fw local:\n\n' +
-      '  fw local start [--port,-p <port>] [--host <host>] [--data <data>] [--allow-origin <allow-origin>] [--provisioning-delay <provisioning-delay>] [--require-credentials <require-credentials>]\n    Run the local cloud (CloudFormation, S3, Lambda, API Gateway, … on localhost) until interrupted\n\n' +
+      '  fw local start [--port,-p <port>] [--host <host>] [--data <data>] [--allow-origin <allow-origin>] [--provisioning-delay <provisioning-delay>] [--concurrency-limit <concurrency-limit>] [--function-idle-timeout <function-idle-timeout>] [--require-credentials <require-credentials>]\n    Run the local cloud (CloudFormation, S3, Lambda, API Gateway, … on localhost) until interrupted\n\n' +
       '  fw local reset [--data <data>]\n    Delete everything the local cloud stored (stacks, buckets, objects, functions, logs)\n\n' +
       "  fw local token [--issuer <issuer>] [--audience <audience>] [--claims <claims>] [--scope <scope>] [--expires-in <expires-in>] [--port,-p <port>] [--url <url>] [--data <data>]\n    Mint a JWT signed by the local cloud's issuer, for routes behind a JWT authorizer\n\n" +
       'Run "fw local <command> --help" for a command\'s options.\n',

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { CloudFormationClient, DescribeStacksCommand, DescribeStackEventsCommand, type Stack, type StackEvent } from '@aws-sdk/client-cloudformation';
 import { S3Client } from '@aws-sdk/client-s3';
 import { ZipFile } from 'yazl';
-import { startLocalCloud, type RunningLocalCloud } from '../../src/local/index';
+import { startLocalCloud, type RunningLocalCloud, type StartOptions } from '../../src/local/index';
 
 // The SDK warns once per process that Node 20 support ends; tests need not say so.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -20,8 +20,8 @@ export interface TestCloud {
   stop(options?: { keepData?: boolean }): Promise<void>;
 }
 
-export async function startTestCloud(dataDir = mkdtempSync(join(tmpdir(), 'fw-local-'))): Promise<TestCloud> {
-  const cloud = await startLocalCloud({ port: 0, dataDir, quiet: true });
+export async function startTestCloud(dataDir = mkdtempSync(join(tmpdir(), 'fw-local-')), options: Partial<StartOptions> = {}): Promise<TestCloud> {
+  const cloud = await startLocalCloud({ port: 0, dataDir, quiet: true, ...options });
   const config = { endpoint: cloud.url, region: 'us-east-1', credentials };
   const cfn = new CloudFormationClient({ ...config, maxAttempts: 1 });
   const s3 = new S3Client({ ...config, forcePathStyle: true, maxAttempts: 1 });

@@ -18,6 +18,7 @@ import { CUSTOM_RESOURCE_RESPONSE_PREFIX, receiveCustomResourceResponse } from '
 import { signalWaitCondition, WAIT_CONDITION_PREFIX } from '../providers/wait-condition';
 import { refuseUpgrade, WebSocketApis } from '../websocket/websocket-apis';
 import { manageConnection } from '../websocket/management';
+import { isThrottle } from '../runtime/concurrency';
 
 type Target = { kind: 'execute-api' | 'lambda-url'; id: string; path: string };
 
@@ -105,6 +106,8 @@ export class GatewayRouter {
       return format === '1.0' ? restResponseV1(value) : httpResponseV2(value);
     } catch (error) {
       this.cloud.log(`gateway invoke of ${functionArn} failed: ${(error as Error).message}`);
+      // A throttled function (Lambda's 429) is an internal server error to the client of either kind of API.
+      if (isThrottle(error)) return format === '1.0' ? jsonMessage(500, 'Internal server error') : jsonMessage(500, 'Internal Server Error');
       return jsonMessage(format === '1.0' ? 502 : 500, format === '1.0' ? 'Internal server error' : 'Internal Server Error');
     }
   }
@@ -239,7 +242,7 @@ export class GatewayRouter {
         return jsonMessage(500, 'Internal server error');
       }
       log(`invoke of ${functionArn} failed: ${(error as Error).message}`);
-      return jsonMessage(502, 'Internal server error');
+      return jsonMessage(isThrottle(error) ? 500 : 502, 'Internal server error');
     }
   }
 

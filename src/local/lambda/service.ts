@@ -5,6 +5,11 @@ import { header, jsonResponse, type LocalRequest, type LocalResponse } from '../
 import { CODE_SIZE, materializeCode, publishedVersions, type PublishedVersion } from '../runtime/code';
 import { createFunction, deleteFunction, eventSourceMappings, permissions, updateApiFunctionCode } from './resources';
 import { lambdaVersionsApi } from './versions';
+import { lambdaConcurrencyApi } from './concurrency';
+import { reservedConcurrency } from '../runtime/functions';
+
+/** Lambda's limits on an Invoke request's payload: 6 MB synchronous, 1 MB asynchronous (the Invoke API reference). */
+const MAX_REQUEST_BYTES = { RequestResponse: 6_291_456, Event: 1_048_576 };
 
 /** `2026-11-21T17:40:33.000+0000`, Lambda's LastModified format. */
 function lambdaTime(iso: string): string {
@@ -64,6 +69,8 @@ export async function lambdaApi(cloud: LocalServices, request: LocalRequest): Pr
   if (mappings) return eventSourceMappings(cloud, request, decodeURIComponent(mappings[1]));
   const policy = /^\/2015-03-31\/functions\/([^/]+)\/policy\/?([^/]*)\/?$/.exec(request.path);
   if (policy) return permissions(cloud, decodeURIComponent(policy[1]), request, decodeURIComponent(policy[2]) || undefined);
+  const concurrency = lambdaConcurrencyApi(cloud, request);
+  if (concurrency) return concurrency;
   const versionsOrAliases = lambdaVersionsApi(cloud, request, configuration);
   if (versionsOrAliases) return versionsOrAliases;
   const match = /^\/2015-03-31\/functions\/?([^/]*)(?:\/(invocations|configuration|code|versions))?\/?$/.exec(request.path);
@@ -86,6 +93,10 @@ export async function lambdaApi(cloud: LocalServices, request: LocalRequest): Pr
   }
   if (action === 'invocations' && request.method === 'POST') {
     const type = header(request, 'x-amz-invocation-type') ?? 'RequestResponse';
+    const limit = type === 'Event' ? MAX_REQUEST_BYTES.Event : MAX_REQUEST_BYTES.RequestResponse;
+    if (request.body.length > limit) {
+      throw new AwsError('RequestEntityTooLargeException', `Request must be smaller than ${limit} bytes for the ${type === 'Event' ? 'InvokeFunctionAsync' : 'InvokeFunction'} operation`, 413);
+    }
     const text = request.body.toString('utf8') || '{}';
     let event: unknown;
     try {
@@ -115,10 +126,12 @@ export async function lambdaApi(cloud: LocalServices, request: LocalRequest): Pr
     const record = cloud.functions.record(name);
     const version = cloud.functions.version(name, qualifier);
     if (action === 'configuration') return jsonResponse(configuration(record, version));
+    const reserved = reservedConcurrency(record);
     return jsonResponse({
       Configuration: configuration(record, version),
       Code: { RepositoryType: 'S3', Location: codeLocation(cloud, version ? version.Code : record.properties.Code) },
       Tags: {},
+      ...(reserved !== undefined ? { Concurrency: { ReservedConcurrentExecutions: reserved } } : {}),
     });
   }
   if (request.method === 'PUT' && name && (action === 'code' || action === 'configuration')) {

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { LocalServices } from '../service-interfaces';
 import type { ResourceRecord } from '../cloudformation/model';
 import { matchesPattern } from '../eventbridge/event-pattern';
+import { isThrottle } from '../runtime/concurrency';
 
 /** One record of a shard as a function gets it. */
 export interface ShardRecord {
@@ -53,7 +54,7 @@ function mappingsOf(cloud: LocalServices, streamArn: string): ResourceRecord[] {
     .filter((record) => record.properties.EventSourceArn === streamArn && record.properties.Enabled !== false && record.properties.Enabled !== 'false');
 }
 
-type Outcome = { ok: true } | { ok: false; functionError: boolean; failedFrom: number };
+type Outcome = { ok: true } | { ok: false; functionError: boolean; failedFrom: number; throttled?: boolean };
 
 class ShardPoller {
   private cursor: string | undefined;
@@ -132,7 +133,12 @@ class ShardPoller {
   /** One batch until it succeeds, its retries run out (then the on-failure destination hears of it), or the poller stops. */
   private async deliver(mapping: ResourceRecord, records: ShardRecord[], attempt: number): Promise<void> {
     const properties = mapping.properties;
-    const outcome = await this.invoke(mapping, records);
+    let outcome = await this.invoke(mapping, records);
+    // A throttled batch is retried as it is until it goes through (records expire with the stream's retention): no retry attempt is spent.
+    while (!outcome.ok && outcome.throttled && !this.stopped) {
+      await new Promise((resolve) => setTimeout(resolve, MAX_RETRY_DELAY_MS));
+      if (!this.stopped) outcome = await this.invoke(mapping, records);
+    }
     if (outcome.ok || this.stopped) return;
     const remaining = records.slice(outcome.failedFrom);
     const maxRetries = Number(properties.MaximumRetryAttempts ?? -1);
@@ -176,7 +182,7 @@ class ShardPoller {
       return { ok: false, functionError: false, failedFrom: indexes.includes(-1) ? 0 : Math.min(...indexes) };
     } catch (error) {
       cloud.log(`Stream delivery to ${functionName} failed: ${(error as Error).message}`);
-      return { ok: false, functionError: true, failedFrom: 0 };
+      return { ok: false, functionError: true, failedFrom: 0, throttled: isThrottle(error) };
     }
   }
 

@@ -14,6 +14,8 @@ interface LogGroup {
 }
 
 const EVENTS_KEPT_PER_STREAM = 10_000;
+const MIN_FLUSH_DELAY_MS = 200;
+const MAX_FLUSH_DELAY_MS = 5_000;
 
 /**
  * CloudWatch Logs for the local cloud: what functions print, kept per group and
@@ -111,15 +113,20 @@ export class LogStore {
     }));
   }
 
+  /** The whole store is rewritten at each flush: under load, flushes are spaced so they take at most a twentieth of the time. */
+  private flushDelayMs = MIN_FLUSH_DELAY_MS;
+
   private scheduleFlush(): void {
     if (this.flushTimer) return;
-    this.flushTimer = setTimeout(() => this.flush(), 200);
+    this.flushTimer = setTimeout(() => this.flush(), this.flushDelayMs);
     this.flushTimer.unref();
   }
 
   flush(): void {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
+    const started = Date.now();
     writeJsonAtomic(this.file, this.groups);
+    this.flushDelayMs = Math.min(MAX_FLUSH_DELAY_MS, Math.max(MIN_FLUSH_DELAY_MS, (Date.now() - started) * 20));
   }
 }

@@ -30,7 +30,7 @@ export function jsonError(error: AwsError, contentType = 'application/x-amz-json
   return {
     status: error.status,
     headers: { 'content-type': contentType, 'x-amzn-errortype': error.code, 'x-amzn-requestid': randomUUID() },
-    body: JSON.stringify({ __type: error.code, message: error.message, Message: error.message }),
+    body: JSON.stringify({ __type: error.code, message: error.message, Message: error.message, ...error.extra }),
   };
 }
 

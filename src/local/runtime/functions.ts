@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { ConfigError } from '../../errors';
 import { AwsError } from '../protocol/errors';
 import type { FunctionInvoker, InvokeOutcome, RuntimeServices } from '../service-interfaces';
 import type { ResourceRecord } from '../cloudformation/model';
@@ -9,9 +10,43 @@ import { writeFileAtomic } from '../state/files';
 import { codeDirectory, publishedVersions, type PublishedVersion } from './code';
 import { versionOfQualifier } from './aliases';
 import { PYTHON_BOOTSTRAP } from './python-bootstrap';
+import { ConcurrencyLimits, DEFAULT_ACCOUNT_CONCURRENCY, isThrottle } from './concurrency';
 import { Worker, type FunctionConfig, type Invocation } from './worker';
 
-const MAX_WARM_PROCESSES_PER_FUNCTION = 8;
+/** How long an execution environment may stay idle before it is retired (its processes ended), by default. */
+export const DEFAULT_IDLE_SECONDS = 120;
+export const IDLE_SECONDS_ENV = 'FW_LOCAL_FUNCTION_IDLE_SECONDS';
+/** How often the memory of running environments is read: an allocation can overshoot the setting for this long. */
+const MEMORY_CHECK_INTERVAL_MS = 100;
+/** Environments of one function starting at once: starting one costs a process start (tens of ms of CPU), so a burst starts them a few at a time. */
+const MAX_STARTING_PER_FUNCTION = 4;
+/** Lambda's limit on a synchronous invocation's response, in bytes (6 MB as its error message counts them). */
+export const MAX_RESPONSE_BYTES = 6_291_556;
+/** An asynchronous invocation throttled is retried after 1 s, then twice as long each time up to 5 minutes, for at most 6 hours (MaximumEventAgeInSeconds' default). */
+const FIRST_RETRY_DELAY_MS = 1_000;
+const MAX_RETRY_DELAY_MS = 300_000;
+const MAX_EVENT_AGE_MS = 6 * 3600_000;
+
+/** `--function-idle-timeout` / $FW_LOCAL_FUNCTION_IDLE_SECONDS: seconds, a number of at least 1. */
+export function idleSecondsFrom(text: string | undefined, source: string): number {
+  if (text === undefined || text.trim() === '') return DEFAULT_IDLE_SECONDS;
+  const seconds = Number(text);
+  if (!Number.isFinite(seconds) || seconds < 1) throw new ConfigError(`Invalid ${source}: expected the seconds an idle function environment lives (a number of at least 1), got ${JSON.stringify(text)}`);
+  return seconds;
+}
+
+export interface RuntimeOptions {
+  /** The account's concurrency limit: invocations running at once over all functions (default 1,000, AWS's). */
+  concurrencyLimit?: number;
+  /** Seconds an environment may stay idle before it is retired (default 120). */
+  idleSeconds?: number;
+}
+
+/** The reserved concurrency of a function's resource, if it has one. */
+export function reservedConcurrency(record: ResourceRecord): number | undefined {
+  const value = record.properties.ReservedConcurrentExecutions;
+  return value === undefined || value === null || value === '' ? undefined : Number(value);
+}
 
 export type { InvokeOutcome };
 
@@ -23,15 +58,68 @@ export function functionNameOf(reference: string): string {
 }
 
 /**
- * Runs the functions of the deployed stacks: a pool of warm processes per
- * function, replaced when the function changes, all stopped with the server.
+ * Runs the functions of the deployed stacks as Lambda does: one execution environment (a process)
+ * per invocation running at once, kept warm for the next one, up to the account's concurrency limit
+ * and each function's reserved concurrency (over them an invocation is throttled, not queued);
+ * environments idle longer than the idle time are retired, those of a changed function replaced,
+ * all stopped with the server.
  */
 export class FunctionRuntime implements FunctionInvoker {
   private readonly pools = new Map<string, Worker[]>();
-  private readonly waiting = new Map<string, (() => void)[]>();
+  /** Invocations waiting for an environment to start or to become free, per function. */
+  private readonly waiting = new Map<string, { revision: string; resolve: (worker: Worker) => void; reject: (error: Error) => void }[]>();
   private closed = false;
+  readonly concurrency: ConcurrencyLimits;
+  readonly idleMs: number;
+  private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly cloud: RuntimeServices) {}
+  constructor(
+    private readonly cloud: RuntimeServices,
+    options: RuntimeOptions = {},
+  ) {
+    this.concurrency = new ConcurrencyLimits(options.concurrencyLimit ?? DEFAULT_ACCOUNT_CONCURRENCY, () => this.reservations());
+    this.idleMs = (options.idleSeconds ?? DEFAULT_IDLE_SECONDS) * 1000;
+    this.sweeper = setInterval(() => this.retireIdle(), Math.max(100, Math.min(10_000, this.idleMs / 4)));
+    this.sweeper.unref();
+    this.memoryWatch = setInterval(() => this.enforceMemory(), MEMORY_CHECK_INTERVAL_MS);
+    this.memoryWatch.unref();
+  }
+
+  private readonly memoryWatch: NodeJS.Timeout;
+
+  /** Checks the memory of the environments running an invocation for a check interval or more (shorter ones are not worth reading /proc for). */
+  private enforceMemory(now = Date.now()): void {
+    for (const pool of this.pools.values()) {
+      for (const worker of pool) {
+        const started = worker.invocationStarted;
+        if (started !== undefined && now - started >= MEMORY_CHECK_INTERVAL_MS) worker.enforceMemory();
+      }
+    }
+  }
+
+  get concurrencyLimit(): number {
+    return this.concurrency.accountLimit;
+  }
+
+  private reservations(): Map<string, number> {
+    const found = new Map<string, number>();
+    for (const { record } of this.cloud.resources('AWS::Lambda::Function')) {
+      const reserved = reservedConcurrency(record);
+      if (reserved !== undefined) found.set(record.physicalId, reserved);
+    }
+    return found;
+  }
+
+  /** Ends the environments idle for longer than the idle time, and whatever their processes started. */
+  retireIdle(now = Date.now()): void {
+    for (const [name, pool] of this.pools) {
+      for (const worker of pool) if (!worker.busy && now - worker.lastUsed >= this.idleMs) worker.kill();
+      const alive = pool.filter((worker) => !worker.dead);
+      if (alive.length === 0) this.pools.delete(name);
+      else this.pools.set(name, alive);
+    }
+  }
+
 
   record(reference: string): ResourceRecord {
     const name = functionNameOf(reference);
@@ -85,68 +173,140 @@ export class FunctionRuntime implements FunctionInvoker {
   /** Invokes a function and waits for its result, as `Invoke` with RequestResponse does. */
   async invoke(reference: string, event: unknown, qualifier?: string, clientContext?: unknown): Promise<InvokeOutcome> {
     const config = this.config(reference, qualifier);
-    const image = (this.record(reference).properties.Code as { ImageUri?: unknown } | undefined)?.ImageUri;
+    const record = this.record(reference);
+    const image = (record.properties.Code as { ImageUri?: unknown } | undefined)?.ImageUri;
     if (image !== undefined) {
       throw new AwsError('InvalidRuntimeException', `The local cloud does not run container image functions; ${config.name} runs ${String(image)}`, 502);
     }
     if (!config.runtime.startsWith('nodejs') && !config.runtime.startsWith('python')) {
       throw new AwsError('InvalidRuntimeException', `The local cloud runs Node.js and Python functions; ${config.runtime} is not supported`, 502);
     }
-    if (!existsSync(config.codeDir)) {
+    const warm = this.pools.get(config.name)?.some((worker) => !worker.dead && worker.config.revision === config.revision);
+    if (!warm && !existsSync(config.codeDir)) {
       throw new AwsError('ResourceNotReadyException', `The code of ${config.name} is missing from the local cloud's data folder`, 502);
     }
-    const worker = await this.acquire(config);
+    let release: () => void;
+    try {
+      release = this.concurrency.acquire(config.name, reservedConcurrency(record));
+    } catch (error) {
+      // CloudWatch's Throttles metric counts it.
+      this.cloud.invocationMetrics.record({ timestamp: Date.now(), functionName: config.name, durationMs: 0, error: false, throttled: true });
+      throw error;
+    }
+    let worker: Worker;
     let result: Invocation;
     const started = Date.now();
     const requestId = randomUUID();
     try {
+      worker = await this.acquire(config);
       result = await worker.invoke(requestId, event, clientContext);
     } finally {
-      this.release(config.name);
+      release();
     }
     this.cloud.invocationMetrics.record({ timestamp: started, functionName: config.name, durationMs: Date.now() - started, error: !result.ok, throttled: false });
-    if (result.ok) return { requestId, payload: JSON.stringify(result.value ?? null), logs: result.logs, logStream: worker.stream };
-    return { requestId, payload: JSON.stringify(result.error), functionError: 'Unhandled', logs: result.logs, logStream: worker.stream };
+    if (result.ok) {
+      const payload = JSON.stringify(result.value ?? null);
+      if (payload.length * 3 <= MAX_RESPONSE_BYTES || Buffer.byteLength(payload) <= MAX_RESPONSE_BYTES) return { requestId, payload, logs: result.logs, logStream: worker!.stream };
+      const error = { errorMessage: `Response payload size exceeded maximum allowed payload size (${MAX_RESPONSE_BYTES} bytes).`, errorType: 'Function.ResponseSizeTooLarge' };
+      return { requestId, payload: JSON.stringify(error), functionError: 'Unhandled', logs: result.logs, logStream: worker!.stream };
+    }
+    return { requestId, payload: JSON.stringify(result.error), functionError: 'Unhandled', logs: result.logs, logStream: worker!.stream };
   }
 
-  /** Invokes without waiting (the `Event` type S3, SNS and schedules use); failures only reach the function's log. */
+  /**
+   * Invokes without waiting (the `Event` type S3, SNS and schedules use), as Lambda's event queue
+   * does: a throttled invocation is retried with back-off (1 s doubling up to 5 minutes) until the
+   * event is 6 hours old; function errors only reach the function's log.
+   */
   invokeAsync(reference: string, event: unknown, qualifier?: string): void {
-    this.invoke(reference, event, qualifier).catch((error: Error) => this.cloud.log(`async invoke of ${reference} failed: ${error.message}`));
+    const queued = Date.now();
+    const attempt = (delayMs: number): void => {
+      this.invoke(reference, event, qualifier).catch((error: Error) => {
+        if (!isThrottle(error) || this.closed) {
+          this.cloud.log(`async invoke of ${reference} failed: ${error.message}`);
+          return;
+        }
+        if (Date.now() - queued + delayMs > MAX_EVENT_AGE_MS) {
+          this.cloud.log(`async invoke of ${reference} dropped: throttled until the event was 6 hours old`);
+          return;
+        }
+        const timer = setTimeout(() => attempt(Math.min(MAX_RETRY_DELAY_MS, delayMs * 2)), delayMs);
+        timer.unref();
+      });
+    };
+    attempt(FIRST_RETRY_DELAY_MS);
   }
 
-  private async acquire(config: FunctionConfig): Promise<Worker> {
-    for (;;) {
-      if (this.closed) throw new AwsError('ServiceException', 'The local cloud is stopping', 503);
-      let pool = (this.pools.get(config.name) ?? []).filter((worker) => !worker.dead);
+  /**
+   * An environment for one invocation: a warm one of this revision of the function, else the first
+   * to become free, whether one that is starting for it (started now, at most a few at a time per
+   * function) or a warm one that finishes its invocation first. The concurrency limits were checked
+   * before, so every invocation running at once still gets an environment of its own when it needs
+   * one: a long invocation never waits behind another.
+   */
+  private acquire(config: FunctionConfig): Promise<Worker> {
+    if (this.closed) throw new AwsError('ServiceException', 'The local cloud is stopping', 503);
+    let pool = this.pools.get(config.name) ?? [];
+    if (pool.some((worker) => worker.dead || (worker.config.revision !== config.revision && !worker.busy))) {
       for (const stale of pool.filter((worker) => worker.config.revision !== config.revision && !worker.busy)) stale.kill();
       pool = pool.filter((worker) => !worker.dead);
       this.pools.set(config.name, pool);
-      const idle = pool.find((worker) => !worker.busy && worker.config.revision === config.revision);
-      if (idle) {
-        idle.busy = true;
-        return idle;
-      }
-      if (pool.length < MAX_WARM_PROCESSES_PER_FUNCTION) {
-        const worker = new Worker(config, {
-          baseUrl: this.cloud.baseUrl,
-          credentials: this.cloud.credentials,
-          pythonBootstrap: () => this.pythonBootstrap(),
-          writeLogs: (group, stream, lines) => this.cloud.logs.append(group, stream, lines),
-        });
-        worker.busy = true;
-        pool.push(worker);
-        return worker;
-      }
-      await new Promise<void>((resolve) => {
-        const queue = this.waiting.get(config.name) ?? [];
-        queue.push(resolve);
-        this.waiting.set(config.name, queue);
-      });
     }
+    // The most recently used first: the others go idle and are retired sooner, as Lambda scales down.
+    let idle: Worker | undefined;
+    for (const worker of pool) {
+      if (!worker.busy && worker.ready && worker.config.revision === config.revision && (!idle || worker.lastUsed > idle.lastUsed)) idle = worker;
+    }
+    if (idle) {
+      idle.busy = true;
+      return Promise.resolve(idle);
+    }
+    return new Promise((resolve, reject) => {
+      const queue = this.waiting.get(config.name) ?? [];
+      queue.push({ revision: config.revision, resolve, reject });
+      this.waiting.set(config.name, queue);
+      this.startEnvironments(config);
+    });
   }
 
-  private release(name: string): void {
-    this.waiting.get(name)?.shift()?.();
+  /** Starts environments for the invocations waiting, up to MAX_STARTING_PER_FUNCTION at a time. */
+  private startEnvironments(config: FunctionConfig): void {
+    const wanted = (this.waiting.get(config.name) ?? []).filter((waiter) => waiter.revision === config.revision).length;
+    const pool = this.pools.get(config.name) ?? [];
+    let starting = pool.filter((worker) => !worker.ready && !worker.dead && worker.config.revision === config.revision).length;
+    for (; starting < Math.min(wanted, MAX_STARTING_PER_FUNCTION); starting++) {
+      const worker = new Worker(config, {
+        baseUrl: this.cloud.baseUrl,
+        credentials: this.cloud.credentials,
+        pythonBootstrap: () => this.pythonBootstrap(),
+        writeLogs: (group, stream, lines) => this.cloud.logs.append(group, stream, lines),
+        available: (free) => this.available(free),
+      });
+      pool.push(worker);
+    }
+    this.pools.set(config.name, pool);
+  }
+
+  /**
+   * An environment became ready or finished an invocation: the first invocation waiting for its
+   * revision gets it. One that died before it was ready is handed over too, so that the invocation
+   * fails with its exit reason (a runtime that cannot start), as Lambda's would.
+   */
+  private available(worker: Worker): void {
+    const name = worker.config.name;
+    const queue = this.waiting.get(name) ?? [];
+    const index = queue.findIndex((waiter) => waiter.revision === worker.config.revision);
+    if (worker.dead && (worker.ready || worker.busy)) {
+      if (index !== -1 && !this.closed) this.startEnvironments(worker.config);
+      return;
+    }
+    if (index === -1 || worker.busy) return;
+    const [waiter] = queue.splice(index, 1);
+    if (queue.length === 0) this.waiting.delete(name);
+    worker.busy = true;
+    waiter.resolve(worker);
+    // Those still waiting get environments of their own as the starting ones become ready.
+    if (queue.length > 0 && !this.closed) this.startEnvironments(worker.config);
   }
 
   private pythonBootstrapWritten = false;
@@ -162,7 +322,16 @@ export class FunctionRuntime implements FunctionInvoker {
   /** Stops the warm processes of one function (it went away), or of all; settles once they have exited. */
   async stop(name?: string): Promise<void> {
     const stopping: Promise<void>[] = [];
-    if (name === undefined) this.closed = true;
+    if (name === undefined) {
+      this.closed = true;
+      clearInterval(this.sweeper);
+      clearInterval(this.memoryWatch);
+    }
+    for (const [key, queue] of this.waiting) {
+      if (name !== undefined && key !== name) continue;
+      for (const waiter of queue) waiter.reject(new AwsError('ServiceException', name === undefined ? 'The local cloud is stopping' : `The function ${name} went away`, 503));
+      this.waiting.delete(key);
+    }
     for (const [key, pool] of this.pools) {
       if (name !== undefined && key !== name) continue;
       for (const worker of pool) {

@@ -154,6 +154,18 @@ function errorPayload(error: unknown): FunctionErrorPayload {
   return { errorType: typeof error === 'string' ? 'string' : 'Error', errorMessage: typeof error === 'string' ? error : JSON.stringify(error) };
 }
 
+/** The outputs written to directly (process.stdout.write) since the last invocation ended. */
+const dirty = new Set<NodeJS.WriteStream>();
+const originalWrite = new Map<NodeJS.WriteStream, NodeJS.WriteStream['write']>();
+for (const stream of [process.stdout, process.stderr]) {
+  const write = stream.write;
+  originalWrite.set(stream, write);
+  stream.write = function (this: NodeJS.WriteStream, ...args: unknown[]) {
+    dirty.add(stream);
+    return (write as (...a: unknown[]) => boolean).apply(this, args);
+  } as NodeJS.WriteStream['write'];
+}
+
 for (const [method, level] of [['log', 'INFO'], ['info', 'INFO'], ['warn', 'WARN'], ['error', 'ERROR'], ['debug', 'DEBUG'], ['trace', 'TRACE']] as const) {
   console[method] = (...args: unknown[]) => reply({ type: 'log', id: currentRequest, level, message: format(...args) });
 }
@@ -234,23 +246,28 @@ async function main(): Promise<void> {
     replies.end(() => process.exit(1));
   });
   reply({ type: 'ready' });
-  const lines = createInterface({ input: process.stdin });
-  for await (const line of lines) {
-    const message = JSON.parse(line) as InvokeMessage;
-    currentRequest = message.id;
-    let result: ReplyMessage;
-    try {
-      if (!handler) throw loadError;
-      const value = await run(handler, message);
-      result = { type: 'result', id: message.id, ok: true, value: value === undefined ? null : value };
-    } catch (error) {
-      result = { type: 'result', id: message.id, ok: false, error: errorPayload(error) };
-    }
-    await Promise.all([process.stdout, process.stderr].map((stream) => new Promise((done) => stream.write(`${FLUSH_MARKER}${message.id}\n`, done))));
-    reply(result);
-    currentRequest = undefined;
+  // One invocation at a time: the local cloud sends the next only after this one's result.
+  createInterface({ input: process.stdin })
+    .on('line', (line) => void invokeOnce(handler, loadError, JSON.parse(line) as InvokeMessage))
+    .on('close', () => process.exit(0));
+}
+
+async function invokeOnce(handler: Handler | undefined, loadError: unknown, message: InvokeMessage): Promise<void> {
+  currentRequest = message.id;
+  let result: ReplyMessage;
+  try {
+    if (!handler) throw loadError;
+    const value = await run(handler, message);
+    result = { type: 'result', id: message.id, ok: true, value: value === undefined ? null : value };
+  } catch (error) {
+    result = { type: 'result', id: message.id, ok: false, error: errorPayload(error) };
   }
-  process.exit(0);
+  // Only the outputs written to since the last invocation need a marker (console.* goes to fd 3).
+  const written = [process.stdout, process.stderr].filter((stream) => dirty.has(stream));
+  dirty.clear();
+  await Promise.all(written.map((stream) => new Promise((done) => (originalWrite.get(stream) as (chunk: string, callback: () => void) => boolean).call(stream, `${FLUSH_MARKER}${message.id}\n`, () => done(undefined)))));
+  reply({ ...result, markers: written.length });
+  currentRequest = undefined;
 }
 
 void main();

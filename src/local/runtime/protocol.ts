@@ -19,12 +19,14 @@ export interface FunctionErrorPayload {
 
 export type ReplyMessage =
   | { type: 'ready' }
-  | { type: 'result'; id: string; ok: true; value: unknown }
-  | { type: 'result'; id: string; ok: false; error: FunctionErrorPayload }
+  | { type: 'result'; id: string; ok: true; value: unknown; markers?: number }
+  | { type: 'result'; id: string; ok: false; error: FunctionErrorPayload; markers?: number }
   | { type: 'log'; id?: string; level: string; message: string };
 
 /**
  * Written to stdout and stderr after an invocation and before its result, so
  * the log holds everything the function printed before the result is returned.
+ * A result's `markers` says how many were written (the Node.js runtime writes
+ * one only to an output written to since the last invocation); without it, two.
  */
 export const FLUSH_MARKER = '\u0000fw-flush ';

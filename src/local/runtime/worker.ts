@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { processTreeResidentBytes } from './process-memory';
 import { constants } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -36,7 +37,12 @@ export interface WorkerHost {
   credentials: { accessKeyId: string; secretAccessKey: string };
   pythonBootstrap(): string;
   writeLogs(group: string, stream: string, lines: string[]): void;
+  /** Called when the environment is ready (its handler loaded), has finished an invocation, or has gone. */
+  available?(worker: Worker): void;
 }
+
+/** Lambda's limit on the init phase of an on-demand environment: one whose runtime is not ready by then is ended. */
+const INIT_TIMEOUT_MS = 10_000;
 
 /**
  * The compiled Node bootstrap. Beside this module under tsc's output; when the CLI
@@ -114,6 +120,8 @@ export class Worker {
     started: number;
     /** The outputs whose flush marker arrived, and the result waiting for them. */
     flushed: Set<Readable>;
+    /** How many flush markers the result said were written. */
+    markers?: number;
     result?: Invocation;
   };
   private readonly startedAt = Date.now();
@@ -121,6 +129,11 @@ export class Worker {
   private stderrTail = '';
   busy = false;
   dead = false;
+  /** Whether its runtime said it is ready (its handler loaded, or failed to load): invocations are sent only then. */
+  ready = false;
+  private readonly initTimer: NodeJS.Timeout;
+  /** When its last invocation ended (or it started): environments idle too long are retired. */
+  lastUsed = Date.now();
   /** Settles when the process has gone, so a stopping server leaves no child behind. */
   readonly gone: Promise<void>;
 
@@ -158,12 +171,18 @@ export class Worker {
       ? ['python3', ['-u', host.pythonBootstrap()]]
       : [process.execPath, [`--max-old-space-size=${config.memory}`, '--preserve-symlinks', nodeBootstrap()]];
     this.child = launch(command, args, config.codeDir, env);
+    // The environment's log stream (and the function's group) exists from its start, as on Lambda, where its init is logged.
+    host.writeLogs(config.logGroup, this.stream, []);
 
     this.gone = new Promise((resolve) => {
       this.child.once('close', () => resolve());
       // A process that never started has nothing to wait for.
       this.child.once('error', () => this.child.pid === undefined && resolve());
     });
+    // One that never became ready is handed to an invocation once it has gone, which fails with its exit reason.
+    void this.gone.then(() => this.host.available?.(this));
+    this.initTimer = setTimeout(() => !this.ready && this.kill(), INIT_TIMEOUT_MS);
+    this.initTimer.unref();
     this.child.on('error', (error) => this.exited(`Runtime failed to start: ${error.message}`));
     this.child.on('exit', (code, signal) => this.exited(exitReason(command, code, signal)));
     for (const output of [this.child.stdout, this.child.stderr] as Readable[]) {
@@ -195,6 +214,9 @@ export class Worker {
     }
     if (message.type === 'ready') {
       this.initDuration = Date.now() - this.startedAt;
+      this.ready = true;
+      clearTimeout(this.initTimer);
+      this.host.available?.(this);
     } else if (message.type === 'log') {
       this.log(`${new Date().toISOString()}\t${message.id ?? 'undefined'}\t${message.level}\t${message.message}`);
     } else if (message.type === 'result' && this.pending?.id === message.id) {
@@ -202,6 +224,7 @@ export class Worker {
         this.log(`${new Date().toISOString()}\t${message.id}\tERROR\tInvoke Error \t${JSON.stringify(message.error)}`);
       }
       this.pending.result = message.ok ? { ok: true, value: message.value, logs: [] } : { ok: false, error: message.error, logs: [] };
+      this.pending.markers = message.markers ?? 2;
       this.finishWhenFlushed();
     }
   }
@@ -215,7 +238,7 @@ export class Worker {
   private finishWhenFlushed(): void {
     const pending = this.pending;
     if (!pending?.result) return;
-    if (pending.flushed.size === 2) {
+    if (pending.flushed.size >= (pending.markers ?? 2)) {
       this.finish(pending.result);
       return;
     }
@@ -235,7 +258,9 @@ export class Worker {
     this.log(`REPORT RequestId: ${pending.id}\tDuration: ${duration.toFixed(2)} ms\tBilled Duration: ${Math.max(1, Math.ceil(duration))} ms\tMemory Size: ${this.config.memory} MB\tMax Memory Used: ${this.config.memory} MB${init}\t`);
     this.pending = undefined;
     this.busy = false;
+    this.lastUsed = Date.now();
     pending.resolve({ ...result, logs: pending.logs });
+    this.host.available?.(this);
   }
 
   private firstInvocation = true;
@@ -273,14 +298,40 @@ export class Worker {
       const timer = setTimeout(() => {
         const seconds = this.config.timeout.toFixed(2);
         this.log(`${new Date().toISOString()} ${id} Task timed out after ${seconds} seconds`);
-        this.finish({ ok: false, error: { errorType: 'Sandbox.Timedout', errorMessage: `RequestId: ${id} Error: Task timed out after ${seconds} seconds` }, logs: [] });
+        // Ended before the invocation is answered, so the environment is not handed to another one.
         this.kill();
+        this.finish({ ok: false, error: { errorType: 'Sandbox.Timedout', errorMessage: `RequestId: ${id} Error: Task timed out after ${seconds} seconds` }, logs: [] });
       }, timeoutMs);
       this.pending = { id, resolve, logs: [], timer, started: Date.now(), flushed: new Set() };
       this.log(`START RequestId: ${id} Version: $LATEST`);
       const message: InvokeMessage = { type: 'invoke', id, event, deadline: Date.now() + timeoutMs, invokedFunctionArn: this.config.arn, clientContext };
       (this.child.stdin as Writable).write(`${JSON.stringify(message)}\n`);
     });
+  }
+
+  /** When the invocation running now started, if one is. */
+  get invocationStarted(): number | undefined {
+    return this.pending?.started;
+  }
+
+  /**
+   * Ends the environment when its processes (the runtime and whatever the function started) hold
+   * more memory than the function's setting, as Lambda does: the invocation fails with
+   * "Runtime exited with error: signal: killed". Returns the bytes resident, when it could read them.
+   */
+  enforceMemory(): number | undefined {
+    if (!LAUNCHED_THROUGH_SHELL || this.dead || this.child.pid === undefined) return undefined;
+    const resident = processTreeResidentBytes(this.child.pid);
+    if (resident !== undefined && resident > this.config.memory * 1024 * 1024) {
+      const pending = this.pending;
+      this.kill();
+      if (pending && !pending.result) {
+        const errorMessage = `RequestId: ${pending.id} Error: Runtime exited with error: signal: killed`;
+        this.log(`${errorMessage}\nRuntime.ExitError`);
+        this.finish({ ok: false, error: { errorType: 'Runtime.ExitError', errorMessage }, logs: [] });
+      }
+    }
+    return resident;
   }
 
   kill(): void {
