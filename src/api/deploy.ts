@@ -147,6 +147,7 @@ async function runDeploy(
   const { describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
   const where = connection.startedLocalCloud ? `the local cloud (${connection.startedLocalCloud})` : connection.clients.target.endpoint ?? `AWS ${packaged.region}`;
   reporter.info(`Deploying ${packaged.serviceName} to stage ${packaged.stage} in ${where}`);
+  if (connection.clients.target.credentialsFrom) reporter.detail?.(`credentials: ${connection.clients.target.credentialsFrom}`);
   let hotswapped: string[] | undefined;
   let known: KnownDeployment | undefined;
   let cleanup: (() => Promise<void>) | undefined;

@@ -38,7 +38,6 @@ export async function useS3Acceleration(connection: Connection, stackName: strin
     settings =>
       new S3Client({
         region: target.region,
-        ...(target.profile ? { profile: target.profile } : {}),
         ...(target.credentials ? { credentials: target.credentials } : {}),
         maxAttempts: 6,
         ...settings,

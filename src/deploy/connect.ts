@@ -1,11 +1,13 @@
 import { request } from 'node:http';
 import { ConfigError } from '../errors';
 import { localCredentials } from '../local/access/credentials';
-import { createClients, type AwsClients } from './aws';
+import type { CredentialSources } from '../aws/credentials';
+import { awsTarget, createClients, type AwsClients } from './aws';
 
 export interface ConnectOptions {
   region: string;
-  profile?: string;
+  /** What picks the credentials on AWS or at `endpoint` (`--aws-profile`, the stage, `provider.profile`); `--local` needs none (the local cloud has its own). */
+  credentials?: CredentialSources;
   /** `--local`: the embedded local cloud. */
   local?: boolean;
   /** `--endpoint-url` (or AWS_ENDPOINT_URL): any AWS-compatible endpoint. */
@@ -66,6 +68,10 @@ export async function runningLocalCloudPort(given: { port?: number; dataDir?: st
   return (recorded && (await answering(recorded.port))) ?? answering(DEFAULT_LOCAL_PORT);
 }
 
+const missingSources = (): never => {
+  throw new Error('connect: the credential sources are required outside the local cloud');
+};
+
 /** `--local` and `--endpoint-url` name two different places: one line rather than one silently winning. */
 export function checkOneTarget(local: unknown, endpoint: string | undefined): void {
   if (local && endpoint !== undefined) {
@@ -82,7 +88,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   const endpoint = options.endpoint ?? (options.local ? undefined : process.env.AWS_ENDPOINT_URL);
   if (!options.local) {
     return {
-      clients: createClients({ region: options.region, profile: options.profile, endpoint }),
+      clients: createClients(await awsTarget(options.region, endpoint, options.credentials ?? missingSources())),
       close: async () => undefined,
     };
   }

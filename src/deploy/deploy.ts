@@ -46,6 +46,8 @@ export interface Reporter {
   progress(line: string): void;
   /** A stack event (shown with --verbose). */
   event(event: StackEvent): void;
+  /** A line shown with --verbose (where the credentials came from). */
+  detail?(line: string): void;
 }
 
 export interface DeployOptions {
