@@ -2,7 +2,7 @@ import { Command, Option } from 'clipanion';
 import { ConfigError, isUserFacing } from '../errors';
 import { secretValues } from '../variables/secrets';
 import type { Writable } from 'node:stream';
-import { colorsEnabled, style, type Style } from './output';
+import { colorsEnabled, style, type Style } from '../terminal/output';
 import { acceptV3Globals } from './v3-globals';
 
 /**

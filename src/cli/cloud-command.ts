@@ -1,7 +1,7 @@
 import { Option } from 'clipanion';
 import type { StackEvent } from '@aws-sdk/client-cloudformation';
 import { ServiceCommand } from './base';
-import { colorsEnabled } from './output';
+import { colorsEnabled } from '../terminal/output';
 import type { Reporter } from '../deploy/deploy';
 import type { Connection } from '../deploy/connect';
 import type { LoadedService } from '../package/load';

@@ -51,12 +51,12 @@ export class DoctorCommand extends GlobalCommand {
   }
 
   private ok(text: string): string {
-    const { colorsEnabled, style } = require('./output') as typeof import('./output');
+    const { colorsEnabled, style } = require('../terminal/output') as typeof import('../terminal/output');
     return style(colorsEnabled(this.context.stdout)).green(text);
   }
 
   private bad(text: string): string {
-    const { colorsEnabled, style } = require('./output') as typeof import('./output');
+    const { colorsEnabled, style } = require('../terminal/output') as typeof import('../terminal/output');
     return style(colorsEnabled(this.context.stdout)).red(text);
   }
 }

@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { ConfigError } from '../errors';
 import { localCredentials } from '../local/access/credentials';
 import type { CredentialSources } from '../aws/credentials';
-import { awsTarget, createClients, type AwsClients } from './aws';
+import { awsTarget, createClients, type AwsClients } from '../aws/clients';
 
 export interface ConnectOptions {
   region: string;

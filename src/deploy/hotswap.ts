@@ -3,7 +3,7 @@ import type { PackagedService, PackageState } from '../package/service';
 import { STATE_FILE } from '../package/service';
 import * as naming from '../synth/naming';
 import type { Template } from '../synth/template';
-import { lambdaClient, type AwsClients } from './aws';
+import { lambdaClient, type AwsClients } from '../aws/clients';
 import { listDeployments, readJson, uploadAll, type Upload } from './bucket';
 import type { Reporter } from './deploy';
 import { pruneDeployments } from './deploy';
@@ -11,7 +11,7 @@ import { keptDeployments, uploadEncryption } from './stack-settings';
 import { updateFunctionInPlace, type KnownConfigurations } from './deploy-function';
 import { currentTemplate } from './deployed';
 import { deploymentBucketOf, describeStack } from './stack';
-import { timed } from '../dev/timings';
+import { timed } from '../terminal/timings';
 
 /** Stage names hotswap refuses without --hotswap-production: a drifted production stack is a surprise for the next person. */
 const PRODUCTION_STAGE = /(^|[-_.])(prod|production|prd|live)([-_.]|$)/i;

@@ -17,7 +17,7 @@ import { loadServiceConfig, type LoadedService } from './load';
 import { attachPlugins, compile as compilePlugins, finalize as finalizePlugins, loadPlugins, loadServiceWithPlugins, startPackage } from '../plugins';
 import { byCodeUnits } from '../order';
 import { removeStagingOnSignal, removeStaleStaging } from './staging';
-import { timed, timedSince } from '../dev/timings';
+import { timed, timedSince } from '../terminal/timings';
 
 export const OUTPUT_FOLDER = '.serverless';
 export const UPDATE_TEMPLATE = 'cloudformation-template-update-stack.json';

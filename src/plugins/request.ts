@@ -1,5 +1,5 @@
-import { awsTarget, sdkConfig, type AwsTarget } from '../deploy/aws';
-import { withTimeouts } from '../deploy/timeouts';
+import { awsTarget, sdkConfig, type AwsTarget } from '../aws/clients';
+import { withTimeouts } from '../aws/timeouts';
 
 /** v3's `provider.request('Lambda', 'listVersionsByFunction', params)` service names → AWS SDK v3 packages fw ships. */
 const CLIENTS: Record<string, { module: string; client: string }> = {

@@ -1,5 +1,5 @@
 import type { ClientCredentials } from '../../aws/credentials';
-import { timeoutSettings, withTimeouts } from '../../deploy/timeouts';
+import { timeoutSettings, withTimeouts } from '../../aws/timeouts';
 import type { SourceHelpers } from '../source';
 
 interface SourceClientConfig {

@@ -1,6 +1,6 @@
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { S3Client } from '@aws-sdk/client-s3';
-import { DEFAULT_CHAIN, resolveCredentials, type ClientCredentials, type CredentialSources } from '../aws/credentials';
+import { DEFAULT_CHAIN, resolveCredentials, type ClientCredentials, type CredentialSources } from './credentials';
 import { CloudError } from '../errors';
 import { withTimeouts } from './timeouts';
 
