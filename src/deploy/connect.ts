@@ -63,7 +63,7 @@ export async function runningLocalCloudPort(given: { port?: number; dataDir?: st
   const explicit = given.port ?? (env.FW_LOCAL_PORT ? localPort(env) : undefined);
   if (explicit !== undefined) return answering(explicit);
   const { recordedEndpoint } = require('../local/state/running-endpoint') as typeof import('../local/state/running-endpoint');
-  const { localDataDir } = require('../cli/local') as typeof import('../cli/local');
+  const { localDataDir } = require('../local/state/data-dir') as typeof import('../local/state/data-dir');
   const recorded = recordedEndpoint(given.dataDir ?? localDataDir(undefined, env));
   return (recorded && (await answering(recorded.port))) ?? answering(DEFAULT_LOCAL_PORT);
 }
@@ -103,7 +103,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     };
   }
   const { startLocalCloud } = require('../local') as typeof import('../local');
-  const { localDataDir } = require('../cli/local') as typeof import('../cli/local');
+  const { localDataDir } = require('../local/state/data-dir') as typeof import('../local/state/data-dir');
   const dataDir = options.localDataDir ?? localDataDir(undefined);
   // On the port `fw local start` uses by default, so the endpoints printed now are the ones it serves later.
   const { provisioningDelayFrom, PROVISIONING_DELAY_ENV } = require('../local/cloudformation/provisioning-clock') as typeof import('../local/cloudformation/provisioning-clock');
