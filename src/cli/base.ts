@@ -1,6 +1,6 @@
 import { Command, Option } from 'clipanion';
 import { ConfigError, isUserFacing } from '../errors';
-import { secretValues } from '../variables/secrets';
+import { secretValues } from '../secrets';
 import type { Writable } from 'node:stream';
 import { colorsEnabled, style, type Style } from '../terminal/output';
 import { acceptV3Globals } from './v3-globals';

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { CloudError, ConfigError, isUserFacing } from '../errors';
-import { secretValues } from '../variables/secrets';
+import { secretValues } from '../secrets';
 import { reportError, type ServiceCommand } from './base';
 import type { ComposeAction, ComposeResult, ServiceRun } from '../compose/runner';
 import type { CloudRequest } from '../api/request';

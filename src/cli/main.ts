@@ -27,7 +27,7 @@ import { DashboardOpenCommand, LoginCommand, LogoutCommand, SlstatsCommand } fro
 import { colorsEnabled } from '../terminal/output';
 import { version } from '../version';
 import { isUserFacing } from '../errors';
-import { secretValues } from '../variables/secrets';
+import { secretValues } from '../secrets';
 import { servicePluginsMentioned } from '../plugins/discover';
 import { shareFwModule } from '../plugins/share';
 

@@ -1,5 +1,5 @@
 import { ConfigError } from '../errors';
-import type { PackagedService, PackageState } from '../package/service';
+import type { Drift, PackagedService, PackageState } from '../package/service';
 import { STATE_FILE } from '../package/service';
 import * as naming from '../synth/naming';
 import type { Template } from '../synth/template';
@@ -17,10 +17,6 @@ import { timed } from '../terminal/timings';
 const PRODUCTION_STAGE = /(^|[-_.])(prod|production|prd|live)([-_.]|$)/i;
 
 /** What a hotswap writes into the deployment state: the stack runs code and settings its template does not say. */
-export interface Drift {
-  hotswappedAt: string;
-  functions: string[];
-}
 
 /** The newest deployment folder under the service's prefix and the state written there. */
 async function lastState(clients: AwsClients, bucket: string, servicePrefix: string): Promise<{ folder: string; state: PackageState | undefined } | undefined> {

@@ -10,7 +10,8 @@ import { createStackTemplate, synthesize } from '../synth/synthesize';
 import { splitPackagedTemplate } from '../synth/split/package';
 import type { Template } from '../synth/template';
 import { version } from '../version';
-import { buildArtifacts, type Artifact, type Artifacts } from './artifacts';
+import type { Artifact, Artifacts } from './artifacts';
+import { buildArtifacts } from './build';
 import { checkHandlerFiles } from './handler-files';
 import { parseS3Uri } from './build';
 import { loadServiceConfig, type LoadedService } from './load';
@@ -47,6 +48,12 @@ export interface PackageRequest {
 }
 
 /** What deploy needs to know about a packaged service (also written as the state file). */
+/** What `fw deploy --hotswap` records in the bucket's copy of the state: when, and which functions it updated in place. */
+export interface Drift {
+  hotswappedAt: string;
+  functions: string[];
+}
+
 export interface PackageState {
   fw: string;
   service: string;
@@ -70,7 +77,7 @@ export interface PackageState {
   /** Stack splitting: the stack every resource lives in (`root` or a nested stack's logical id), reused so a later package moves nothing. */
   placement?: { mode: string; resources: Record<string, string> };
   /** Set by `fw deploy --hotswap` in the bucket's copy: functions updated in place, not yet through CloudFormation. */
-  drift?: import('../deploy/hotswap').Drift;
+  drift?: Drift;
 }
 
 export interface PackagedService extends LoadedService {

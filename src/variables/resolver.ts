@@ -2,7 +2,7 @@ import { ConfigError, show } from '../errors';
 import { classifyEntry, hasVariables, parseSourceRef, parseTemplate, type SourceRef, type VariableNode } from './parse';
 import { addressPath, type Outcome, type Source, type SourceHelpers } from './source';
 import { sources } from './sources';
-import { secretValues } from './secrets';
+import { secretValues } from '../secrets';
 import type { ResolveContext } from './index';
 
 /** How many times a value may resolve to more variables (a file pointing at a file, …). */
