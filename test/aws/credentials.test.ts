@@ -30,7 +30,8 @@ const CREDENTIALS_FILE = ['default', 'p1', 'p2', 'p3', 'p4']
   .map(name => `[${name}]\naws_access_key_id = AKID${name.toUpperCase()}\naws_secret_access_key = secret-of-${name}\n`)
   .join('');
 // A profile only in the config file, as `aws configure` writes them: fw reads both files.
-const CONFIG_FILE = '[profile p5]\naws_access_key_id = AKIDP5\naws_secret_access_key = secret-of-p5\nregion = eu-west-1\n';
+// p6 has settings but no credentials.
+const CONFIG_FILE = '[profile p5]\naws_access_key_id = AKIDP5\naws_secret_access_key = secret-of-p5\nregion = eu-west-1\n[profile p6]\nregion = eu-west-1\n';
 
 const ENV_KEYS = { AWS_ACCESS_KEY_ID: 'AKIDENV', AWS_SECRET_ACCESS_KEY: 'secret-of-env' };
 
@@ -170,6 +171,13 @@ credentials('a profile that is not configured stops the command in one line, eve
   assert.is(run.code, 1);
   const files = `${join(context.home, '.aws', 'credentials')} and no [profile prod] in ${join(context.home, '.aws', 'config')}`;
   assert.is(run.stderr, `Error: AWS profile "prod" (provider.profile) is not configured: no [prod] in ${files}\n`);
+  assert.equal(run.seen, []);
+});
+
+credentials('a profile without credentials is named with where it came from, in one line', async context => {
+  const run = await fw(context, ['info', '--endpoint-url', context.url], { env: { AWS_PROFILE: 'p6' } });
+  assert.is(run.code, 1);
+  assert.is(run.stderr, 'Error: Cannot load the AWS credentials of AWS_PROFILE=p6 for describing probe-dev: Could not resolve credentials using profile: [p6] in configuration/credentials file(s).\n');
   assert.equal(run.seen, []);
 });
 
