@@ -29,7 +29,7 @@ import { version } from '../version';
 import { isUserFacing } from '../errors';
 import { secretValues } from '../secrets';
 import { servicePluginsMentioned } from '../plugins/discover';
-import { shareFwModule } from '../plugins/share';
+import { shareFwModule } from '../fw-module';
 
 const COMMANDS = [
   CreateCommand, PackageCommand, DeployCommand, DeployFunctionCommand, DevCommand, DiffCommand, RemoveCommand, InfoCommand,

@@ -152,8 +152,6 @@ const UPWARD_IMPORTS = [
   'config/service-json-schema.ts -> constructs/events/registry.ts',
   'config/types.ts -> constructs/events/registry.ts',
   'config/types.ts -> constructs/service.ts',
-  // JS/TS service files share fw's module instance with plugins.
-  'config/module.ts -> plugins/share.ts',
   // Constructs name their artifacts and zip fw's own custom-resource handler.
   'constructs/custom-resources.ts -> package/artifacts.ts',
   'constructs/custom-resources.ts -> package/zip.ts',
