@@ -19,7 +19,7 @@ const CHUNKS = [
   // Several services as one application (fw deploy in a compose folder, fw outputs, api:deploy).
   { name: 'compose', pattern: /^(src\/compose\/|src\/cli\/compose\.ts$)/ },
   // The Serverless v3 plugin surface: loaded only for a service that lists plugins.
-  { name: 'plugins', pattern: /^src\/plugins\/(v3[^/]*|manager|commands|load)\.ts$/ },
+  { name: 'plugins', pattern: /^src\/(plugins\/(v3[^/]*|manager|load)|cli\/plugin-commands)\.ts$/ },
   // fw create's templates and prompts.
   { name: 'create', pattern: /^src\/create\// },
   // The full YAML library: the common subset of YAML is read by src/config/yaml-subset.ts.

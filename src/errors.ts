@@ -1,5 +1,5 @@
 import { UsageError } from 'clipanion';
-import { secretValues } from './variables/secrets';
+import { secretValues } from './secrets';
 
 /**
  * A mistake in the user's input: the service file, a flag, a value.

@@ -144,9 +144,10 @@ async function runDeploy(
   const { hotswapService, refuseProductionHotswap } = require('../deploy/hotswap') as typeof import('../deploy/hotswap');
   if (options.hotswap) refuseProductionHotswap(packaged.stage, options.hotswapProduction ?? false);
   const { describeStack } = require('../deploy/stack') as typeof import('../deploy/stack');
-  const { describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
+  const { describeAwsError } = require('../aws/clients') as typeof import('../aws/clients');
   const where = connection.startedLocalCloud ? `the local cloud (${connection.startedLocalCloud})` : connection.clients.target.endpoint ?? `AWS ${packaged.region}`;
   reporter.info(`Deploying ${packaged.serviceName} to stage ${packaged.stage} in ${where}`);
+  if (connection.clients.target.credentialsFrom) reporter.detail?.(`credentials: ${connection.clients.target.credentialsFrom}`);
   let hotswapped: string[] | undefined;
   let known: KnownDeployment | undefined;
   let cleanup: (() => Promise<void>) | undefined;

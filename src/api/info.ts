@@ -9,7 +9,7 @@ import { serviceInfo, type ServiceInfo } from './service-info';
 export async function info(request: CloudRequest = {}): Promise<ServiceInfo> {
   const { loadServiceConfig } = require('../package/load') as typeof import('../package/load');
   const { describeStack } = require('../deploy/stack') as typeof import('../deploy/stack');
-  const { describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
+  const { describeAwsError } = require('../aws/clients') as typeof import('../aws/clients');
   const { deployedResources } = require('../deploy/deployed') as typeof import('../deploy/deployed');
   return atEndpoint(request, async resolved => {
     const loaded = await loadServiceConfig(cwdOf(request), optionsOf(request));

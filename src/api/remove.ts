@@ -14,7 +14,7 @@ export interface RemoveResult {
  */
 export async function remove(request: CloudRequest = {}): Promise<RemoveResult> {
   const { removeService } = require('../deploy/remove') as typeof import('../deploy/remove');
-  const { describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
+  const { describeAwsError } = require('../aws/clients') as typeof import('../aws/clients');
   // Plugin hooks (issue 9): `initialize`, then `remove:remove` around the removal.
   const { loadPlugins, loadServiceWithPlugins, initialize } = require('../plugins') as typeof import('../plugins');
   return atEndpoint(request, async resolved => {

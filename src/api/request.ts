@@ -26,7 +26,7 @@ export interface CloudRequest extends ServiceRequest {
   local?: boolean | { port?: number; dataDir?: string };
   /** Any AWS-compatible endpoint (default: $AWS_ENDPOINT_URL, else AWS). */
   endpoint?: string;
-  /** A profile from ~/.aws/config and ~/.aws/credentials. */
+  /** A profile from ~/.aws/config and ~/.aws/credentials, as `--aws-profile` (above AWS_PROFILE and `provider.profile`). */
   profile?: string;
   /** Progress: lines, the in-place progress line, stack events. Default: silent. */
   reporter?: Partial<Reporter>;
@@ -52,18 +52,18 @@ export const cwdOf = (request: ServiceRequest): string => request.cwd ?? process
 
 /** A reporter that passes what it is given on and drops the rest. */
 export function reporterOf(request: CloudRequest): Reporter {
-  const { info, progress, event } = request.reporter ?? {};
-  return { info: info ?? (() => undefined), progress: progress ?? (() => undefined), event: event ?? (() => undefined) };
+  const { info, progress, event, detail } = request.reporter ?? {};
+  return { info: info ?? (() => undefined), progress: progress ?? (() => undefined), event: event ?? (() => undefined), detail: detail ?? (() => undefined) };
 }
 
-/** The clients for the request's target; the profile named by the request, else `provider.profile`. */
+/** The clients for the request's target, with the credentials Serverless v3 picks (the request's profile as `--aws-profile`). */
 export async function connectFor(loaded: LoadedService, request: CloudRequest): Promise<Connection> {
   const { connect } = require('../deploy/connect') as typeof import('../deploy/connect');
-  const profile = request.profile ?? (typeof loaded.config.provider.profile === 'string' ? loaded.config.provider.profile : undefined);
+  const { credentialSourcesOf } = require('../aws/credentials') as typeof import('../aws/credentials');
   const local = typeof request.local === 'object' ? request.local : undefined;
   return connect({
     region: loaded.region,
-    profile,
+    credentials: credentialSourcesOf(loaded, request.profile),
     local: Boolean(request.local),
     endpoint: request.endpoint,
     localPort: local?.port,

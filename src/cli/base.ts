@@ -1,8 +1,8 @@
 import { Command, Option } from 'clipanion';
 import { ConfigError, isUserFacing } from '../errors';
-import { secretValues } from '../variables/secrets';
+import { secretValues } from '../secrets';
 import type { Writable } from 'node:stream';
-import { colorsEnabled, style, type Style } from './output';
+import { colorsEnabled, style, type Style } from '../terminal/output';
 import { acceptV3Globals } from './v3-globals';
 
 /**
@@ -49,7 +49,7 @@ export abstract class ServiceCommand extends Command {
   // Serverless v3's global options (test/fixtures/v3-cli/commands.json): accepted by every service command.
   verbose = Option.Boolean('--verbose', false, { description: 'Show more detail' });
   debug = Option.String('--debug', { tolerateBoolean: true, description: 'Debug output (as --verbose, and plugins\' debug logs)' });
-  awsProfile = Option.String('--aws-profile', { description: 'AWS profile from ~/.aws/config and ~/.aws/credentials' });
+  awsProfile = Option.String('--aws-profile', { description: 'AWS profile from ~/.aws/credentials or ~/.aws/config (before AWS_<STAGE>_PROFILE, AWS_PROFILE, the environment keys and provider.profile)' });
   app = Option.String('--app', { description: 'Serverless Dashboard app: accepted, fw has no dashboard' });
   org = Option.String('--org', { description: 'Serverless Dashboard org: accepted, fw has no dashboard' });
   useLocalCredentials = Option.Boolean('--use-local-credentials', false, { description: 'Serverless Dashboard credentials: accepted, fw always uses local credentials' });

@@ -1,7 +1,7 @@
 import { Option } from 'clipanion';
 import type { StackEvent } from '@aws-sdk/client-cloudformation';
 import { ServiceCommand } from './base';
-import { colorsEnabled } from './output';
+import { colorsEnabled } from '../terminal/output';
 import type { Reporter } from '../deploy/deploy';
 import type { Connection } from '../deploy/connect';
 import type { LoadedService } from '../package/load';
@@ -69,8 +69,8 @@ export abstract class CloudCommand extends ServiceCommand {
 
   protected async connect(loaded: LoadedService): Promise<Connection> {
     const { connect } = require('../deploy/connect') as typeof import('../deploy/connect');
-    const profile = this.awsProfile ?? (typeof loaded.config.provider.profile === 'string' ? loaded.config.provider.profile : undefined);
-    return connect({ region: loaded.region, profile, local: this.local, endpoint: this.endpointUrl, localPort: this.localCloudPort, localCloudRunning: this.local ? this.localCloudPort !== undefined : undefined });
+    const { credentialSourcesOf } = require('../aws/credentials') as typeof import('../aws/credentials');
+    return connect({ region: loaded.region, credentials: credentialSourcesOf(loaded, this.awsProfile), local: this.local, endpoint: this.endpointUrl, localPort: this.localCloudPort, localCloudRunning: this.local ? this.localCloudPort !== undefined : undefined });
   }
 
   /** Progress rewritten in place on a terminal; every event with --verbose; never credentials. */
@@ -98,6 +98,11 @@ export abstract class CloudCommand extends ServiceCommand {
         const time = event.Timestamp?.toISOString().slice(11, 19) ?? '';
         const reason = event.ResourceStatusReason ? `  ${event.ResourceStatusReason}` : '';
         stream.write(`  ${time}  ${event.ResourceStatus}  ${event.LogicalResourceId} (${event.ResourceType})${reason}\n`);
+      },
+      detail: line => {
+        if (!this.verbose) return;
+        clear();
+        stream.write(`${line}\n`);
       },
       done: clear,
     };

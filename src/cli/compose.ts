@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { CloudError, ConfigError, isUserFacing } from '../errors';
-import { secretValues } from '../variables/secrets';
+import { secretValues } from '../secrets';
 import { reportError, type ServiceCommand } from './base';
 import type { ComposeAction, ComposeResult, ServiceRun } from '../compose/runner';
 import type { CloudRequest } from '../api/request';
@@ -42,7 +42,7 @@ export async function runComposeCommand(
   const { options = {}, params, ...cloud } = request;
   const { config: _composeFile, param: _params, stage, region, ...otherOptions } = options;
   const stdout = command.context.stdout;
-  const { style, colorsEnabled } = require('./output') as typeof import('./output');
+  const { style, colorsEnabled } = require('../terminal/output') as typeof import('../terminal/output');
   const out = style(colorsEnabled(stdout));
   const result = await runApplication(action, {
     ...cloud,

@@ -8,7 +8,7 @@ import { findTemplate, listTemplates } from '../create/templates';
 import { writeService } from '../create/write';
 import { reportError } from './base';
 import { GlobalCommand } from './global-command';
-import { colorsEnabled, style } from './output';
+import { colorsEnabled, style } from '../terminal/output';
 
 export { guidedCreate, type GuidedContext };
 /** The name the CLI entry uses for the guided creation. */

@@ -10,7 +10,7 @@ export class DeployListCommand extends CloudCommand {
 
   async run(): Promise<number> {
     const { storedDeployments, formatDeployments } = require('../deploy/deployments') as typeof import('../deploy/deployments');
-    const { describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
+    const { describeAwsError } = require('../aws/clients') as typeof import('../aws/clients');
     const loaded = await this.loadService();
     const connection = await this.connect(loaded);
     try {
@@ -35,7 +35,7 @@ export class DeployListFunctionsCommand extends CloudCommand {
 
   async run(): Promise<number> {
     const { publishedVersions } = require('../deploy/function-versions') as typeof import('../deploy/function-versions');
-    const { lambdaClient, describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
+    const { lambdaClient, describeAwsError } = require('../aws/clients') as typeof import('../aws/clients');
     const { functionOf } = require('../package/load') as typeof import('../package/load');
     const loaded = await this.loadService();
     const connection = await this.connect(loaded);

@@ -33,12 +33,11 @@ export async function useS3Acceleration(connection: Connection, stackName: strin
     return;
   }
   const { S3Client } = require('@aws-sdk/client-s3') as typeof import('@aws-sdk/client-s3');
-  const { withTimeouts } = require('../deploy/timeouts') as typeof import('../deploy/timeouts');
+  const { withTimeouts } = require('../aws/timeouts') as typeof import('../aws/timeouts');
   connection.clients.s3 = withTimeouts(
     settings =>
       new S3Client({
         region: target.region,
-        ...(target.profile ? { profile: target.profile } : {}),
         ...(target.credentials ? { credentials: target.credentials } : {}),
         maxAttempts: 6,
         ...settings,

@@ -8,7 +8,7 @@ abstract class FunctionDeployingCommand extends CloudCommand {
   protected async deployOneFunction(key: string, options: { configOnly: boolean }): Promise<number> {
     const { packageService } = require('../package/service') as typeof import('../package/service');
     const { deployFunction } = require('../deploy/deploy-function') as typeof import('../deploy/deploy-function');
-    const { describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
+    const { describeAwsError } = require('../aws/clients') as typeof import('../aws/clients');
     // Container images go where the function goes: the connection is opened when packaging needs it.
     let opened: import('../deploy/connect').Connection | undefined;
     const imageTarget = async (loaded: import('../package/load').LoadedService) => (opened ??= await this.connect(loaded)).clients.target;

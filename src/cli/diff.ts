@@ -36,7 +36,7 @@ export class DiffCommand extends CloudCommand {
 /** The preview of `fw diff` and `fw deploy --dry-run`: printed, the connection closed, and the exit code (0 or 2). */
 export async function printPreview(command: { context: BaseContext }, packaged: PackagedService, connection: Connection): Promise<number> {
   const { previewDeployment, formatPreview, exitCodeOf } = require('../deploy/preview') as typeof import('../deploy/preview');
-  const { describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
+  const { describeAwsError } = require('../aws/clients') as typeof import('../aws/clients');
   try {
     const preview = await previewDeployment(packaged, connection.clients).catch(error => {
       throw describeAwsError(error, `previewing ${packaged.stackName}`, connection.clients.target);

@@ -6,9 +6,10 @@ interface Check {
   line: string;
 }
 
-/** Where the AWS SDK would find credentials, named without any secret. */
+/** Where a command outside any stage would find credentials, named without any secret. */
 export function credentialsSource(env: NodeJS.ProcessEnv, credentialsFileProfiles: string[] | undefined): Check {
-  if (env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY) return { ok: true, line: 'AWS credentials: from the environment (AWS_ACCESS_KEY_ID)' };
+  // AWS_PROFILE comes before the environment keys, as in Serverless v3 (src/aws/credentials.ts).
+  if (!env.AWS_PROFILE && env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY) return { ok: true, line: 'AWS credentials: from the environment (AWS_ACCESS_KEY_ID)' };
   const profile = env.AWS_PROFILE ?? 'default';
   if (credentialsFileProfiles?.includes(profile)) return { ok: true, line: `AWS credentials: profile "${profile}" of the shared credentials file` };
   if (credentialsFileProfiles && credentialsFileProfiles.length > 0) {
@@ -50,12 +51,12 @@ export class DoctorCommand extends GlobalCommand {
   }
 
   private ok(text: string): string {
-    const { colorsEnabled, style } = require('./output') as typeof import('./output');
+    const { colorsEnabled, style } = require('../terminal/output') as typeof import('../terminal/output');
     return style(colorsEnabled(this.context.stdout)).green(text);
   }
 
   private bad(text: string): string {
-    const { colorsEnabled, style } = require('./output') as typeof import('./output');
+    const { colorsEnabled, style } = require('../terminal/output') as typeof import('../terminal/output');
     return style(colorsEnabled(this.context.stdout)).red(text);
   }
 }

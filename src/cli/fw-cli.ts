@@ -1,6 +1,6 @@
 import { Cli, Command, type BaseContext, type CommandClass } from 'clipanion';
 import { closest } from '../synth/suggest';
-import { colorsEnabled, style } from './output';
+import { colorsEnabled, style } from '../terminal/output';
 import { overview } from './help';
 
 type Usage = { usage: string; options: Array<{ definition: string; description: string; required: boolean }> };

@@ -1,4 +1,4 @@
-import type { Style } from './output';
+import type { Style } from '../terminal/output';
 
 /**
  * `fw --help` (and `fw` outside a terminal): a screen like Serverless v3's, one line per command in

@@ -77,7 +77,7 @@ export class InvokeCommand extends CloudCommand {
 
   async run(): Promise<number> {
     const { InvokeCommand: Invoke } = require('@aws-sdk/client-lambda') as typeof import('@aws-sdk/client-lambda');
-    const { lambdaClient, describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
+    const { lambdaClient, describeAwsError } = require('../aws/clients') as typeof import('../aws/clients');
     const type = INVOCATION_TYPES.find(candidate => candidate === this.type);
     if (!type) throw new ConfigError(`Invalid --type "${this.type}": expected ${INVOCATION_TYPES.join(', ')}`);
     const event = readEvent(this.data, this.eventPath, this.raw);

@@ -1,6 +1,6 @@
 import { Command, Option } from 'clipanion';
 import { FwCommand } from './base';
-import { localDataDir } from './local';
+import { localDataDir } from '../local/state/data-dir';
 import { ConfigError, CloudError } from '../errors';
 
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };

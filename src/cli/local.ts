@@ -1,17 +1,11 @@
 import { rmSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { Command, Option } from 'clipanion';
 import { FwCommand } from './base';
 import { ConfigError } from '../errors';
 import { OriginAllowList } from '../local/access/origins';
-
-/** `--data`, else $FW_LOCAL_DATA, else ~/.fw/local: one place for the local cloud's state. */
-export function localDataDir(option: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  if (option) return resolve(option);
-  if (env.FW_LOCAL_DATA) return resolve(env.FW_LOCAL_DATA);
-  return join(homedir(), '.fw', 'local');
-}
+import { localDataDir } from '../local/state/data-dir';
 
 export class LocalStartCommand extends FwCommand {
   static override paths = [['local', 'start']];

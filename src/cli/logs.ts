@@ -41,7 +41,7 @@ export class LogsCommand extends CloudCommand {
 
   async run(): Promise<number> {
     const { FilterLogEventsCommand } = require('@aws-sdk/client-cloudwatch-logs') as typeof import('@aws-sdk/client-cloudwatch-logs');
-    const { logsClient, describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
+    const { logsClient, describeAwsError } = require('../aws/clients') as typeof import('../aws/clients');
     const { sleep } = require('../deploy/stack') as typeof import('../deploy/stack');
     let startTime = parseStartTime(this.startTime);
     const interval = this.interval === undefined ? 1000 : Number(this.interval);

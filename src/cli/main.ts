@@ -24,12 +24,12 @@ import { TestCommand } from './test-command';
 import { DoctorCommand } from './doctor';
 import { OutputGetCommand, OutputListCommand, ParamGetCommand, ParamListCommand } from './output-param';
 import { DashboardOpenCommand, LoginCommand, LogoutCommand, SlstatsCommand } from './dashboard';
-import { colorsEnabled } from './output';
+import { colorsEnabled } from '../terminal/output';
 import { version } from '../version';
 import { isUserFacing } from '../errors';
-import { secretValues } from '../variables/secrets';
+import { secretValues } from '../secrets';
 import { servicePluginsMentioned } from '../plugins/discover';
-import { shareFwModule } from '../plugins/share';
+import { shareFwModule } from '../fw-module';
 
 const COMMANDS = [
   CreateCommand, PackageCommand, DeployCommand, DeployFunctionCommand, DevCommand, DiffCommand, RemoveCommand, InfoCommand,
@@ -74,7 +74,7 @@ const WITHOUT_SERVICE = new Set(['create', 'local', 'schema', '--version', '-v',
 export async function buildCliFor(argv: string[], cwd: string): Promise<{ cli: FwCli; argv: string[]; error?: Error }> {
   const cli = buildCli(argv);
   if (WITHOUT_SERVICE.has(argv[0] ?? '') || !servicePluginsMentioned(argv, cwd)) return { cli, argv };
-  const { registerPluginCommands } = require('../plugins/commands') as typeof import('../plugins/commands');
+  const { registerPluginCommands } = require('./plugin-commands') as typeof import('./plugin-commands');
   try {
     return { cli, argv: await registerPluginCommands(cli, argv, cwd) };
   } catch (error) {

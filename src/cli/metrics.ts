@@ -25,7 +25,7 @@ export class MetricsCommand extends CloudCommand {
 
   async run(): Promise<number> {
     const { functionMetrics, formatMetrics, serviceTotal } = require('../deploy/metrics') as typeof import('../deploy/metrics');
-    const { cloudWatchClient, describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
+    const { cloudWatchClient, describeAwsError } = require('../aws/clients') as typeof import('../aws/clients');
     const { functionOf } = require('../package/load') as typeof import('../package/load');
     const now = Date.now();
     const end = parseTimeOption(this.endTime, '--endTime', now, now);

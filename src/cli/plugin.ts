@@ -70,7 +70,7 @@ export class PluginInstallCommand extends PluginCommand {
   }
 
   private out(text: string): string {
-    const { colorsEnabled, style } = require('./output') as typeof import('./output');
+    const { colorsEnabled, style } = require('../terminal/output') as typeof import('../terminal/output');
     return style(colorsEnabled(this.context.stdout)).green(text);
   }
 }

@@ -1,7 +1,7 @@
 import { Option } from 'clipanion';
 import { ConfigError } from '../errors';
 import { ServiceCommand } from './base';
-import { secretValues } from '../variables/secrets';
+import { secretValues } from '../secrets';
 
 export class PrintCommand extends ServiceCommand {
   static override paths = [['print']];

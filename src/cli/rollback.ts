@@ -20,7 +20,7 @@ export class RollbackCommand extends CloudCommand {
 
   async run(): Promise<number> {
     const deployments = require('../deploy/deployments') as typeof import('../deploy/deployments');
-    const { describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
+    const { describeAwsError } = require('../aws/clients') as typeof import('../aws/clients');
     const loaded = await this.loadService();
     const connection = await this.connect(loaded);
     const reporter = this.reporter();
@@ -64,7 +64,7 @@ export class RollbackFunctionCommand extends CloudCommand {
 
   async run(): Promise<number> {
     const { rollbackFunctionCode } = require('../deploy/function-versions') as typeof import('../deploy/function-versions');
-    const { lambdaClient, describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
+    const { lambdaClient, describeAwsError } = require('../aws/clients') as typeof import('../aws/clients');
     const { lazyFunctionOf } = require('./invoke') as typeof import('./invoke');
     const loaded = await this.loadService();
     const { physicalName } = lazyFunctionOf(loaded, this.function);

@@ -144,7 +144,7 @@ export async function runApplication(action: ComposeAction, request: ComposeRequ
       case 'diff': {
         const { openDeployment } = require('../api/deploy') as typeof import('../api/deploy');
         const { previewDeployment, formatPreview } = require('../deploy/preview') as typeof import('../deploy/preview');
-        const { describeAwsError } = require('../deploy/aws') as typeof import('../deploy/aws');
+        const { describeAwsError } = require('../aws/clients') as typeof import('../aws/clients');
         const deployment = await openDeployment(serviceRequest);
         try {
           const { packaged, connection } = deployment;

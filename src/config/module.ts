@@ -6,7 +6,7 @@ import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../errors';
-import { FW_MODULE_NAMES } from '../plugins/share';
+import { FW_MODULE_NAMES } from '../fw-module';
 import { syntaxError } from './code-frame';
 import { checkReadableFile } from './read-file';
 import { settleConfig } from './settle';

@@ -1,5 +1,6 @@
 import * as t from 'typanion';
 import { ConfigError, escapeInvisible, show } from '../errors';
+import { isIntrinsic } from '../intrinsic';
 import { clashingFunctionKeys, functionKeyProblem } from '../synth/name-checks';
 import { lambdaFunction as functionLogicalId } from '../synth/naming';
 import { closest } from '../synth/suggest';
@@ -72,14 +73,6 @@ function pushNeeded(state: t.ValidationState | undefined, message: string): fals
 
 function fail(state: t.ValidationState | undefined, expected: string, value: unknown): false {
   return pushError(state, `Expected ${expected} (got ${show(value)})`);
-}
-
-const INTRINSIC = /^(Ref|Condition|Fn::[A-Za-z0-9]+)$/;
-
-export function isIntrinsic(value: unknown): boolean {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const keys = Object.keys(value);
-  return keys.length === 1 && INTRINSIC.test(keys[0]);
 }
 
 const scalar = <T>(kind: 'string' | 'number' | 'boolean', expected: string): Typed<T | Intrinsic> =>

@@ -1,4 +1,4 @@
-import { isIntrinsic } from './schema';
+import { isIntrinsic } from '../intrinsic';
 
 /**
  * What Serverless Framework v3's configuration validator rewrites before anything reads the

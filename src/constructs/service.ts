@@ -10,7 +10,7 @@ import { FunctionConstruct } from './function';
 import { HttpApi } from './http-api';
 import { RestApi } from './rest-api';
 import { CfnOutput, ref } from './resource';
-import { isIntrinsic } from '../synth/merge';
+import { isIntrinsic } from '../intrinsic';
 
 export interface ServiceProps {
   /** Resolved, validated configuration. */

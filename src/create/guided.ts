@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { colorsEnabled, style } from '../cli/output';
+import { colorsEnabled, style } from '../terminal/output';
 import { serviceNameProblem } from './names';
 import { nextSteps } from './next-steps';
-import { PromptAborted, select, text, type Terminal } from './prompt';
+import { PromptAborted, select, text, type Terminal } from '../terminal/prompt';
 import { listTemplates, type Template } from './templates';
 import { targetProblem, writeService } from './write';
 

@@ -1,5 +1,5 @@
 import { DescribeStackResourcesCommand } from '@aws-sdk/client-cloudformation';
-import { apiGatewayClient, type AwsClients } from './aws';
+import { apiGatewayClient, type AwsClients } from '../aws/clients';
 
 /** An API key of the stack and its value, as `serverless info` lists them under "api keys". */
 export interface ApiKeyValue {

@@ -6,7 +6,7 @@ import {
   ListObjectVersionsCommand,
   PutObjectCommand,
 } from '@aws-sdk/client-s3';
-import type { AwsClients } from './aws';
+import type { AwsClients } from '../aws/clients';
 import type { UploadEncryption } from './stack-settings';
 
 /** One deployment's folder in the bucket: `{prefix}/{service}/{stage}/{timestamp}-{iso}/`. */

@@ -1,11 +1,13 @@
 import { request } from 'node:http';
 import { ConfigError } from '../errors';
 import { localCredentials } from '../local/access/credentials';
-import { createClients, type AwsClients } from './aws';
+import type { CredentialSources } from '../aws/credentials';
+import { awsTarget, createClients, type AwsClients } from '../aws/clients';
 
 export interface ConnectOptions {
   region: string;
-  profile?: string;
+  /** What picks the credentials on AWS or at `endpoint` (`--aws-profile`, the stage, `provider.profile`); `--local` needs none (the local cloud has its own). */
+  credentials?: CredentialSources;
   /** `--local`: the embedded local cloud. */
   local?: boolean;
   /** `--endpoint-url` (or AWS_ENDPOINT_URL): any AWS-compatible endpoint. */
@@ -63,10 +65,14 @@ export async function runningLocalCloudPort(given: { port?: number; dataDir?: st
   const explicit = given.port ?? (env.FW_LOCAL_PORT ? localPort(env) : undefined);
   if (explicit !== undefined) return answering(explicit);
   const { recordedEndpoint } = require('../local/state/running-endpoint') as typeof import('../local/state/running-endpoint');
-  const { localDataDir } = require('../cli/local') as typeof import('../cli/local');
+  const { localDataDir } = require('../local/state/data-dir') as typeof import('../local/state/data-dir');
   const recorded = recordedEndpoint(given.dataDir ?? localDataDir(undefined, env));
   return (recorded && (await answering(recorded.port))) ?? answering(DEFAULT_LOCAL_PORT);
 }
+
+const missingSources = (): never => {
+  throw new Error('connect: the credential sources are required outside the local cloud');
+};
 
 /** `--local` and `--endpoint-url` name two different places: one line rather than one silently winning. */
 export function checkOneTarget(local: unknown, endpoint: string | undefined): void {
@@ -84,7 +90,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   const endpoint = options.endpoint ?? (options.local ? undefined : process.env.AWS_ENDPOINT_URL);
   if (!options.local) {
     return {
-      clients: createClients({ region: options.region, profile: options.profile, endpoint }),
+      clients: createClients(await awsTarget(options.region, endpoint, options.credentials ?? missingSources())),
       close: async () => undefined,
     };
   }
@@ -100,7 +106,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     };
   }
   const { startLocalCloud } = require('../local') as typeof import('../local');
-  const { localDataDir } = require('../cli/local') as typeof import('../cli/local');
+  const { localDataDir } = require('../local/state/data-dir') as typeof import('../local/state/data-dir');
   const dataDir = options.localDataDir ?? localDataDir(undefined);
   // On the port `fw local start` uses by default, so the endpoints printed now are the ones it serves later.
   const { provisioningDelayFrom, PROVISIONING_DELAY_ENV } = require('../local/cloudformation/provisioning-clock') as typeof import('../local/cloudformation/provisioning-clock');

@@ -10,7 +10,7 @@ import { CloudError } from '../errors';
 import { functionOf } from '../package/load';
 import type { PackagedService } from '../package/service';
 import * as naming from '../synth/naming';
-import { lambdaClient, type AwsClients } from './aws';
+import { lambdaClient, type AwsClients } from '../aws/clients';
 import { uploadAll } from './bucket';
 import { uploadEncryption } from './stack-settings';
 import type { Reporter } from './deploy';

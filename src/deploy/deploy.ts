@@ -14,7 +14,7 @@ import {
 import { CloudError, StackError } from '../errors';
 import type { PackagedService, PackageState } from '../package/service';
 import { STATE_FILE, UPDATE_TEMPLATE } from '../package/service';
-import type { AwsClients } from './aws';
+import type { AwsClients } from '../aws/clients';
 import { deletePrefix, listDeployments, readJson, uploadAll, type Upload } from './bucket';
 import { deleteRolledBackStack, deploymentBucketOf, describeStack, isInProgress, latestEventId, monitorStack } from './stack';
 import { describeMove } from '../synth/split/config';
@@ -46,6 +46,8 @@ export interface Reporter {
   progress(line: string): void;
   /** A stack event (shown with --verbose). */
   event(event: StackEvent): void;
+  /** A line shown with --verbose (where the credentials came from). */
+  detail?(line: string): void;
 }
 
 export interface DeployOptions {

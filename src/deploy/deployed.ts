@@ -1,6 +1,6 @@
 import { DescribeStackResourcesCommand, GetTemplateCommand } from '@aws-sdk/client-cloudformation';
 import type { Template, TemplateResource } from '../synth/template';
-import type { AwsClients } from './aws';
+import type { AwsClients } from '../aws/clients';
 
 /** The template a stack runs now (none when it cannot be read). */
 export async function currentTemplate(clients: AwsClients, stackName: string): Promise<Template | undefined> {

@@ -3,7 +3,7 @@ import { CloudError, ConfigError } from '../errors';
 import type { LoadedService } from '../package/load';
 import type { PackageState } from '../package/service';
 import { STATE_FILE } from '../package/service';
-import type { AwsClients } from './aws';
+import type { AwsClients } from '../aws/clients';
 import { listDeployments, listKeys, readJson, uploadAll } from './bucket';
 import { CAPABILITIES, objectUrl, pruneDeployments, type Reporter } from './deploy';
 import { deploymentBucketOf, describeStack, latestEventId, monitorStack } from './stack';

@@ -1,6 +1,6 @@
 import { GetFunctionCommand, ListVersionsByFunctionCommand, UpdateFunctionCodeCommand, waitUntilFunctionUpdatedV2, type LambdaClient } from '@aws-sdk/client-lambda';
 import { CloudError, ConfigError } from '../errors';
-import type { AwsClients } from './aws';
+import type { AwsClients } from '../aws/clients';
 
 /** The published versions of a deployed function (numbers, oldest first; `$LATEST` left out). */
 export async function publishedVersions(lambda: LambdaClient, physicalName: string): Promise<string[]> {

@@ -1,9 +1,9 @@
 import { ConfigError } from '../errors';
-import type { PackagedService, PackageState } from '../package/service';
+import type { Drift, PackagedService, PackageState } from '../package/service';
 import { STATE_FILE } from '../package/service';
 import * as naming from '../synth/naming';
 import type { Template } from '../synth/template';
-import { lambdaClient, type AwsClients } from './aws';
+import { lambdaClient, type AwsClients } from '../aws/clients';
 import { listDeployments, readJson, uploadAll, type Upload } from './bucket';
 import type { Reporter } from './deploy';
 import { pruneDeployments } from './deploy';
@@ -11,16 +11,12 @@ import { keptDeployments, uploadEncryption } from './stack-settings';
 import { updateFunctionInPlace, type KnownConfigurations } from './deploy-function';
 import { currentTemplate } from './deployed';
 import { deploymentBucketOf, describeStack } from './stack';
-import { timed } from '../dev/timings';
+import { timed } from '../terminal/timings';
 
 /** Stage names hotswap refuses without --hotswap-production: a drifted production stack is a surprise for the next person. */
 const PRODUCTION_STAGE = /(^|[-_.])(prod|production|prd|live)([-_.]|$)/i;
 
 /** What a hotswap writes into the deployment state: the stack runs code and settings its template does not say. */
-export interface Drift {
-  hotswappedAt: string;
-  functions: string[];
-}
 
 /** The newest deployment folder under the service's prefix and the state written there. */
 async function lastState(clients: AwsClients, bucket: string, servicePrefix: string): Promise<{ folder: string; state: PackageState | undefined } | undefined> {

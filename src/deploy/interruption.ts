@@ -1,4 +1,4 @@
-import type { AwsClients } from './aws';
+import type { AwsClients } from '../aws/clients';
 import type { Connection } from './connect';
 import { describeStack, isInProgress } from './stack';
 

@@ -12,7 +12,7 @@ import { CloudError } from '../errors';
 import type { PackagedService, PackageState } from '../package/service';
 import { STATE_FILE } from '../package/service';
 import type { Template } from '../synth/template';
-import type { AwsClients } from './aws';
+import type { AwsClients } from '../aws/clients';
 import { deletePrefix, listDeployments, readJson, uploadAll } from './bucket';
 import { stackOperationSettings, stackTags, uploadEncryption } from './stack-settings';
 import { CAPABILITIES, objectUrl, placementMoves } from './deploy';

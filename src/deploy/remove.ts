@@ -1,7 +1,7 @@
 import { DeleteStackCommand, ListStacksCommand, type StackSummary } from '@aws-sdk/client-cloudformation';
 import { CloudError, StackError } from '../errors';
 import type { LoadedService } from '../package/load';
-import { describeAwsError, type AwsClients } from './aws';
+import { describeAwsError, type AwsClients } from '../aws/clients';
 import { deletePrefix } from './bucket';
 import type { Reporter } from './deploy';
 import { deploymentBucketOf, describeStack, monitorStack } from './stack';

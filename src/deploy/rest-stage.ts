@@ -1,6 +1,6 @@
 import { DescribeStackResourceCommand } from '@aws-sdk/client-cloudformation';
 import type { PackagedService } from '../package/service';
-import { apiGatewayClient, type AwsClients } from './aws';
+import { apiGatewayClient, type AwsClients } from '../aws/clients';
 import { describeStack } from './stack';
 
 /**

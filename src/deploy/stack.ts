@@ -6,7 +6,7 @@ import {
   type StackEvent,
 } from '@aws-sdk/client-cloudformation';
 import { CloudError } from '../errors';
-import type { AwsClients } from './aws';
+import type { AwsClients } from '../aws/clients';
 import type { Reporter } from './deploy';
 
 export async function describeStack(clients: AwsClients, stackName: string): Promise<Stack | undefined> {

@@ -1,5 +1,5 @@
 import type { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
-import type { AwsTarget } from '../deploy/aws';
+import type { AwsTarget } from '../aws/clients';
 import { streamFunctionLogs, type LogStream } from './logs';
 
 /** StartLiveTail takes at most this many log groups per session: more functions, more sessions. */
@@ -66,7 +66,7 @@ export function tailFunctionLogs(
   const accountOf = async (): Promise<string> => {
     if (options.account) return options.account;
     const { STSClient, GetCallerIdentityCommand } = require('@aws-sdk/client-sts') as typeof import('@aws-sdk/client-sts');
-    const { sdkConfig } = require('../deploy/aws') as typeof import('../deploy/aws');
+    const { sdkConfig } = require('../aws/clients') as typeof import('../aws/clients');
     const sts = new STSClient(sdkConfig(target));
     try {
       return (await sts.send(new GetCallerIdentityCommand({}))).Account ?? '';
@@ -142,7 +142,7 @@ export function tailFunctionLogs(
     if (signature !== current) {
       current = signature;
       if (!client) {
-        const { logsClient } = require('../deploy/aws') as typeof import('../deploy/aws');
+        const { logsClient } = require('../aws/clients') as typeof import('../aws/clients');
         client = logsClient(target);
       }
       void start(list);

@@ -1,4 +1,4 @@
-import type { AwsTarget } from '../deploy/aws';
+import type { AwsTarget } from '../aws/clients';
 
 export interface LogStream {
   stop(): Promise<void>;
@@ -17,7 +17,7 @@ export function streamFunctionLogs(
   intervalMs = 500,
 ): LogStream {
   const { FilterLogEventsCommand } = require('@aws-sdk/client-cloudwatch-logs') as typeof import('@aws-sdk/client-cloudwatch-logs');
-  const { logsClient } = require('../deploy/aws') as typeof import('../deploy/aws');
+  const { logsClient } = require('../aws/clients') as typeof import('../aws/clients');
   const logs = logsClient(target);
   const seen = new Set<string>();
   const from = new Map<string, number>();

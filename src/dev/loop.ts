@@ -39,7 +39,7 @@ export async function runDevLoop(request: DevRequest, output: DevOutput, signal:
   const { streamFunctionLogs } = require('./logs') as typeof import('./logs');
   const { tailFunctionLogs } = require('./live-tail') as typeof import('./live-tail');
   const { keepBundlerContexts } = require('../package/bundle') as typeof import('../package/bundle');
-  const { RoundTimings, openRound, timed, timingsWanted } = require('./timings') as typeof import('./timings');
+  const { RoundTimings, openRound, timed, timingsWanted } = require('../terminal/timings') as typeof import('../terminal/timings');
   const { WatchedFiles } = require('../package/watched-files') as typeof import('../package/watched-files');
   const timingRounds = timingsWanted(request.timings ?? false);
   const cwd = cwdOf(request);

@@ -71,5 +71,3 @@ export interface Artifacts {
   /** With `cacheDir`: how many files' compressed bytes were reused from the last package, how many were compressed. */
   cache?: { reused: number; compressed: number };
 }
-
-export { buildArtifacts } from './build';

@@ -11,7 +11,7 @@ import { EntryCache } from './entry-cache';
 import type { WatchedTrust } from './watched-files';
 import { compressedEntry, hashBytes, renamed, sortEntries, zipEntry, ZipWriter, type ZipEntry } from './zip';
 import { byKey } from '../order';
-import { timed } from '../dev/timings';
+import { timed } from '../terminal/timings';
 
 /**
  * Files at least this big are deflated on zlib's thread pool, beside the main thread; the

@@ -2,8 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { CloudError } from '../errors';
-import type { AwsTarget } from '../deploy/aws';
-import { sdkConfig } from '../deploy/aws';
+import type { AwsTarget } from '../aws/clients';
+import { sdkConfig } from '../aws/clients';
 import type { Artifact, Artifacts } from './artifacts';
 import { hashBytes } from './zip';
 

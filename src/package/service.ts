@@ -10,14 +10,15 @@ import { createStackTemplate, synthesize } from '../synth/synthesize';
 import { splitPackagedTemplate } from '../synth/split/package';
 import type { Template } from '../synth/template';
 import { version } from '../version';
-import { buildArtifacts, type Artifact, type Artifacts } from './artifacts';
+import type { Artifact, Artifacts } from './artifacts';
+import { buildArtifacts } from './build';
 import { checkHandlerFiles } from './handler-files';
 import { parseS3Uri } from './build';
 import { loadServiceConfig, type LoadedService } from './load';
 import { attachPlugins, compile as compilePlugins, finalize as finalizePlugins, loadPlugins, loadServiceWithPlugins, startPackage } from '../plugins';
 import { byCodeUnits } from '../order';
 import { removeStagingOnSignal, removeStaleStaging } from './staging';
-import { timed, timedSince } from '../dev/timings';
+import { timed, timedSince } from '../terminal/timings';
 
 export const OUTPUT_FOLDER = '.serverless';
 export const UPDATE_TEMPLATE = 'cloudformation-template-update-stack.json';
@@ -48,6 +49,12 @@ export interface PackageRequest {
 }
 
 /** What deploy needs to know about a packaged service (also written as the state file). */
+/** What `fw deploy --hotswap` records in the bucket's copy of the state: when, and which functions it updated in place. */
+export interface Drift {
+  hotswappedAt: string;
+  functions: string[];
+}
+
 export interface PackageState {
   fw: string;
   service: string;
@@ -73,7 +80,7 @@ export interface PackageState {
   /** Set by deploy in the bucket's copy: the REST API stage settings it applied (deploy/rest-stage.ts), so the next deploy reverts what goes. */
   restStage?: import('../deploy/rest-stage').AppliedStageSettings;
   /** Set by `fw deploy --hotswap` in the bucket's copy: functions updated in place, not yet through CloudFormation. */
-  drift?: import('../deploy/hotswap').Drift;
+  drift?: Drift;
 }
 
 export interface PackagedService extends LoadedService {
@@ -152,7 +159,7 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
       // `package.artifact: s3://…` is downloaded into the package, as v3 does: deployed from the deployment bucket with its own hash.
       const { fetchS3Artifacts } = require('./s3-artifacts') as typeof import('./s3-artifacts');
       const { defaultTarget } = require('./images/service-images') as typeof import('./images/service-images');
-      await fetchS3Artifacts(artifacts, staging, request.imageTarget ? await request.imageTarget(loaded) : defaultTarget(loaded, request.options));
+      await fetchS3Artifacts(artifacts, staging, request.imageTarget ? await request.imageTarget(loaded) : await defaultTarget(loaded, request.options));
     }
     Object.assign(service.artifacts, artifacts);
     const synthStarted = performance.now();

@@ -1,19 +1,10 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { isRunning } from '../processes';
 
 /** `.serverless.tmp-<pid>` (being written) and `.serverless.old-<pid>` (being swapped out): one run's own folders. */
 const RUN_FOLDER = /^\.serverless\.(tmp|old)-(\d+)$/;
 
-/** Whether a process with this id runs (as this user or another). */
-export function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Removes the staging folders of runs that were killed (their process no longer exists). Returns their names. */
 export function removeStaleStaging(serviceDir: string): string[] {

@@ -4,7 +4,7 @@ import type { Service } from '../constructs/service';
 import type { SchemaExtensions } from '../config/schema';
 import { ConfigError } from '../errors';
 import type { Template } from '../synth/template';
-import type { AwsTarget } from '../deploy/aws';
+import type { AwsTarget } from '../aws/clients';
 import { sources } from '../variables/sources';
 import type { Outcome, Source } from '../variables/source';
 import type { EventType } from '../constructs/events/registry';

@@ -1,5 +1,5 @@
-import { sdkConfig, type AwsTarget } from '../deploy/aws';
-import { withTimeouts } from '../deploy/timeouts';
+import { awsTarget, sdkConfig, type AwsTarget } from '../aws/clients';
+import { withTimeouts } from '../aws/timeouts';
 
 /** v3's `provider.request('Lambda', 'listVersionsByFunction', params)` service names → AWS SDK v3 packages fw ships. */
 const CLIENTS: Record<string, { module: string; client: string }> = {
@@ -32,6 +32,17 @@ export class ProviderRequestError extends Error {
     super(message);
     this.name = 'ServerlessError';
   }
+}
+
+/**
+ * Where `provider.request` goes when no command connected (`fw package`, a plugin's own command):
+ * AWS, or $AWS_ENDPOINT_URL, with the credentials v3 picks (`--aws-profile`, the stage's variables,
+ * AWS_PROFILE, the environment keys, `provider.profile`).
+ */
+export function defaultAwsTarget(options: Record<string, unknown>, provider: { region: string; stage: string; profile?: unknown }): Promise<AwsTarget> {
+  const awsProfile = typeof options['aws-profile'] === 'string' ? options['aws-profile'] : undefined;
+  const providerProfile = typeof provider.profile === 'string' ? provider.profile : undefined;
+  return awsTarget(provider.region, process.env.AWS_ENDPOINT_URL, { awsProfile, stage: provider.stage, providerProfile });
 }
 
 /**

@@ -5,7 +5,7 @@ import * as naming from '../synth/naming';
 import type { Template } from '../synth/template';
 import { fromJsonSchema, propertiesOf } from './json-schema';
 import type { PluginManager } from './manager';
-import { awsRequest } from './request';
+import { awsRequest, defaultAwsTarget } from './request';
 import { v3Naming } from './v3-naming';
 
 /**
@@ -135,7 +135,7 @@ export function createServerless(manager: PluginManager) {
     getRegion: () => service().provider.region,
     getServerlessDeploymentBucketName: async () => (service().provider.deploymentBucket as string | undefined) ?? undefined,
     request: async (awsService: string, method: string, params: Record<string, unknown> = {}, options: { region?: string } = {}) => {
-      const target = manager.awsTarget ? await manager.awsTarget() : { region: service().provider.region, endpoint: process.env.AWS_ENDPOINT_URL };
+      const target = manager.awsTarget ? await manager.awsTarget() : await defaultAwsTarget(manager.options, service().provider);
       return awsRequest({ ...target, region: options.region ?? target.region }, awsService, method, params);
     },
     getAccountId: async () => ((await provider.request('STS', 'getCallerIdentity')) as { Account: string }).Account,

@@ -1,15 +1,10 @@
+import { isIntrinsic } from '../intrinsic';
+
 /** Keys that must never be merged into: they would reach Object.prototype. */
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-/** `{ Ref }`, `{ "Fn::…" }` or `{ Condition }`: replaced whole, never merged into. */
-export function isIntrinsic(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
-  const keys = Object.keys(value);
-  return keys.length === 1 && (keys[0] === 'Ref' || keys[0] === 'Condition' || keys[0].startsWith('Fn::'));
 }
 
 /**

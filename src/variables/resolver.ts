@@ -2,7 +2,7 @@ import { ConfigError, show } from '../errors';
 import { classifyEntry, hasVariables, parseSourceRef, parseTemplate, type SourceRef, type VariableNode } from './parse';
 import { addressPath, type Outcome, type Source, type SourceHelpers } from './source';
 import { sources } from './sources';
-import { secretValues } from './secrets';
+import { secretValues } from '../secrets';
 import type { ResolveContext } from './index';
 
 /** How many times a value may resolve to more variables (a file pointing at a file, …). */
@@ -62,6 +62,7 @@ export class Resolver {
       self: (path) => this.lookup(path),
       stage: () => this.stage(),
       region: () => this.region(),
+      profile: () => this.profile(),
       resolveVariable: (text) => this.resolveFreeVariable(text),
     };
   }
@@ -307,6 +308,11 @@ export class Resolver {
 
   private region(): Promise<string> {
     return this.optionOrConfig('region', ['provider', 'region'], 'us-east-1');
+  }
+
+  private async profile(): Promise<string | undefined> {
+    const fromConfig = await this.lookup(['provider', 'profile']);
+    return 'value' in fromConfig && typeof fromConfig.value === 'string' && fromConfig.value !== '' ? fromConfig.value : undefined;
   }
 
   /** For JS resolver functions: `resolveVariable('env:X, null')`. */

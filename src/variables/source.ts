@@ -18,6 +18,8 @@ export interface SourceHelpers {
   stage(): Promise<string>;
   /** `--region` ?? `provider.region` ?? "us-east-1". */
   region(): Promise<string>;
+  /** `provider.profile`, when set: one of the places the AWS-backed sources' credentials come from. */
+  profile(): Promise<string | undefined>;
   /** Resolves a variable written without its braces: `sls:stage`, `env:X, null`. */
   resolveVariable(text: string): Promise<unknown>;
 }

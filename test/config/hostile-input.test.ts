@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { loadService } from '../../src/config/service';
 import { packageService } from '../../src/package/service';
 import { show } from '../../src/errors';
-import { secretValues } from '../../src/variables/secrets';
+import { secretValues } from '../../src/secrets';
 import { FW_BIN } from './fuzz-run';
 import { errorOf, tempService } from './helpers';
 

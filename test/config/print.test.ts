@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import { join } from 'node:path';
 import { Cli } from 'clipanion';
 import { PrintCommand } from '../../src/cli/print';
-import { SecretValues } from '../../src/variables/secrets';
+import { SecretValues } from '../../src/secrets';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { startLocalCloud } from '../../src/local';

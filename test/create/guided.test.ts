@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { KEYS } from '../../src/create/prompt';
+import { KEYS } from '../../src/terminal/prompt';
 import { fwBin, removeTempDirs, repoRoot, tempDir, tree } from './helpers';
 import { runInPty } from './pty';
 

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { KEYS, PromptAborted, select, splitKeys, text, type Terminal } from '../../src/create/prompt';
+import { KEYS, PromptAborted, select, splitKeys, text, type Terminal } from '../../src/terminal/prompt';
 import { capture } from './helpers';
 
 /** A terminal whose keys the test types and whose raw-mode switches it records. */

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DeleteStackCommand, DescribeStackEventsCommand, DescribeStacksCommand, ListStacksCommand, type StackSummary } from '@aws-sdk/client-cloudformation';
-import type { AwsClients } from '../../src/deploy/aws';
+import type { AwsClients } from '../../src/aws/clients';
 import type { Reporter } from '../../src/deploy/deploy';
 import { removeOrphanedNestedStacks } from '../../src/deploy/remove';
 

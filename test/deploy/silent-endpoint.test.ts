@@ -7,8 +7,8 @@ import { spawn } from 'node:child_process';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createServer as createHttpServer } from 'node:http';
-import { awsTimeouts, timeoutSettings } from '../../src/deploy/timeouts';
-import { createClients } from '../../src/deploy/aws';
+import { awsTimeouts, timeoutSettings } from '../../src/aws/timeouts';
+import { createClients } from '../../src/aws/clients';
 import { describeStack } from '../../src/deploy/stack';
 import { childEnv } from '../helpers/env';
 

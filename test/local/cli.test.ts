@@ -5,7 +5,8 @@ import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Cli } from 'clipanion';
-import { LocalResetCommand, LocalStartCommand, localDataDir } from '../../src/cli/local';
+import { LocalResetCommand, LocalStartCommand } from '../../src/cli/local';
+import { localDataDir } from '../../src/local/state/data-dir';
 import { signatureShaped } from './helpers';
 
 function run(args: string[]): { done: Promise<number>; output: () => string } {

@@ -3,7 +3,7 @@ import { copyFileSync, readFileSync, readdirSync, statSync, utimesSync, writeFil
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { buildArtifacts } from '../../src/package/artifacts';
+import { buildArtifacts } from '../../src/package/build';
 import { walkFiles } from '../../src/package/files';
 import { writeZip, zipEntry } from '../../src/package/zip';
 import { fn, input, names, readZip, removeDir, tempDir, text, writeTree } from './helpers';

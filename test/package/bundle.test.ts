@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { buildArtifacts } from '../../src/package/artifacts';
+import { buildArtifacts } from '../../src/package/build';
 import { bundleHandlers, esbuildOptions, keepBundlerContexts, nodeTarget, runtimeModules } from '../../src/package/bundle';
 import { fn, input, names, readZip, removeDir, tempDir, text, writeTree } from './helpers';
 

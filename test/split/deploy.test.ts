@@ -9,7 +9,7 @@ import { DiffCommand } from '../../src/cli/diff';
 import { PackageCommand } from '../../src/cli/package';
 import { startLocalCloud, type RunningLocalCloud } from '../../src/local';
 import { limitsExceeded } from '../../src/synth/split';
-import { createClients } from '../../src/deploy/aws';
+import { createClients } from '../../src/aws/clients';
 import { lastDeployedState } from '../../src/deploy/deploy';
 import { packageService } from '../../src/package/service';
 import { runCommands } from '../diff/run';

@@ -1,6 +1,7 @@
 import * as t from '../../config/typanion';
 import { anyOf, describe, intrinsicSchema, jsonSchemaOf, type JsonSchema } from '../../config/json-schema';
 import { ConfigError, invalid, show } from '../../errors';
+import { isIntrinsic as isIntrinsicValue } from '../../intrinsic';
 import type { Json } from '../model';
 
 /**
@@ -23,14 +24,6 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 
 /** `{ Ref: … }` or `{ 'Fn::…': … }`: a value CloudFormation computes at deploy time. */
 export type Intrinsic = { Ref: Json } | { [fn: `Fn::${string}`]: Json };
-
-/** Whether `value` is a single-key `{ Ref }` or `{ "Fn::…" }` object (of the `allowed` functions only, if given). */
-export function isIntrinsicValue(value: unknown, allowed?: readonly string[]): value is Intrinsic {
-  if (!isPlainObject(value)) return false;
-  const keys = Object.keys(value);
-  if (keys.length !== 1) return false;
-  return allowed ? allowed.includes(keys[0]) : keys[0] === 'Ref' || keys[0].startsWith('Fn::');
-}
 
 /** `{ Ref } or { Fn::GetAtt }` for `allowed`, else any intrinsic. */
 const intrinsicDescription = (allowed?: readonly string[]) =>

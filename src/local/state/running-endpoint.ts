@@ -1,6 +1,6 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { isRunning } from '../../package/staging';
+import { isRunning } from '../../processes';
 import { writeJsonAtomic } from './files';
 
 /**

@@ -1,5 +1,6 @@
 import { validationError } from '../protocol/errors';
-import { isIntrinsic, subVariables } from './intrinsics';
+import { isIntrinsic } from '../../intrinsic';
+import { subVariables } from './intrinsics';
 import { PSEUDO_PARAMETERS, type Template } from './types';
 
 /** The names a value refers to through `Ref`, `Fn::GetAtt` and `Fn::Sub` (parameters, pseudo parameters and resources alike). */

@@ -1,3 +1,4 @@
+import { isIntrinsic } from '../../intrinsic';
 import { validationError } from '../protocol/errors';
 
 /** What `Ref`, `Fn::GetAtt` and friends look things up in while a stack operation runs. */
@@ -29,12 +30,6 @@ function asString(value: unknown, where: string): string {
 function asList(value: unknown, where: string): unknown[] {
   if (Array.isArray(value)) return value;
   return fail(`${where} must be a list, got ${JSON.stringify(value)}`);
-}
-
-export function isIntrinsic(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const keys = Object.keys(value);
-  return keys.length === 1 && (keys[0] === 'Ref' || keys[0] === 'Condition' || keys[0].startsWith('Fn::'));
 }
 
 /** `${Name}`, `${Resource.Attribute}`; `${!Literal}` stays `${Literal}`. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ECRClient } from '@aws-sdk/client-ecr';
-import { sdkConfig, type AwsTarget } from '../../deploy/aws';
-import { withTimeouts } from '../../deploy/timeouts';
+import { sdkConfig, type AwsTarget } from '../../aws/clients';
+import { withTimeouts } from '../../aws/timeouts';
 
 /** The ECR calls image packaging and `fw remove` make, on AWS or an AWS-compatible endpoint. */
 export class EcrRegistry {

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { ImageBuild, ResolvedImages } from '../../constructs/function-image';
 import { parseEcrUri } from '../../constructs/function-image';
-import { describeAwsError, type AwsTarget } from '../../deploy/aws';
+import { describeAwsError, type AwsTarget } from '../../aws/clients';
 import { CloudError } from '../../errors';
 import { DockerFailure, runDocker, type DockerOutput } from './docker';
 import type { ImagePlan } from './plan';

@@ -1,5 +1,5 @@
 import type { ResolvedImages } from '../../constructs/function-image';
-import type { AwsTarget } from '../../deploy/aws';
+import type { AwsTarget } from '../../aws/clients';
 import type { LoadedService } from '../load';
 import { planImages } from './plan';
 
@@ -15,20 +15,18 @@ export async function serviceImages(loaded: LoadedService, supplier: ImageTarget
   const { config, stage, region, serviceDir } = loaded;
   const plan = planImages({ service: loaded.serviceName, provider: config.provider as { ecr?: unknown }, functions: config.functions as never }, stage, region, serviceDir);
   if (plan.builds.length === 0 && plan.tags.length === 0) return undefined;
-  // Only now: resolving reaches the AWS SDK (ECR, and deploy/aws's clients), which `fw package` of a service without images never loads.
+  // Only now: resolving reaches the AWS SDK (ECR, and aws/clients.ts), which `fw package` of a service without images never loads.
   const { resolveImages } = require('./resolve') as typeof import('./resolve');
-  const target = supplier ? await supplier(loaded) : defaultTarget(loaded, options);
+  const target = supplier ? await supplier(loaded) : await defaultTarget(loaded, options);
   return resolveImages(plan, { target, local: await isFwLocalCloud(target.endpoint) }, serviceDir);
 }
 
-/** `fw package`: AWS in the service's region (or $AWS_ENDPOINT_URL), with `--aws-profile` or `provider.profile`. */
-export function defaultTarget(loaded: LoadedService, options: Record<string, unknown>): AwsTarget {
-  const profile = options['aws-profile'] ?? loaded.config.provider.profile;
-  return {
-    region: loaded.region,
-    ...(typeof profile === 'string' ? { profile } : {}),
-    ...(process.env.AWS_ENDPOINT_URL ? { endpoint: process.env.AWS_ENDPOINT_URL } : {}),
-  };
+/** `fw package`: AWS in the service's region (or $AWS_ENDPOINT_URL), with the credentials v3 picks. */
+export function defaultTarget(loaded: LoadedService, options: Record<string, unknown>): Promise<AwsTarget> {
+  const { awsTarget } = require('../../aws/clients') as typeof import('../../aws/clients');
+  const { credentialSourcesOf } = require('../../aws/credentials') as typeof import('../../aws/credentials');
+  const awsProfile = typeof options['aws-profile'] === 'string' ? options['aws-profile'] : undefined;
+  return awsTarget(loaded.region, process.env.AWS_ENDPOINT_URL, credentialSourcesOf(loaded, awsProfile));
 }
 
 /** Whether the endpoint is fw's local cloud (it answers `/_fw/health` with `x-fw-local`). */

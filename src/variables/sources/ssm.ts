@@ -8,13 +8,14 @@ const INSTRUCTIONS = new Set(['raw', 'noDecrypt']);
  * SecureStrings are decrypted and JSON in them parsed, StringLists become
  * lists; `raw` keeps the text as stored, `noDecrypt` the encrypted text.
  */
-export const ssm: Source = async (ref, { context, region }) => {
+export const ssm: Source = async (ref, helpers) => {
+  const { region } = helpers;
   const name = ref.address ?? '';
   const raw = ref.params.includes('raw');
   const noDecrypt = ref.params.includes('noDecrypt');
   const regionParam = ref.params.find((param) => !INSTRUCTIONS.has(param));
   const { SSMClient, GetParameterCommand } = require('@aws-sdk/client-ssm') as typeof import('@aws-sdk/client-ssm');
-  const client = awsSourceClient(config => new SSMClient(config), context, regionParam ?? (await region()));
+  const client = await awsSourceClient(config => new SSMClient(config), helpers, regionParam ?? (await region()));
   try {
     const answer = await client.send(new GetParameterCommand({ Name: name, WithDecryption: !noDecrypt }));
     const value = answer.Parameter?.Value;

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { colorsEnabled, style, type Style } from '../cli/output';
+import { colorsEnabled, style, type Style } from './output';
 
 /**
  * Minimal prompts for a raw-mode terminal: a list to pick from with the arrow keys

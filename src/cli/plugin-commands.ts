@@ -1,9 +1,9 @@
 import { Option, type Cli } from 'clipanion';
-import { CloudCommand } from '../cli/cloud-command';
+import { CloudCommand } from './cloud-command';
 import type { Connection } from '../deploy/connect';
-import { initialize, loadPlugins, loadServiceWithPlugins, setPluginSession } from './index';
-import type { PluginManager } from './manager';
-import type { CommandDefinition, CommandOption } from './types';
+import { initialize, loadPlugins, loadServiceWithPlugins, setPluginSession } from '../plugins/index';
+import type { PluginManager } from '../plugins/manager';
+import type { CommandDefinition, CommandOption } from '../plugins/types';
 
 /** Options every fw service command already has; a plugin option of the same name or shortcut maps onto them. */
 const TAKEN_NAMES = new Set(['stage', 'region', 'config', 'param', 'aws-profile', 'local', 'endpoint-url', 'verbose', 'help', 'debug', 'version', 'app', 'org', 'use-local-credentials']);

@@ -1,5 +1,6 @@
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { S3Client } from '@aws-sdk/client-s3';
+import { DEFAULT_CHAIN, resolveCredentials, type ClientCredentials, type CredentialSources } from './credentials';
 import { CloudError } from '../errors';
 import { withTimeouts } from './timeouts';
 
@@ -8,10 +9,19 @@ export interface AwsTarget {
   region: string;
   /** Any AWS-compatible endpoint (the local cloud, another emulator); none for AWS itself. */
   endpoint?: string;
-  /** A named profile from the shared config/credentials files. */
-  profile?: string;
-  /** Fixed credentials (the local cloud accepts any, unless started with required ones). */
-  credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+  /**
+   * Fixed keys (the local cloud accepts any, unless started with required ones) or a profile's
+   * provider, as `resolveCredentials` chose them; none: the AWS SDK's default chain.
+   */
+  credentials?: ClientCredentials;
+  /** Where the credentials came from, as the user set them (`AWS_PROFILE=p1`, `--aws-profile work`); never a secret. */
+  credentialsFrom?: string;
+}
+
+/** A target on AWS (or `endpoint`) with the credentials Serverless v3 would pick for these sources. */
+export async function awsTarget(region: string, endpoint: string | undefined, sources: CredentialSources): Promise<AwsTarget> {
+  const { credentials, from } = await resolveCredentials(sources);
+  return { region, ...(endpoint ? { endpoint } : {}), ...(credentials ? { credentials } : {}), credentialsFrom: from };
 }
 
 export interface AwsClients {
@@ -38,11 +48,14 @@ export function describeAwsError(error: unknown, action: string, target: AwsTarg
   if (error instanceof CloudError) return error;
   const err = error as { name?: string; message?: string; Code?: string; $metadata?: unknown };
   if (err?.name === 'CredentialsProviderError' || /Could not load credentials/i.test(err?.message ?? '')) {
-    const profile = target.profile ?? process.env.AWS_PROFILE ?? 'default';
+    if (target.credentialsFrom && target.credentialsFrom !== DEFAULT_CHAIN) {
+      return new CloudError(`Cannot load the AWS credentials of ${target.credentialsFrom} for ${action}: ${err.message}`);
+    }
     return new CloudError(
-      `No AWS credentials found for ${action}: tried the environment (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY), ` +
-        `the shared files ~/.aws/credentials and ~/.aws/config (profile "${profile}", including SSO and credential_process), ` +
-        `and the container/instance metadata service. Configure credentials, pick a profile with --aws-profile, or deploy locally with --local.`,
+      `No AWS credentials found for ${action}: none named (--aws-profile, AWS_<STAGE>_PROFILE, AWS_<STAGE>_ACCESS_KEY_ID, AWS_PROFILE, ` +
+        `AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, provider.profile), and the AWS SDK's default chain (the default profile of ` +
+        `~/.aws/credentials and ~/.aws/config, SSO, the container/instance metadata service) gave none. ` +
+        `Configure credentials, pick a profile with --aws-profile, or deploy locally with --local.`,
     );
   }
   if (err?.name === 'TimeoutError' || /ECONNREFUSED|ENOTFOUND|EAI_AGAIN/.test(err?.message ?? '') || (err as { code?: string })?.code === 'ECONNREFUSED') {
@@ -57,7 +70,6 @@ export function describeAwsError(error: unknown, action: string, target: AwsTarg
 export const sdkConfig = (target: AwsTarget) => ({
   region: target.region,
   ...(target.endpoint ? { endpoint: target.endpoint } : {}),
-  ...(target.profile ? { profile: target.profile } : {}),
   ...(target.credentials ? { credentials: target.credentials } : {}),
 });
 
