@@ -7,7 +7,7 @@ import {
   PutObjectCommand,
 } from '@aws-sdk/client-s3';
 import type { AwsClients } from '../aws/clients';
-import type { UploadEncryption } from './stack-settings';
+import type { UploadEncryption } from '../package/stack-settings';
 
 /** One deployment's folder in the bucket: `{prefix}/{service}/{stage}/{timestamp}-{iso}/`. */
 export interface DeploymentFolder {

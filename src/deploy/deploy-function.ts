@@ -12,7 +12,7 @@ import type { PackagedService } from '../package/service';
 import * as naming from '../synth/naming';
 import { lambdaClient, type AwsClients } from '../aws/clients';
 import { uploadAll } from './bucket';
-import { uploadEncryption } from './stack-settings';
+import { uploadEncryption } from '../package/stack-settings';
 import type { Reporter } from './deploy';
 import { deploymentBucketOf, describeStack } from './stack';
 

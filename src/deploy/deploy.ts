@@ -32,7 +32,7 @@ import {
   stackPolicyBody,
   stackTags,
   uploadEncryption,
-} from './stack-settings';
+} from '../package/stack-settings';
 
 export const CAPABILITIES = ['CAPABILITY_IAM', 'CAPABILITY_NAMED_IAM', 'CAPABILITY_AUTO_EXPAND'] as const;
 export const KEEP_DEPLOYMENTS = 5;

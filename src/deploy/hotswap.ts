@@ -7,7 +7,7 @@ import { lambdaClient, type AwsClients } from '../aws/clients';
 import { listDeployments, readJson, uploadAll, type Upload } from './bucket';
 import type { Reporter } from './deploy';
 import { pruneDeployments } from './deploy';
-import { keptDeployments, uploadEncryption } from './stack-settings';
+import { keptDeployments, uploadEncryption } from '../package/stack-settings';
 import { updateFunctionInPlace, type KnownConfigurations } from './deploy-function';
 import { currentTemplate } from './deployed';
 import { deploymentBucketOf, describeStack } from './stack';

@@ -14,7 +14,7 @@ import { STATE_FILE } from '../package/service';
 import type { Template } from '../synth/template';
 import type { AwsClients } from '../aws/clients';
 import { deletePrefix, listDeployments, readJson, uploadAll } from './bucket';
-import { stackOperationSettings, stackTags, uploadEncryption } from './stack-settings';
+import { stackOperationSettings, stackTags, uploadEncryption } from '../package/stack-settings';
 import { CAPABILITIES, objectUrl, placementMoves } from './deploy';
 import { describeMove } from '../synth/split/config';
 import type { Move } from '../synth/split/split';

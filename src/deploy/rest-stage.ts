@@ -13,17 +13,9 @@ import { describeStack } from './stack';
  * service file is reverted (and a tag removed), from what the last deployment recorded it applied.
  */
 
-export interface PatchOperation {
-  op: 'replace' | 'remove';
-  path: string;
-  value?: string;
-}
+import type { AppliedStageSettings, PatchOperation } from '../package/stack-settings';
 
-/** What a deployment applied to its stage, kept in the deployment's state so the next one can revert what goes. */
-export interface AppliedStageSettings {
-  operations: PatchOperation[];
-  tags: Record<string, string>;
-}
+export type { AppliedStageSettings, PatchOperation } from '../package/stack-settings';
 
 /** v3's default access log format. */
 export const DEFAULT_ACCESS_LOG_FORMAT =

@@ -77,8 +77,8 @@ export interface PackageState {
   nestedStacks?: Array<{ logicalId: string; file: string }>;
   /** Stack splitting: the stack every resource lives in (`root` or a nested stack's logical id), reused so a later package moves nothing. */
   placement?: { mode: string; resources: Record<string, string> };
-  /** Set by deploy in the bucket's copy: the REST API stage settings it applied (deploy/rest-stage.ts), so the next deploy reverts what goes. */
-  restStage?: import('../deploy/rest-stage').AppliedStageSettings;
+  /** Set by deploy in the bucket's copy: the REST API stage settings it applied (src/deploy/rest-stage.ts), so the next deploy reverts what goes. */
+  restStage?: import('./stack-settings').AppliedStageSettings;
   /** Set by `fw deploy --hotswap` in the bucket's copy: functions updated in place, not yet through CloudFormation. */
   drift?: Drift;
 }
@@ -214,7 +214,7 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
       .split(`ApiGatewayDeployment${service.instanceId}`).join('ApiGatewayDeployment<id>');
     // The deploy-time settings (stack policy, tags, topics, REST stage settings, …) change what a deploy sends without changing
     // the template: a change to one of them is a change to deploy, as in v3.
-    const { deployTimeSettings } = require('../deploy/stack-settings') as typeof import('../deploy/stack-settings');
+    const { deployTimeSettings } = require('./stack-settings') as typeof import('./stack-settings');
     state.deploymentHash = sha256(JSON.stringify([stableTemplate, state.artifacts, deployTimeSettings(loaded)]));
     writeFileSync(join(staging, STATE_FILE), JSON.stringify(state, null, 2));
     timedSince('package/synth', synthStarted);

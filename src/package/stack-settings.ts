@@ -1,6 +1,6 @@
 import type { Parameter, RollbackConfiguration, Tag } from '@aws-sdk/client-cloudformation';
 import type { ServerSideEncryption } from '@aws-sdk/client-s3';
-import type { PackagedService } from '../package/service';
+import type { PackagedService } from './service';
 
 /**
  * The deploy-time settings of `provider` that change no template but change the requests that
@@ -117,4 +117,17 @@ export function deployTimeSettings(packaged: Pick<PackagedService, 'config'>): u
     deploymentBucket: settings.deploymentBucket,
     restApiStage: [logs?.restApi, tracing?.apiGateway, apiGateway?.metrics],
   };
+}
+
+/** One UpdateStage patch operation (API Gateway's PatchOperation, as fw sends them). */
+export interface PatchOperation {
+  op: 'replace' | 'remove';
+  path: string;
+  value?: string;
+}
+
+/** What a deployment applied to its REST API stage (src/deploy/rest-stage.ts), kept in the deployment's state so the next one can revert what goes. */
+export interface AppliedStageSettings {
+  operations: PatchOperation[];
+  tags: Record<string, string>;
 }
