@@ -4,7 +4,7 @@ import { parseJson } from './json';
 import { asConfigError, importModule } from './module';
 import { parseYaml } from './yaml';
 import { plainConfig } from './plain-data';
-import { readConfigText } from './read-file';
+import { readServiceFileText } from './read-file';
 import { settleConfig } from './settle';
 import type { ServiceFile } from './find';
 
@@ -24,10 +24,10 @@ export async function loadRawConfig(file: ServiceFile, { options = {} }: LoadOpt
   switch (extname(file.path)) {
     case '.yml':
     case '.yaml':
-      raw = parseYaml(readConfigText(file.path, shown), shown);
+      raw = parseYaml(readServiceFileText(file.path, shown), shown);
       break;
     case '.json':
-      raw = parseJson(readConfigText(file.path, shown), shown);
+      raw = parseJson(readServiceFileText(file.path, shown), shown);
       break;
     case '.js':
     case '.cjs':

@@ -24,3 +24,20 @@ export function readConfigText(path: string, shown: string): string {
   checkReadableFile(path, shown);
   return readFileSync(path, 'utf8');
 }
+
+/** The service file's text as last read, with the size and modification time it had. */
+let lastServiceFile: { path: string; stamp: string; text: string } | undefined;
+
+/**
+ * The service file's text, read from disk once per process while it does not change: the CLI's
+ * look for plugins at start and the loading of the configuration share one read.
+ */
+export function readServiceFileText(path: string, shown: string): string {
+  checkReadableFile(path, shown);
+  const stats = statSync(path);
+  const stamp = `${stats.size}:${stats.mtimeMs}`;
+  if (lastServiceFile?.path === path && lastServiceFile.stamp === stamp) return lastServiceFile.text;
+  const text = readFileSync(path, 'utf8');
+  lastServiceFile = { path, stamp, text };
+  return text;
+}

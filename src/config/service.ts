@@ -21,6 +21,29 @@ export interface LoadServiceOptions {
   warn?: (line: string) => void;
   /** Schema extensions (event schemas, plugin additions); `false` skips validation (the caller validates later). */
   validation?: SchemaExtensions | false;
+  /** The service file already found and loaded (by the plugin loader): not read again. */
+  source?: LoadedSource;
+}
+
+/** A service file and its configuration as written, loaded once and handed down the steps that follow. */
+export interface LoadedSource {
+  file: ServiceFile;
+  raw: Record<string, unknown>;
+}
+
+/** Finds and loads the service file (`--config`, else the first of fw.yml, …, serverless.*). */
+export async function loadSource(cwd: string, options: Record<string, unknown>): Promise<LoadedSource> {
+  const file = findServiceFile(cwd, typeof options.config === 'string' ? options.config : undefined);
+  return { file, raw: await loadRawConfig(file, { options }) };
+}
+
+/** A copy of a configuration's objects and lists (anything else, a function of an fw.ts among them, is shared). */
+export function copyConfig<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(copyConfig) as T;
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, copyConfig(item)])) as T;
+  }
+  return value;
 }
 
 export interface LoadedService {
@@ -37,10 +60,9 @@ export interface LoadedService {
  * find → load → frameworkVersion → variables → validation: the one way every
  * command turns the service folder into a resolved configuration.
  */
-export async function loadService({ cwd, options = {}, env = process.env, instanceId = randomUUID(), aws, warn, validation = {} }: LoadServiceOptions): Promise<LoadedService> {
-  const file = findServiceFile(cwd, typeof options.config === 'string' ? options.config : undefined);
+export async function loadService({ cwd, options = {}, env = process.env, instanceId = randomUUID(), aws, warn, validation = {}, source }: LoadServiceOptions): Promise<LoadedService> {
+  const { file, raw } = source ?? (await loadSource(cwd, options));
   const shown = relative(cwd, file.path) || file.path;
-  const raw = await loadRawConfig(file, { options });
   // A literal frameworkVersion is checked before any variable (and any AWS call) is resolved.
   const literalVersion = typeof raw.frameworkVersion !== 'string' || !hasVariables(raw.frameworkVersion);
   if (literalVersion) checkFrameworkVersion(raw.frameworkVersion, shown);

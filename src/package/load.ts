@@ -1,4 +1,4 @@
-import { loadService } from '../config/service';
+import { loadService, type LoadedSource } from '../config/service';
 import type { SchemaExtensions } from '../config/schema';
 import { ConfigError, show } from '../errors';
 import type { FunctionConfig, ServiceConfig } from '../constructs/model';
@@ -18,6 +18,8 @@ export interface LoadedService {
 export interface LoadOptions {
   /** Schema additions from plugins; `false` when the caller validates later. */
   validation?: SchemaExtensions | false;
+  /** The service file as the plugin loader read it: not read again. */
+  source?: LoadedSource;
 }
 
 /** Service file → resolved, validated configuration, with the stage and region every later step uses. */
@@ -25,7 +27,7 @@ export async function loadServiceConfig(cwd: string, options: Record<string, unk
   // Events are checked strictly when their constructs are built (a one-line error naming the field);
   // checking them here as well would print a vaguer warning for the same mistake first.
   const validation = load.validation ?? {};
-  const { file, config: resolved, stage, region } = await loadService({ cwd, options, validation });
+  const { file, config: resolved, stage, region } = await loadService({ cwd, options, validation, source: load.source });
   const config = resolved as unknown as ServiceConfig;
   const serviceName = typeof config.service === 'object' && config.service !== null ? config.service.name : config.service;
   if (typeof serviceName !== 'string' || !/^[a-zA-Z][0-9a-zA-Z-]*$/.test(serviceName)) {

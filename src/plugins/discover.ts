@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { findServiceFile } from '../config/find';
+import { readServiceFileText } from '../config/read-file';
 
 /**
- * Whether the service file in `cwd` (or `--config`) might list plugins: one read, no parsing,
- * so that `fw` in a service without plugins loads nothing more than before.
+ * Whether the service file in `cwd` (or `--config`) might list plugins: one read (kept for the
+ * configuration's loading, which then reads nothing), no parsing, so that `fw` in a service without
+ * plugins loads nothing more than before.
  */
 export function servicePluginsMentioned(argv: string[], cwd: string): boolean {
   let explicit: string | undefined;
@@ -15,7 +16,7 @@ export function servicePluginsMentioned(argv: string[], cwd: string): boolean {
     const file = findServiceFile(cwd, explicit).path;
     // A service file in code may add constructs: every command then knows `${construct:…}`.
     if (/\.[cm]?[jt]s$/.test(file)) (require('./constructs') as typeof import('./constructs')).installConstructSource();
-    return /\bplugins\b/.test(readFileSync(file, 'utf8'));
+    return /\bplugins\b/.test(readServiceFileText(file, file));
   } catch {
     return false;
   }

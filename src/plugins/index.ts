@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { findServiceFile } from '../config/find';
-import { loadRawConfig } from '../config/load';
+import { copyConfig, loadSource, type LoadedSource } from '../config/service';
 import { importModule } from '../config/module';
 import type { Service } from '../constructs/service';
 import type { LoadedService } from '../package/load';
@@ -14,9 +14,6 @@ import { any } from '../config/schema';
 import { constructSource, resolveConstructReferences } from './constructs';
 
 export { PluginError, PluginManager } from './manager';
-
-/** A service file that does not mention `plugins` has none: no module is loaded to find out. */
-const MENTIONS_PLUGINS = /\bplugins\b/;
 
 /** Plugins whose work fw does itself: listed in `plugins:`, they are not loaded, and fw says why. */
 const NOT_NEEDED: Record<string, string> = {
@@ -47,19 +44,30 @@ export function clearPluginSession(): void {
 
 /**
  * The plugins of the service in `cwd` (or `--config`), constructed in `plugins:` order with the
- * CLI options. A service without plugins gets an empty manager, for the price of reading its file.
+ * CLI options. The service file is read here, once: the manager keeps it as written
+ * (`manager.source`) for the variables and validation that follow (`loadServiceWithPlugins`).
  */
 export async function loadPlugins({ cwd, options }: { cwd: string; options: Record<string, unknown> }): Promise<PluginManager> {
   const file = findServiceFile(cwd, typeof options.config === 'string' ? options.config : undefined);
   if (session && session.serviceFile === file.path) {
     Object.assign(session.options, options);
+    // The same file as when the session's plugins were loaded: what was read then is still the file.
+    if (session.source && sameStamp(session.sourceStamp, stampOf(file.path))) return session;
+    const stamp = stampOf(file.path);
+    session.source = await loadSource(cwd, options);
+    session.sourceStamp = stamp;
     return session;
   }
-  if (!MENTIONS_PLUGINS.test(readFileSync(file.path, 'utf8'))) return new PluginManager(file.dir, file.path, {});
-  const raw = await loadRawConfig(file, { options });
-  const shown = relative(cwd, file.path) || file.path;
-  const { names, localPath } = pluginNames(raw, shown);
+  const stamp = stampOf(file.path);
+  const source = await loadSource(cwd, options);
+  // Plugins change the configuration they are handed (`serverless.service`); variables start from the file as written.
+  const written: LoadedSource = { file: source.file, raw: copyConfig(source.raw) };
+  const raw = source.raw;
+  const { names, localPath } = raw.plugins === undefined ? { names: [], localPath: undefined } : pluginNames(raw, relative(cwd, file.path) || file.path);
   const manager = new PluginManager(file.dir, file.path, raw);
+  manager.source = written;
+  manager.sourceStamp = stamp;
+  if (names.length === 0) return manager;
   Object.assign(manager.options, options);
   const { createServerless } = require('./v3') as typeof import('./v3');
   manager.v3 = createServerless(manager);
@@ -75,6 +83,14 @@ export async function loadPlugins({ cwd, options }: { cwd: string; options: Reco
   manager.configurationExtensions.push(...changes.filter(({ path }) => !['initialServerlessConfig', 'serviceObject', 'service'].includes(path[0])));
   return manager;
 }
+
+/** What says a file was not changed since it was read: its size and modification time. */
+function stampOf(path: string): string {
+  const stat = statSync(path);
+  return `${stat.size}:${stat.mtimeMs}`;
+}
+
+const sameStamp = (a: string | undefined, b: string) => a === b;
 
 /** Every place `after` differs from `before`, as a path and the new value (deepest objects first compared key by key). */
 function configurationChanges(before: unknown, after: unknown, path: string[] = []): Array<{ path: string[]; value: unknown }> {
@@ -145,10 +161,12 @@ export async function loadServiceWithPlugins(manager: PluginManager, cwd: string
   const addSource = withConstructs && sources.construct === undefined;
   if (addSource) sources.construct = constructSource;
   try {
-    if (manager.empty && !withConstructs) return await loadServiceConfig(cwd, options);
+    // The file as the plugin loader read it, once (a copy: a later load in the same process, fw dev's next round, reads it again if it changed).
+    const source = manager.source && { file: manager.source.file, raw: copyConfig(manager.source.raw) };
+    if (manager.empty && !withConstructs) return await loadServiceConfig(cwd, options, { source });
     const { eventSchemas: pluginEvents = {}, extend = {} } = manager.schemaExtensions();
     if (withConstructs) extend.topLevel = { addConstructs: any, ...extend.topLevel };
-    return await manager.withVariableSources(() => loadServiceConfig(cwd, options, { validation: { eventSchemas: pluginEvents, extend } }));
+    return await manager.withVariableSources(() => loadServiceConfig(cwd, options, { validation: { eventSchemas: pluginEvents, extend }, source }));
   } finally {
     if (addSource) delete sources.construct;
   }

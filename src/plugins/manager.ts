@@ -86,6 +86,10 @@ export class PluginManager {
   private readonly hooks = new Map<string, Array<Registered<Hook>>>();
   /** The Serverless v3 `serverless` object, made when a plugin first needs it. */
   v3?: import('./v3').ServerlessV3;
+  /** The service file as it was read, before plugins saw it: where variables and validation start. */
+  source?: import('../config/service').LoadedSource;
+  /** The file's size and modification time when `source` was read. */
+  sourceStamp?: string;
 
   constructor(
     readonly serviceDir: string,
