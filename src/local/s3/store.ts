@@ -1,4 +1,5 @@
 import type { CorsRule } from './cors';
+import type { Tag } from './tagging';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,8 +15,24 @@ export interface StoredObject {
   metadata: Record<string, string>;
   /** The `x-amz-server-side-encryption*` headers it was written with (recorded: the bytes are stored as sent). */
   encryption?: Record<string, string>;
+  /** Content-Disposition, Cache-Control and the other representation headers it was written with, answered on reads. */
+  headers?: Record<string, string>;
+  /** Its tag set (PutObjectTagging, `x-amz-tagging`). */
+  tags?: Tag[];
+  /** The additional checksum it was written with (`ChecksumAlgorithm` header name and base64 value). */
+  checksum?: { header: string; value: string };
   /** File name of the bytes under the blob folder. */
   blob: string;
+}
+
+export interface ObjectOptions {
+  contentType?: string;
+  metadata?: Record<string, string>;
+  etag?: string;
+  encryption?: Record<string, string>;
+  headers?: Record<string, string>;
+  tags?: Tag[];
+  checksum?: { header: string; value: string };
 }
 
 export interface Bucket {
@@ -27,6 +44,10 @@ export interface Bucket {
   /** PutBucketCors rules, which preflights and browser requests are answered from. */
   cors?: CorsRule[];
   objects: Record<string, StoredObject>;
+  /** PutBucketTagging's tag set. */
+  tags?: Tag[];
+  /** Configurations kept as sent and answered back (policy, lifecycle, website, …), by subresource. */
+  configurations?: Record<string, string>;
   /** Set by PutBucketNotificationConfiguration: the document as sent, and the function targets in it. */
   notification?: { xml: string; functions: FunctionNotification[] };
 }
@@ -97,6 +118,28 @@ export class S3Store {
     this.save();
   }
 
+  setBucketTags(name: string, tags: Tag[] | undefined): void {
+    this.bucket(name).tags = tags;
+    this.save();
+  }
+
+  setConfiguration(name: string, subresource: string, document: string | undefined): void {
+    const bucket = this.bucket(name);
+    const configurations = { ...bucket.configurations };
+    if (document === undefined) delete configurations[subresource];
+    else configurations[subresource] = document;
+    bucket.configurations = configurations;
+    this.save();
+  }
+
+  setObjectTags(bucketName: string, key: string, tags: Tag[]): StoredObject {
+    const object = this.headObject(bucketName, key);
+    if (tags.length) object.tags = tags;
+    else delete object.tags;
+    this.save();
+    return object;
+  }
+
   setVersioning(name: string, status: 'Suspended'): void {
     this.bucket(name).versioning = status;
     this.save();
@@ -117,7 +160,7 @@ export class S3Store {
     this.save();
   }
 
-  putObject(bucketName: string, key: string, data: Buffer, options: { contentType?: string; metadata?: Record<string, string>; etag?: string; encryption?: Record<string, string> } = {}): StoredObject {
+  putObject(bucketName: string, key: string, data: Buffer, options: ObjectOptions = {}): StoredObject {
     const bucket = this.bucket(bucketName);
     const blob = `${Date.now().toString(36)}-${randomBytes(8).toString('hex')}`;
     writeFileAtomic(join(this.blobDir, blob), data);
@@ -130,6 +173,9 @@ export class S3Store {
       contentType: options.contentType,
       metadata: options.metadata ?? {},
       ...(options.encryption && Object.keys(options.encryption).length > 0 ? { encryption: options.encryption } : {}),
+      ...(options.headers && Object.keys(options.headers).length > 0 ? { headers: options.headers } : {}),
+      ...(options.tags && options.tags.length > 0 ? { tags: options.tags } : {}),
+      ...(options.checksum ? { checksum: options.checksum } : {}),
       blob,
     };
     bucket.objects[key] = object;
@@ -139,9 +185,15 @@ export class S3Store {
     return object;
   }
 
+  /** The object under a key, if there is one (the bucket must exist). */
+  findObject(bucketName: string, key: string): StoredObject | undefined {
+    const objects = this.bucket(bucketName).objects;
+    return Object.hasOwn(objects, key) ? objects[key] : undefined;
+  }
+
   headObject(bucketName: string, key: string): StoredObject {
-    const object = this.bucket(bucketName).objects[key];
-    if (!object || !Object.hasOwn(this.bucket(bucketName).objects, key)) {
+    const object = this.findObject(bucketName, key);
+    if (!object) {
       throw new AwsError('NoSuchKey', 'The specified key does not exist.', 404, { Key: key });
     }
     return object;
