@@ -3,6 +3,8 @@ import { AwsError } from '../aws/errors';
 import type { LocalServices } from '../service-interfaces';
 import { localizeEndpoints } from '../gateway/endpoints';
 import { jsonResponse, type LocalResponse } from '../http';
+import { QueueJournal, type JournalMessage, type JournalQueue, type QueueChange, type QueueState } from '../state/queue-journal';
+import { StorageFailure } from '../state/storage-failure';
 
 interface MessageAttribute {
   DataType: string;
@@ -10,32 +12,8 @@ interface MessageAttribute {
   BinaryValue?: string;
 }
 
-interface QueuedMessage {
-  MessageId: string;
-  Body: string;
-  MD5OfBody: string;
-  MessageAttributes?: Record<string, MessageAttribute>;
-  MD5OfMessageAttributes?: string;
-  sentAt: number;
-  /** FIFO queues: the group whose order is kept, the id duplicates are recognized by, and the sequence. */
-  group?: string;
-  deduplicationId?: string;
-  sequenceNumber?: string;
-  receiveCount: number;
-  firstReceivedAt?: number;
-  /** When the message can be received again (after a delay or a visibility timeout). */
-  visibleAt: number;
-  receiptHandle?: string;
-}
-
-interface Queue {
-  name: string;
-  arn: string;
-  /** AWS's URL form, kept in stack state; answered to clients in this server's form. */
-  url: string;
-  attributes: Record<string, string>;
-  created: number;
-}
+type QueuedMessage = JournalMessage;
+type Queue = JournalQueue;
 
 const JSON_10 = 'application/x-amz-json-1.0';
 
@@ -79,24 +57,37 @@ export function md5OfAttributes(attributes: Record<string, MessageAttribute>): s
 }
 
 /**
- * SQS (JSON 1.0): queues from stacks and CreateQueue, messages in memory with delays,
+ * SQS (JSON 1.0): queues from stacks and CreateQueue, messages with delays,
  * visibility timeouts, receive counts and redrive to a dead-letter queue. A queue that an
  * event source mapping reads delivers its messages to that function: a failed batch (or the
  * items a ReportBatchItemFailures response names) comes back after the visibility timeout.
  */
 export class SqsApi {
-  private readonly created = new Map<string, Queue>();
-  private readonly messages = new Map<string, QueuedMessage[]>();
+  /** Queues made by CreateQueue, messages by queue ARN, recent FIFO sends: replayed from the journal, which every change goes to first. */
+  private readonly state: QueueState;
+  private readonly created: Map<string, Queue>;
+  private readonly messages: Map<string, QueuedMessage[]>;
+  private readonly journal: QueueJournal;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly delivering = new Set<string>();
   /** Queues whose delivery was asked for while one was running: it runs again when that one ends. */
   private readonly deliverAgain = new Set<string>();
   /** FIFO messages of the last 5 minutes, by queue ARN, for deduplication. */
-  private readonly sent = new Map<string, QueuedMessage[]>();
+  private readonly sent: Map<string, QueuedMessage[]>;
   private sequence = 0;
   private stopped = false;
 
   constructor(private readonly cloud: LocalServices) {
+    this.journal = new QueueJournal(cloud.dataDir, (line) => cloud.log(line));
+    this.state = this.journal.load((arn) => this.stackQueues().some((queue) => queue.arn === arn));
+    this.created = this.state.queues;
+    this.messages = this.state.messages;
+    this.sent = this.state.recentlySent;
+    for (const list of this.messages.values()) {
+      for (const message of list) if (message.sequenceNumber) this.sequence = Math.max(this.sequence, Number(BigInt(message.sequenceNumber) - 10n ** 19n));
+    }
+    // Messages kept from before a restart are delivered to the functions that read their queues.
+    for (const queue of this.queues()) if (this.messages.get(queue.arn)?.length) this.scheduleDelivery(queue, Date.now());
     // A mapping made after messages were sent (CreateEventSourceMapping, a new stack) reads them at once.
     cloud.onStackChange(() => {
       for (const queue of this.queues()) if (this.messages.get(queue.arn)?.length) this.scheduleDelivery(queue, Date.now());
@@ -108,6 +99,13 @@ export class SqsApi {
     this.stopped = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
+    this.journal.close();
+  }
+
+  /** Writes a change to the journal; only then is it made in memory and answered. */
+  private record(change: QueueChange): void {
+    this.journal.record(change);
+    this.journal.compactIfLarge(this.state);
   }
 
   /** A message from inside the local cloud (an on-failure destination, an SNS subscription). */
@@ -157,7 +155,8 @@ export class SqsApi {
     try {
       return jsonResponse(await this.operation(operation, input), 200, JSON_10);
     } catch (error) {
-      if (!(error instanceof AwsError)) throw error;
+      // A full disk is the server's failure, answered and logged as such by the dispatcher.
+      if (!(error instanceof AwsError) || error instanceof StorageFailure) throw error;
       const shape = JSON_SHAPES[error.code] ?? error.code;
       const response = jsonResponse({ __type: `com.amazonaws.sqs#${shape}`, message: error.message }, error.status, JSON_10);
       Object.assign(response.headers!, { 'x-amzn-query-error': `${error.code};Sender`, 'x-amzn-errortype': shape });
@@ -172,6 +171,7 @@ export class SqsApi {
       case 'DeleteQueue': {
         const queue = this.queue(input.QueueUrl);
         if (!this.created.has(queue.name)) throw new AwsError('InvalidParameterValue', `Queue ${queue.name} belongs to a stack: delete the stack to delete it`);
+        this.record({ op: 'dropQueue', name: queue.name, arn: queue.arn });
         this.created.delete(queue.name);
         this.messages.delete(queue.arn);
         return {};
@@ -187,12 +187,17 @@ export class SqsApi {
       case 'SetQueueAttributes': {
         const queue = this.queue(input.QueueUrl);
         if (!this.created.has(queue.name)) throw new AwsError('InvalidParameterValue', `Queue ${queue.name} belongs to a stack: change its properties in the template`);
-        Object.assign(queue.attributes, input.Attributes as Record<string, string>);
+        const attributes = { ...queue.attributes, ...(input.Attributes as Record<string, string>) };
+        this.record({ op: 'queue', queue: { ...queue, attributes } });
+        queue.attributes = attributes;
         return {};
       }
-      case 'PurgeQueue':
-        this.waiting(this.queue(input.QueueUrl)).length = 0;
+      case 'PurgeQueue': {
+        const queue = this.queue(input.QueueUrl);
+        this.record({ op: 'purge', arn: queue.arn });
+        this.waiting(queue).length = 0;
         return {};
+      }
       case 'SendMessage':
         return this.send(this.queue(input.QueueUrl), input);
       case 'SendMessageBatch': {
@@ -212,8 +217,11 @@ export class SqsApi {
         return { Successful: entries.map((entry) => ({ Id: entry.Id })), Failed: [] };
       }
       case 'ChangeMessageVisibility': {
-        const message = this.inFlight(this.queue(input.QueueUrl), input.ReceiptHandle);
-        message.visibleAt = Date.now() + Number(input.VisibilityTimeout) * 1000;
+        const queue = this.queue(input.QueueUrl);
+        const message = this.inFlight(queue, input.ReceiptHandle);
+        const visibleAt = Date.now() + Number(input.VisibilityTimeout) * 1000;
+        this.record({ op: 'receive', arn: queue.arn, id: message.MessageId, receiveCount: message.receiveCount, firstReceivedAt: message.firstReceivedAt, visibleAt, receiptHandle: message.receiptHandle });
+        message.visibleAt = visibleAt;
         this.scheduleDelivery(this.queue(input.QueueUrl), message.visibleAt);
         return {};
       }
@@ -241,6 +249,7 @@ export class SqsApi {
       attributes,
       created: Date.now(),
     };
+    this.record({ op: 'queue', queue });
     this.created.set(name, queue);
     return queue;
   }
@@ -278,6 +287,7 @@ export class SqsApi {
       receiveCount: 0,
       visibleAt: Date.now() + delay * 1000,
     };
+    this.record({ op: 'send', arn: queue.arn, message });
     this.waiting(queue).push(message);
     if (message.deduplicationId) this.sent.get(queue.arn)!.push(message);
     this.scheduleDelivery(queue, message.visibleAt);
@@ -329,15 +339,18 @@ export class SqsApi {
       if (taken.length >= count) break;
       if (message.visibleAt > now || busyGroups.has(message.group)) continue;
       if (redrive && message.receiveCount >= redrive.maxReceiveCount) {
+        const moved = { ...message, visibleAt: now, receiptHandle: undefined };
+        // Sent to the dead-letter queue before it leaves this one: a crash in between repeats it, never loses it.
+        this.record({ op: 'send', arn: redrive.target.arn, message: moved });
+        this.record({ op: 'delete', arn: queue.arn, id: message.MessageId });
         messages.splice(messages.indexOf(message), 1);
-        this.waiting(redrive.target).push({ ...message, visibleAt: now, receiptHandle: undefined });
+        this.waiting(redrive.target).push(moved);
         this.scheduleDelivery(redrive.target, now);
         continue;
       }
-      message.receiveCount += 1;
-      message.firstReceivedAt ??= now;
-      message.visibleAt = now + visibilitySeconds * 1000;
-      message.receiptHandle = `${randomUUID()}#${message.MessageId}`;
+      const received = { receiveCount: message.receiveCount + 1, firstReceivedAt: message.firstReceivedAt ?? now, visibleAt: now + visibilitySeconds * 1000, receiptHandle: `${randomUUID()}#${message.MessageId}` };
+      this.record({ op: 'receive', arn: queue.arn, id: message.MessageId, ...received });
+      Object.assign(message, received);
       taken.push(message);
     }
     return taken;
@@ -397,7 +410,9 @@ export class SqsApi {
     const messages = this.waiting(queue);
     const index = messages.findIndex((message) => message.receiptHandle === handle);
     // A handle of a message already deleted succeeds, as in SQS.
-    if (index >= 0) messages.splice(index, 1);
+    if (index < 0) return;
+    this.record({ op: 'delete', arn: queue.arn, id: messages[index].MessageId });
+    messages.splice(index, 1);
   }
 
   /** The enabled event source mapping reading a queue, if any. */
@@ -412,7 +427,8 @@ export class SqsApi {
     if (this.stopped || !this.mapping(queue)) return;
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      void this.deliver(queue);
+      // A delivery cut short (a full disk refusing the receive) is said in one line; the messages stay queued.
+      this.deliver(queue).catch((error: Error) => this.cloud.log(`SQS delivery from ${queue.name} stopped: ${error.message}`));
     }, Math.max(0, at - Date.now()));
     timer.unref();
     this.timers.add(timer);
