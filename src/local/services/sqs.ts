@@ -102,6 +102,19 @@ export class SqsApi {
     this.journal.close();
   }
 
+  /**
+   * A receive is journaled so a restart keeps receive counts and in-flight messages invisible; on a
+   * full disk it is served all the same (a restart would then deliver the message again, sooner:
+   * SQS delivers at least once), so a full disk stops new messages, never the reading of old ones.
+   */
+  private recordReceive(change: QueueChange): void {
+    try {
+      this.record(change);
+    } catch (error) {
+      if (!(error instanceof StorageFailure)) throw error;
+    }
+  }
+
   /** Writes a change to the journal; only then is it made in memory and answered. */
   private record(change: QueueChange): void {
     this.journal.record(change);
@@ -349,7 +362,7 @@ export class SqsApi {
         continue;
       }
       const received = { receiveCount: message.receiveCount + 1, firstReceivedAt: message.firstReceivedAt ?? now, visibleAt: now + visibilitySeconds * 1000, receiptHandle: `${randomUUID()}#${message.MessageId}` };
-      this.record({ op: 'receive', arn: queue.arn, id: message.MessageId, ...received });
+      this.recordReceive({ op: 'receive', arn: queue.arn, id: message.MessageId, ...received });
       Object.assign(message, received);
       taken.push(message);
     }
