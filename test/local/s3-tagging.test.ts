@@ -29,7 +29,7 @@ import { ANY_LOCAL_CREDENTIALS } from '../../src/local/access/credentials';
 import { signedLocalFetch } from '../../src/local/access/sign';
 import { failure, startTestCloud, type TestCloud } from './helpers';
 
-const tagging = suite<{ t: TestCloud }>('local S3: object and bucket tagging, subresources, conditional requests');
+const tagging = suite<{ t: TestCloud }>('local S3: object and bucket tagging, and every subresource routed by name');
 
 tagging.before(async (context) => {
   context.t = await startTestCloud();
@@ -148,51 +148,6 @@ tagging('bucket policies are kept and answered back; ACLs are the owner\'s only'
   await t.s3.send(new PutBucketAclCommand({ Bucket: 'tags', ACL: 'private' }));
   const publicRead = await failure(t.s3.send(new PutBucketAclCommand({ Bucket: 'tags', ACL: 'public-read' })));
   assert.equal([publicRead!.name, publicRead!.message], ['NotImplemented', 'not emulated: PutBucketAcl (the local cloud keeps every bucket and object private to its owner)']);
-});
-
-tagging('conditional reads answer 304 and 412 as S3 does; If-None-Match: * refuses to overwrite', async ({ t }) => {
-  const { ETag } = await t.s3.send(new PutObjectCommand({ Bucket: 'tags', Key: 'cond.txt', Body: 'v1' }));
-  const notModified = await failure(t.s3.send(new GetObjectCommand({ Bucket: 'tags', Key: 'cond.txt', IfNoneMatch: ETag })));
-  assert.is(notModified!.$metadata!.httpStatusCode, 304);
-  const failed = await failure(t.s3.send(new GetObjectCommand({ Bucket: 'tags', Key: 'cond.txt', IfMatch: '"0123"' })));
-  assert.equal([failed!.name, failed!.$metadata!.httpStatusCode], ['PreconditionFailed', 412]);
-  const headFailed = await failure(t.s3.send(new HeadObjectCommand({ Bucket: 'tags', Key: 'cond.txt', IfMatch: '"0123"' })));
-  assert.is(headFailed!.$metadata!.httpStatusCode, 412);
-  assert.is(await (await t.s3.send(new GetObjectCommand({ Bucket: 'tags', Key: 'cond.txt', IfMatch: ETag }))).Body!.transformToString(), 'v1');
-  const future = new Date(Date.now() + 60_000);
-  const past = new Date(Date.now() - 3_600_000);
-  assert.is((await failure(t.s3.send(new GetObjectCommand({ Bucket: 'tags', Key: 'cond.txt', IfModifiedSince: future }))))!.$metadata!.httpStatusCode, 304);
-  assert.is((await failure(t.s3.send(new GetObjectCommand({ Bucket: 'tags', Key: 'cond.txt', IfUnmodifiedSince: past }))))!.$metadata!.httpStatusCode, 412);
-  assert.is(await (await t.s3.send(new GetObjectCommand({ Bucket: 'tags', Key: 'cond.txt', IfModifiedSince: past }))).Body!.transformToString(), 'v1');
-
-  const overwrite = await failure(t.s3.send(new PutObjectCommand({ Bucket: 'tags', Key: 'cond.txt', Body: 'v2', IfNoneMatch: '*' })));
-  assert.equal([overwrite!.name, overwrite!.$metadata!.httpStatusCode], ['PreconditionFailed', 412]);
-  await t.s3.send(new PutObjectCommand({ Bucket: 'tags', Key: 'cond-new.txt', Body: 'first', IfNoneMatch: '*' }));
-  const staleWrite = await failure(t.s3.send(new PutObjectCommand({ Bucket: 'tags', Key: 'cond.txt', Body: 'v2', IfMatch: '"0123"' })));
-  assert.is(staleWrite!.name, 'PreconditionFailed');
-  await t.s3.send(new PutObjectCommand({ Bucket: 'tags', Key: 'cond.txt', Body: 'v2', IfMatch: ETag }));
-  assert.equal([await read(t, 'cond.txt'), await read(t, 'cond-new.txt')], ['v2', 'first']);
-});
-
-tagging('response-* overrides set the headers of one GetObject; representation headers from the upload are kept', async ({ t }) => {
-  await t.s3.send(new PutObjectCommand({ Bucket: 'tags', Key: 'report.csv', Body: 'a,b', ContentType: 'text/csv', CacheControl: 'max-age=60', ContentLanguage: 'en' }));
-  const plain = await t.s3.send(new GetObjectCommand({ Bucket: 'tags', Key: 'report.csv' }));
-  assert.equal([plain.ContentType, plain.CacheControl, plain.ContentLanguage, plain.ContentDisposition], ['text/csv', 'max-age=60', 'en', undefined]);
-  const overridden = await t.s3.send(
-    new GetObjectCommand({ Bucket: 'tags', Key: 'report.csv', ResponseContentDisposition: 'attachment; filename="r.csv"', ResponseContentType: 'application/octet-stream', ResponseCacheControl: 'no-store' }),
-  );
-  assert.equal([overridden.ContentDisposition, overridden.ContentType, overridden.CacheControl], ['attachment; filename="r.csv"', 'application/octet-stream', 'no-store']);
-});
-
-tagging('a multipart part under 5 MiB but the last fails completion with EntityTooSmall', async ({ t }) => {
-  const { UploadId } = await t.s3.send(new CreateMultipartUploadCommand({ Bucket: 'tags', Key: 'small-parts.bin' }));
-  const parts = [];
-  for (const [PartNumber, Body] of [[1, 'tiny'], [2, 'end']] as const) {
-    parts.push({ PartNumber, ETag: (await t.s3.send(new UploadPartCommand({ Bucket: 'tags', Key: 'small-parts.bin', UploadId, PartNumber, Body }))).ETag });
-  }
-  const refused = await failure(t.s3.send(new CompleteMultipartUploadCommand({ Bucket: 'tags', Key: 'small-parts.bin', UploadId, MultipartUpload: { Parts: parts } })));
-  assert.equal([refused!.name, refused!.message, refused!.$metadata!.httpStatusCode], ['EntityTooSmall', 'Your proposed upload is smaller than the minimum allowed object size.', 400]);
-  assert.is((await failure(t.s3.send(new HeadObjectCommand({ Bucket: 'tags', Key: 'small-parts.bin' }))))!.name, 'NotFound');
 });
 
 tagging.run();

@@ -3,6 +3,7 @@ import { blocksOf, document, flat, textsOf } from '../aws/xml';
 import { header, xmlResponse, type LocalRequest, type LocalResponse } from '../http';
 import { decodeAwsChunked, isAwsChunked } from './chunked';
 import { corsConfigurationXml, corsHeaders, matchingRule, parseCorsConfiguration, preflight } from './cors';
+import { checksumHeaders, uploadChecksum, type Checksum } from './checksums';
 import { readPrecondition, writePrecondition } from './conditions';
 import { MultipartUploads } from './multipart';
 import type { S3Store, StoredObject } from './store';
@@ -105,14 +106,15 @@ function requestMetadata(request: LocalRequest): Record<string, string> {
   return metadata;
 }
 
-function uploadedBytes(request: LocalRequest): Buffer {
-  if (!isAwsChunked(request.headers)) return request.body;
-  const { data } = decodeAwsChunked(request.body);
+/** The bytes of an upload (an aws-chunked body decoded) and the checksum it carries, checked. */
+function uploaded(request: LocalRequest): { data: Buffer; checksum?: Checksum } {
+  if (!isAwsChunked(request.headers)) return { data: request.body, checksum: uploadChecksum(request, request.body, {}) };
+  const { data, trailers } = decodeAwsChunked(request.body);
   const declared = header(request, 'x-amz-decoded-content-length');
   if (declared !== undefined && Number(declared) !== data.length) {
     throw new AwsError('IncompleteBody', 'You did not provide the number of bytes specified by the Content-Length HTTP header');
   }
-  return data;
+  return { data, checksum: uploadChecksum(request, data, trailers) };
 }
 
 /** The S3 REST API: buckets and objects, enough for fw, the SDK and the AWS CLI. */
@@ -424,8 +426,9 @@ export class S3Api {
       return xmlResponse(document('InitiateMultipartUploadResult', { Bucket: bucket, Key: key, UploadId: id }, NAMESPACE));
     }
     if (request.method === 'PUT') {
-      const part = this.multipart.putPart(uploadId, bucket, key, Number(request.search.get('partNumber')), uploadedBytes(request));
-      return { status: 200, headers: { etag: part.etag } };
+      const { data, checksum } = uploaded(request);
+      const part = this.multipart.putPart(uploadId, bucket, key, Number(request.search.get('partNumber')), data);
+      return { status: 200, headers: { etag: part.etag, ...(checksum ? { [checksum.header]: checksum.value } : {}) } };
     }
     if (request.method === 'GET') return this.listParts(request, bucket, key, uploadId);
     if (request.method === 'POST') {
@@ -487,11 +490,12 @@ export class S3Api {
   private putObject(request: LocalRequest, bucket: string, key: string): LocalResponse {
     this.store.bucket(bucket);
     const tags = requestTags(request);
-    const data = uploadedBytes(request);
+    const { data, checksum } = uploaded(request);
     writePrecondition(request, this.store.findObject(bucket, key), key);
     const contentType = header(request, 'content-type');
-    const object = this.store.putObject(bucket, key, data, { contentType, metadata: requestMetadata(request), encryption: requestEncryption(request), headers: representationHeaders(request), tags });
-    return { status: 200, headers: { etag: object.etag, ...encryptionHeaders(object.encryption) } };
+    const object = this.store.putObject(bucket, key, data, { contentType, metadata: requestMetadata(request), encryption: requestEncryption(request), headers: representationHeaders(request), tags, checksum });
+    const checksumAnswer: Record<string, string> = checksum ? { [checksum.header]: checksum.value, 'x-amz-checksum-type': 'FULL_OBJECT' } : {};
+    return { status: 200, headers: { etag: object.etag, ...encryptionHeaders(object.encryption), ...checksumAnswer } };
   }
 
   private copyObject(request: LocalRequest, bucket: string, key: string): LocalResponse {
@@ -510,6 +514,8 @@ export class S3Api {
       metadata: replace ? requestMetadata(request) : object.metadata,
       headers: replace ? representationHeaders(request) : object.headers,
       tags,
+      // The same bytes: the source's checksum is the copy's.
+      checksum: object.checksum,
     });
     return xmlResponse(document('CopyObjectResult', { LastModified: copy.lastModified, ETag: copy.etag }, NAMESPACE));
   }
@@ -520,7 +526,7 @@ export class S3Api {
     const { data } = this.store.readObject(bucket, key);
     const headers = { ...objectHeaders(object), ...responseOverrides(request) };
     const range = /^bytes=(\d*)-(\d*)$/.exec(header(request, 'range') ?? '');
-    if (!range) return { status: 200, headers, body: data };
+    if (!range) return { status: 200, headers: { ...headers, ...checksumHeaders(request, object.checksum) }, body: data };
     const start = range[1] === '' ? Math.max(0, data.length - Number(range[2])) : Number(range[1]);
     const end = range[1] === '' || range[2] === '' ? data.length - 1 : Math.min(Number(range[2]), data.length - 1);
     if (start >= data.length || start > end) throw new AwsError('InvalidRange', 'The requested range is not satisfiable', 416);
@@ -530,7 +536,7 @@ export class S3Api {
   private headObject(request: LocalRequest, bucket: string, key: string): LocalResponse {
     const object = this.store.headObject(bucket, key);
     if (readPrecondition(request, object) === 304) return notModified(object);
-    return { status: 200, headers: { ...objectHeaders(object), ...responseOverrides(request) } };
+    return { status: 200, headers: { ...objectHeaders(object), ...responseOverrides(request), ...checksumHeaders(request, object.checksum) } };
   }
 }
 
