@@ -6,7 +6,7 @@ import { corsConfigurationXml, corsHeaders, matchingRule, parseCorsConfiguration
 import { checksumHeaders, uploadChecksum, type Checksum } from './checksums';
 import { readPrecondition, writePrecondition } from './conditions';
 import { MultipartUploads } from './multipart';
-import type { S3Store, StoredObject } from './store';
+import type { Deleted, S3Store, StoredObject } from './store';
 import { checkConfiguration, DEFAULT_ENCRYPTION, KEPT_CONFIGURATIONS, subresourceOf, unservedSubresource } from './subresources';
 import { parseTagging, parseTaggingHeader, taggingXml, type Tag } from './tagging';
 
@@ -44,7 +44,15 @@ function objectHeaders(object: StoredObject): Record<string, string> {
   for (const [name, value] of Object.entries(object.metadata)) headers[`x-amz-meta-${name}`] = value;
   // S3 counts tags on reads and leaves the header out when there are none.
   if (object.tags?.length) headers['x-amz-tagging-count'] = String(object.tags.length);
+  if (object.versionId !== undefined) headers['x-amz-version-id'] = object.versionId;
   return { ...headers, ...object.headers, ...encryptionHeaders(object.encryption) };
+}
+
+function deletedHeaders(deleted: Deleted): Record<string, string> {
+  return {
+    ...(deleted.versionId !== undefined ? { 'x-amz-version-id': deleted.versionId } : {}),
+    ...(deleted.deleteMarker ? { 'x-amz-delete-marker': 'true' } : {}),
+  };
 }
 
 /** The representation headers an object keeps from its upload and answers on every read. */
@@ -151,8 +159,9 @@ export class S3Api {
     if (method === 'GET') return this.getObject(request, bucket, key);
     if (method === 'HEAD') return this.headObject(request, bucket, key);
     if (method === 'DELETE') {
-      this.store.deleteObject(bucket, key);
-      return { status: 204 };
+      writePrecondition(request, this.store.findObject(bucket, key), key);
+      const deleted = this.store.deleteObject(bucket, key, request.search.get('versionId') ?? undefined);
+      return { status: 204, headers: deletedHeaders(deleted) };
     }
     throw new AwsError('MethodNotAllowed', 'The specified method is not allowed against this resource.', 405, { Method: method, ResourceType: 'OBJECT' });
   }
@@ -295,17 +304,11 @@ export class S3Api {
     return xmlResponse(corsConfigurationXml(rules));
   }
 
-  /**
-   * Buckets keep one version of each object. Suspending versioning is what they already do, so it is
-   * recorded; enabling it is refused rather than ignored, since later puts would not keep old versions.
-   */
+  /** Enabled: every write keeps the versions before it; Suspended: writes replace version "null", older versions stay. */
   private putVersioning(request: LocalRequest, name: string): LocalResponse {
     const bucket = this.store.bucket(name);
     const status = textsOf(request.body.toString('utf8'), 'Status')[0];
-    if (status === 'Enabled') {
-      throw new AwsError('NotImplemented', 'The local cloud does not emulate bucket versioning: buckets keep one version of each object (Status Suspended is accepted)', 501);
-    }
-    if (status !== 'Suspended') throw new AwsError('MalformedXML', 'The XML you provided was not well-formed or did not validate against our published schema', 400);
+    if (status !== 'Enabled' && status !== 'Suspended') throw new AwsError('MalformedXML', 'The XML you provided was not well-formed or did not validate against our published schema', 400);
     this.store.setVersioning(bucket.name, status);
     return { status: 200 };
   }
@@ -382,29 +385,39 @@ export class S3Api {
     return xmlResponse(document('ListBucketResult', listed, NAMESPACE));
   }
 
-  /** Buckets here are never versioned: every object is its only version, with the id "null" as in S3. */
+  /** ListObjectVersions: each key's versions newest first, delete markers apart, paged by key and version markers. */
   private listObjectVersions(request: LocalRequest, name: string): LocalResponse {
     const { search } = request;
     const prefix = search.get('prefix') ?? '';
-    const marker = search.get('key-marker') ?? '';
+    const keyMarker = search.get('key-marker') ?? '';
+    const versionMarker = search.get('version-id-marker') ?? '';
     const maxKeys = Math.max(0, Math.min(1000, Number(search.get('max-keys') ?? 1000)));
     const bucket = this.store.bucket(name);
-    const keys = this.store.sortedKeys(name).filter((key) => key.startsWith(prefix) && (!marker || Buffer.compare(Buffer.from(key), Buffer.from(marker)) > 0));
-    const listed = keys.slice(0, maxKeys);
-    const truncated = keys.length > listed.length;
+    const entries: { key: string; version: StoredObject; latest: boolean }[] = [];
+    for (const key of this.store.versionedKeys(name)) {
+      if (!key.startsWith(prefix)) continue;
+      const order = keyMarker ? Buffer.compare(Buffer.from(key), Buffer.from(keyMarker)) : 1;
+      if (order < 0 || (order === 0 && !versionMarker)) continue;
+      const history = this.store.history(bucket, key);
+      const from = order === 0 ? history.findIndex((version) => (version.versionId ?? 'null') === versionMarker) + 1 : 0;
+      history.slice(from).forEach((version) => entries.push({ key, version, latest: version === history[0] }));
+    }
+    const listed = entries.slice(0, maxKeys);
+    const truncated = entries.length > listed.length;
+    const last = listed[listed.length - 1];
+    const owner = { ID: 'local', DisplayName: 'local' };
+    const common = (entry: (typeof entries)[number]) => ({ Key: entry.key, VersionId: entry.version.versionId ?? 'null', IsLatest: entry.latest, LastModified: entry.version.lastModified });
     const result = {
       Name: name,
       Prefix: prefix,
-      KeyMarker: marker,
-      VersionIdMarker: search.get('version-id-marker') ?? '',
+      KeyMarker: keyMarker,
+      VersionIdMarker: versionMarker,
       MaxKeys: maxKeys,
       IsTruncated: truncated,
-      NextKeyMarker: truncated ? listed[listed.length - 1] : undefined,
-      NextVersionIdMarker: truncated ? 'null' : undefined,
-      Version: flat(listed.map((key) => {
-        const object = bucket.objects[key];
-        return { Key: key, VersionId: 'null', IsLatest: true, LastModified: object.lastModified, ETag: object.etag, Size: object.size, StorageClass: 'STANDARD' };
-      })),
+      NextKeyMarker: truncated ? last.key : undefined,
+      NextVersionIdMarker: truncated ? last.version.versionId ?? 'null' : undefined,
+      Version: flat(listed.filter((entry) => !entry.version.deleteMarker).map((entry) => ({ ...common(entry), ETag: entry.version.etag, Size: entry.version.size, StorageClass: 'STANDARD', Owner: owner }))),
+      DeleteMarker: flat(listed.filter((entry) => entry.version.deleteMarker).map((entry) => ({ ...common(entry), Owner: owner }))),
     };
     return xmlResponse(document('ListVersionsResult', result, NAMESPACE));
   }
@@ -412,10 +425,18 @@ export class S3Api {
   private deleteObjects(request: LocalRequest, name: string): LocalResponse {
     this.store.bucket(name);
     const body = request.body.toString('utf8');
-    const keys = [...body.matchAll(/<Object>([\s\S]*?)<\/Object>/g)].map((match) => textsOf(match[1], 'Key')[0]);
+    const objects = [...body.matchAll(/<Object>([\s\S]*?)<\/Object>/g)].map((match) => ({ key: textsOf(match[1], 'Key')[0], versionId: textsOf(match[1], 'VersionId')[0] }));
     const quiet = textsOf(body, 'Quiet')[0] === 'true';
-    for (const key of keys) this.store.deleteObject(name, key);
-    return xmlResponse(document('DeleteResult', { Deleted: flat(quiet ? [] : keys.map((key) => ({ Key: key }))) }, NAMESPACE));
+    const deleted = objects.map(({ key, versionId }) => {
+      const result = this.store.deleteObject(name, key, versionId);
+      return {
+        Key: key,
+        VersionId: versionId,
+        DeleteMarker: result.deleteMarker,
+        DeleteMarkerVersionId: result.deleteMarker && versionId === undefined ? result.versionId : undefined,
+      };
+    });
+    return xmlResponse(document('DeleteResult', { Deleted: flat(quiet ? [] : deleted) }, NAMESPACE));
   }
 
   private multipartOperation(request: LocalRequest, bucket: string, key: string): LocalResponse {
@@ -436,7 +457,9 @@ export class S3Api {
       writePrecondition(request, this.store.findObject(bucket, key), key);
       const upload = this.multipart.complete(uploadId, bucket, key, parts);
       const object = this.store.putObject(bucket, key, upload.data, { contentType: upload.contentType, metadata: upload.metadata, etag: upload.etag, ...upload.options });
-      return xmlResponse(document('CompleteMultipartUploadResult', { Location: `/${bucket}/${key}`, Bucket: bucket, Key: key, ETag: object.etag }, NAMESPACE));
+      const response = xmlResponse(document('CompleteMultipartUploadResult', { Location: `/${bucket}/${key}`, Bucket: bucket, Key: key, ETag: object.etag }, NAMESPACE));
+      if (object.versionId !== undefined) response.headers = { ...response.headers, 'x-amz-version-id': object.versionId };
+      return response;
     }
     if (request.method === 'DELETE') {
       this.multipart.abort(uploadId, bucket, key);
@@ -495,13 +518,16 @@ export class S3Api {
     const contentType = header(request, 'content-type');
     const object = this.store.putObject(bucket, key, data, { contentType, metadata: requestMetadata(request), encryption: requestEncryption(request), headers: representationHeaders(request), tags, checksum });
     const checksumAnswer: Record<string, string> = checksum ? { [checksum.header]: checksum.value, 'x-amz-checksum-type': 'FULL_OBJECT' } : {};
-    return { status: 200, headers: { etag: object.etag, ...encryptionHeaders(object.encryption), ...checksumAnswer } };
+    const version: Record<string, string> = object.versionId !== undefined ? { 'x-amz-version-id': object.versionId } : {};
+    return { status: 200, headers: { etag: object.etag, ...encryptionHeaders(object.encryption), ...checksumAnswer, ...version } };
   }
 
   private copyObject(request: LocalRequest, bucket: string, key: string): LocalResponse {
-    const source = decodeURIComponent(header(request, 'x-amz-copy-source')!.replace(/^\//, '').split('?')[0]);
+    const [path, query] = header(request, 'x-amz-copy-source')!.replace(/^\//, '').split('?');
+    const source = decodeURIComponent(path);
     const slash = source.indexOf('/');
-    const { object, data } = this.store.readObject(source.slice(0, slash), source.slice(slash + 1));
+    const sourceVersion = new URLSearchParams(query ?? '').get('versionId') ?? undefined;
+    const { object, data } = this.store.readObject(source.slice(0, slash), source.slice(slash + 1), sourceVersion);
     const metadataDirective = header(request, 'x-amz-metadata-directive') ?? 'COPY';
     const taggingDirective = header(request, 'x-amz-tagging-directive') ?? 'COPY';
     if (metadataDirective !== 'COPY' && metadataDirective !== 'REPLACE') throw new AwsError('InvalidArgument', 'Unknown metadata directive.', 400, { ArgumentName: 'x-amz-metadata-directive', ArgumentValue: metadataDirective });
@@ -517,13 +543,20 @@ export class S3Api {
       // The same bytes: the source's checksum is the copy's.
       checksum: object.checksum,
     });
-    return xmlResponse(document('CopyObjectResult', { LastModified: copy.lastModified, ETag: copy.etag }, NAMESPACE));
+    const response = xmlResponse(document('CopyObjectResult', { LastModified: copy.lastModified, ETag: copy.etag }, NAMESPACE));
+    response.headers = {
+      ...response.headers,
+      ...(copy.versionId !== undefined ? { 'x-amz-version-id': copy.versionId } : {}),
+      ...(object.versionId !== undefined ? { 'x-amz-copy-source-version-id': object.versionId } : {}),
+    };
+    return response;
   }
 
   private getObject(request: LocalRequest, bucket: string, key: string): LocalResponse {
-    const object = this.store.headObject(bucket, key);
+    const versionId = request.search.get('versionId') ?? undefined;
+    const object = this.store.headObject(bucket, key, versionId);
     if (readPrecondition(request, object) === 304) return notModified(object);
-    const { data } = this.store.readObject(bucket, key);
+    const { data } = this.store.readObject(bucket, key, versionId);
     const headers = { ...objectHeaders(object), ...responseOverrides(request) };
     const range = /^bytes=(\d*)-(\d*)$/.exec(header(request, 'range') ?? '');
     if (!range) return { status: 200, headers: { ...headers, ...checksumHeaders(request, object.checksum) }, body: data };
@@ -534,7 +567,7 @@ export class S3Api {
   }
 
   private headObject(request: LocalRequest, bucket: string, key: string): LocalResponse {
-    const object = this.store.headObject(bucket, key);
+    const object = this.store.headObject(bucket, key, request.search.get('versionId') ?? undefined);
     if (readPrecondition(request, object) === 304) return notModified(object);
     return { status: 200, headers: { ...objectHeaders(object), ...responseOverrides(request), ...checksumHeaders(request, object.checksum) } };
   }

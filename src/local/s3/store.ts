@@ -21,8 +21,18 @@ export interface StoredObject {
   tags?: Tag[];
   /** The additional checksum it was written with (`ChecksumAlgorithm` header name and base64 value). */
   checksum?: { header: string; value: string };
+  /** Its version (a bucket with versioning Enabled or Suspended); objects written before versioning are version "null". */
+  versionId?: string;
+  /** A delete marker: a version that says the key was deleted (no bytes). */
+  deleteMarker?: true;
   /** File name of the bytes under the blob folder. */
   blob: string;
+}
+
+/** What a delete did: the version it made (a delete marker) or removed. */
+export interface Deleted {
+  versionId?: string;
+  deleteMarker?: boolean;
 }
 
 export interface ObjectOptions {
@@ -39,8 +49,10 @@ export interface Bucket {
   name: string;
   created: string;
   region: string;
-  /** Set once PutBucketVersioning suspended versioning (the only state the local cloud keeps). */
-  versioning?: 'Suspended';
+  /** Set by PutBucketVersioning; a bucket never versioned keeps one version of each key. */
+  versioning?: 'Enabled' | 'Suspended';
+  /** Every version of the keys written since versioning was first set, newest first, delete markers included. */
+  versions?: Record<string, StoredObject[]>;
   /** PutBucketCors rules, which preflights and browser requests are answered from. */
   cors?: CorsRule[];
   objects: Record<string, StoredObject>;
@@ -140,7 +152,7 @@ export class S3Store {
     return object;
   }
 
-  setVersioning(name: string, status: 'Suspended'): void {
+  setVersioning(name: string, status: 'Enabled' | 'Suspended'): void {
     this.bucket(name).versioning = status;
     this.save();
   }
@@ -152,10 +164,12 @@ export class S3Store {
 
   deleteBucket(name: string, options: { force?: boolean } = {}): void {
     const bucket = this.bucket(name);
-    if (Object.keys(bucket.objects).length > 0 && !options.force) {
+    const versions = Object.values(bucket.versions ?? {}).flat();
+    // As in S3, a versioned bucket is empty only when every version and delete marker is gone.
+    if ((Object.keys(bucket.objects).length > 0 || versions.length > 0) && !options.force) {
       throw new AwsError('BucketNotEmpty', 'The bucket you tried to delete is not empty', 409, { BucketName: name });
     }
-    for (const object of Object.values(bucket.objects)) this.removeBlob(object.blob);
+    for (const object of [...Object.values(bucket.objects), ...versions]) this.removeBlob(object.blob);
     delete this.buckets[name];
     this.save();
   }
@@ -164,7 +178,6 @@ export class S3Store {
     const bucket = this.bucket(bucketName);
     const blob = `${Date.now().toString(36)}-${randomBytes(8).toString('hex')}`;
     writeFileAtomic(join(this.blobDir, blob), data);
-    const previous = bucket.objects[key];
     const object: StoredObject = {
       key,
       size: data.length,
@@ -176,22 +189,73 @@ export class S3Store {
       ...(options.headers && Object.keys(options.headers).length > 0 ? { headers: options.headers } : {}),
       ...(options.tags && options.tags.length > 0 ? { tags: options.tags } : {}),
       ...(options.checksum ? { checksum: options.checksum } : {}),
+      ...(bucket.versioning ? { versionId: newVersionId(bucket) } : {}),
       blob,
     };
-    bucket.objects[key] = object;
-    this.save();
-    if (previous) this.removeBlob(previous.blob);
+    this.change(bucket, key, object, bucket.versioning ? [object, ...this.history(bucket, key)] : [object], [blob]);
     this.onObjectEvent({ kind: 'created', bucket: bucketName, object, region: bucket.region });
     return object;
   }
 
+  /** Every version of a key, newest first (one version "null" for an object written before versioning). */
+  history(bucket: Bucket, key: string): StoredObject[] {
+    if (bucket.versions && Object.hasOwn(bucket.versions, key)) return bucket.versions[key];
+    return Object.hasOwn(bucket.objects, key) ? [bucket.objects[key]] : [];
+  }
+
+  /** Keys with versions (current or not), in the byte order S3 lists them. */
+  versionedKeys(bucketName: string): string[] {
+    const bucket = this.bucket(bucketName);
+    const keys = new Set([...Object.keys(bucket.objects), ...Object.keys(bucket.versions ?? {})]);
+    return [...keys].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  }
+
+  /**
+   * Makes `versions` (newest first) a key's history and its first version, unless a delete marker,
+   * its current object; saved before anything is removed, and undone when the disk refuses it.
+   * A version "null" met twice (Suspended) keeps only the newer; blobs no version holds are removed.
+   */
+  private change(bucket: Bucket, key: string, current: StoredObject | undefined, versions: StoredObject[], newBlobs: string[] = []): void {
+    const before = { object: Object.hasOwn(bucket.objects, key) ? bucket.objects[key] : undefined, versions: bucket.versions?.[key], had: this.history(bucket, key) };
+    let seenNull = false;
+    const kept = versions.filter((version) => {
+      if ((version.versionId ?? 'null') !== 'null') return true;
+      if (seenNull) return false;
+      return (seenNull = true);
+    });
+    if (current) bucket.objects[key] = current;
+    else delete bucket.objects[key];
+    if (bucket.versioning || bucket.versions) {
+      bucket.versions = Object.assign(Object.create(null), bucket.versions);
+      if (kept.length) bucket.versions![key] = kept;
+      else delete bucket.versions![key];
+    }
+    try {
+      this.save();
+    } catch (error) {
+      if (before.object) bucket.objects[key] = before.object;
+      else delete bucket.objects[key];
+      if (before.versions) bucket.versions![key] = before.versions;
+      else if (bucket.versions) delete bucket.versions[key];
+      for (const blob of newBlobs) this.removeBlob(blob);
+      throw error;
+    }
+    const still = new Set(kept.map((version) => version.blob));
+    for (const old of before.had) if (old.blob && !still.has(old.blob)) this.removeBlob(old.blob);
+  }
   /** The object under a key, if there is one (the bucket must exist). */
   findObject(bucketName: string, key: string): StoredObject | undefined {
     const objects = this.bucket(bucketName).objects;
     return Object.hasOwn(objects, key) ? objects[key] : undefined;
   }
 
-  headObject(bucketName: string, key: string): StoredObject {
+  headObject(bucketName: string, key: string, versionId?: string): StoredObject {
+    if (versionId !== undefined) {
+      const version = this.history(this.bucket(bucketName), key).find((candidate) => (candidate.versionId ?? 'null') === versionId);
+      if (!version) throw new AwsError('NoSuchVersion', 'The specified version does not exist.', 404, { Key: key, VersionId: versionId });
+      if (version.deleteMarker) throw new AwsError('MethodNotAllowed', 'The specified method is not allowed against this resource.', 405, { ResourceType: 'DeleteMarker' });
+      return version;
+    }
     const object = this.findObject(bucketName, key);
     if (!object) {
       throw new AwsError('NoSuchKey', 'The specified key does not exist.', 404, { Key: key });
@@ -199,19 +263,37 @@ export class S3Store {
     return object;
   }
 
-  readObject(bucketName: string, key: string): { object: StoredObject; data: Buffer } {
-    const object = this.headObject(bucketName, key);
+  readObject(bucketName: string, key: string, versionId?: string): { object: StoredObject; data: Buffer } {
+    const object = this.headObject(bucketName, key, versionId);
     return { object, data: readFileSync(join(this.blobDir, object.blob)) };
   }
 
-  deleteObject(bucketName: string, key: string): void {
+  /**
+   * DeleteObject: without a version, the object goes (a never-versioned bucket) or a delete marker
+   * becomes the current version (Enabled; version "null" when Suspended); with one, that version goes.
+   */
+  deleteObject(bucketName: string, key: string, versionId?: string): Deleted {
     const bucket = this.bucket(bucketName);
-    const object = bucket.objects[key];
-    if (!object || !Object.hasOwn(bucket.objects, key)) return;
-    delete bucket.objects[key];
-    this.save();
-    this.removeBlob(object.blob);
-    this.onObjectEvent({ kind: 'removed', bucket: bucketName, object, region: bucket.region });
+    const current = this.findObject(bucketName, key);
+    const history = this.history(bucket, key);
+    if (versionId !== undefined) {
+      const version = history.find((candidate) => (candidate.versionId ?? 'null') === versionId);
+      if (!version) return { versionId };
+      const rest = history.filter((candidate) => candidate !== version);
+      this.change(bucket, key, rest[0] && !rest[0].deleteMarker ? rest[0] : undefined, rest);
+      if (version === current) this.onObjectEvent({ kind: 'removed', bucket: bucketName, object: version, region: bucket.region });
+      return { versionId, ...(version.deleteMarker ? { deleteMarker: true } : {}) };
+    }
+    if (!bucket.versioning) {
+      if (!current) return {};
+      this.change(bucket, key, undefined, []);
+      this.onObjectEvent({ kind: 'removed', bucket: bucketName, object: current, region: bucket.region });
+      return {};
+    }
+    const marker: StoredObject = { key, size: 0, etag: '', lastModified: new Date().toISOString(), metadata: {}, versionId: newVersionId(bucket), deleteMarker: true, blob: '' };
+    this.change(bucket, key, undefined, [marker, ...history]);
+    if (current) this.onObjectEvent({ kind: 'removed', bucket: bucketName, object: current, region: bucket.region });
+    return { versionId: marker.versionId, deleteMarker: true };
   }
 
   /** Keys in the byte order S3 lists them. */
@@ -220,6 +302,11 @@ export class S3Store {
   }
 
   private removeBlob(blob: string): void {
-    rmSync(join(this.blobDir, blob), { force: true });
+    if (blob) rmSync(join(this.blobDir, blob), { force: true });
   }
+}
+
+/** S3's version ids are opaque 32-character strings; "null" is the version of a Suspended bucket. */
+function newVersionId(bucket: Bucket): string {
+  return bucket.versioning === 'Enabled' ? randomBytes(24).toString('base64url') : 'null';
 }
