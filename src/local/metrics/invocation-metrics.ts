@@ -1,6 +1,7 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { PRIVATE_DIR } from '../state/files';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { appendJsonLine } from '../state/json-lines';
+import { unlessDiskFull } from '../state/storage-failure';
 
 /** One invocation as CloudWatch counts it in the AWS/Lambda namespace. */
 export interface InvocationSample {
@@ -30,8 +31,8 @@ export class InvocationMetrics {
   record(sample: InvocationSample): void {
     this.load().push(sample);
     if (this.samples!.length > SAMPLES_KEPT) this.samples!.splice(0, this.samples!.length - SAMPLES_KEPT);
-    if (!existsSync(dirname(this.file))) mkdirSync(dirname(this.file), { recursive: true, mode: PRIVATE_DIR });
-    appendFileSync(this.file, `${JSON.stringify(sample)}\n`, { mode: 0o600 });
+    // A sample is not worth failing the invocation for: on a full disk it stays in memory only.
+    unlessDiskFull('invocation metrics sample', () => appendJsonLine(this.file, sample), () => {});
   }
 
   /** The samples of a function (every function when none is named) that started in [start, end). */
