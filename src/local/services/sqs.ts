@@ -30,7 +30,45 @@ const JSON_SHAPES: Record<string, string> = {
   'AWS.SimpleQueueService.NonExistentQueue': 'QueueDoesNotExist',
   'AWS.SimpleQueueService.MessageNotInflight': 'MessageNotInflight',
   'AWS.SimpleQueueService.UnsupportedOperation': 'UnsupportedOperation',
+  'AWS.SimpleQueueService.TooManyEntriesInBatchRequest': 'TooManyEntriesInBatchRequest',
+  'AWS.SimpleQueueService.EmptyBatchRequest': 'EmptyBatchRequest',
+  'AWS.SimpleQueueService.BatchEntryIdsNotDistinct': 'BatchEntryIdsNotDistinct',
+  'AWS.SimpleQueueService.InvalidBatchEntryId': 'InvalidBatchEntryId',
 };
+
+/** A batch request's entries, refused whole as SQS refuses them: none, more than 10, an id repeated or malformed. */
+function batchEntries(input: Record<string, unknown>, entryShape: string): Record<string, unknown>[] {
+  const entries = Array.isArray(input.Entries) ? (input.Entries as Record<string, unknown>[]) : [];
+  if (entries.length === 0) throw new AwsError('AWS.SimpleQueueService.EmptyBatchRequest', `There should be at least one ${entryShape} in the request.`);
+  if (entries.length > 10) throw new AwsError('AWS.SimpleQueueService.TooManyEntriesInBatchRequest', `Maximum number of entries per request are 10. You have sent ${entries.length}.`);
+  const seen = new Set<unknown>();
+  for (const entry of entries) {
+    if (typeof entry.Id !== 'string' || !/^[A-Za-z0-9_-]{1,80}$/.test(entry.Id)) {
+      throw new AwsError('AWS.SimpleQueueService.InvalidBatchEntryId', 'A batch entry id can only contain alphanumeric characters, hyphens and underscores. It can be at most 80 letters long.');
+    }
+    if (seen.has(entry.Id)) throw new AwsError('AWS.SimpleQueueService.BatchEntryIdsNotDistinct', `Id ${entry.Id} repeated.`);
+    seen.add(entry.Id);
+  }
+  return entries;
+}
+
+/**
+ * Runs each entry of a batch on its own, as SQS does: an entry that fails (a bad receipt handle, a
+ * missing body) is listed in `Failed` with its code, the others succeed. A full disk fails the request.
+ */
+function eachEntry(entries: Record<string, unknown>[], run: (entry: Record<string, unknown>) => Record<string, unknown>): { Successful: Record<string, unknown>[]; Failed: Record<string, unknown>[] } {
+  const Successful: Record<string, unknown>[] = [];
+  const Failed: Record<string, unknown>[] = [];
+  for (const entry of entries) {
+    try {
+      Successful.push({ Id: entry.Id, ...run(entry) });
+    } catch (error) {
+      if (!(error instanceof AwsError) || error instanceof StorageFailure) throw error;
+      Failed.push({ Id: entry.Id, SenderFault: error.status < 500, Code: JSON_SHAPES[error.code] ?? error.code, Message: error.message });
+    }
+  }
+  return { Successful, Failed };
+}
 
 const nonExistent = () => new AwsError('AWS.SimpleQueueService.NonExistentQueue', 'The specified queue does not exist.');
 
@@ -215,8 +253,7 @@ export class SqsApi {
         return this.send(this.queue(input.QueueUrl), input);
       case 'SendMessageBatch': {
         const queue = this.queue(input.QueueUrl);
-        const entries = (input.Entries as Record<string, unknown>[] | undefined) ?? [];
-        return { Successful: entries.map((entry) => ({ Id: entry.Id, ...this.send(queue, entry) })), Failed: [] };
+        return eachEntry(batchEntries(input, 'SendMessageBatchRequestEntry'), (entry) => this.send(queue, entry));
       }
       case 'ReceiveMessage':
         return this.receiveMessages(this.queue(input.QueueUrl), input);
@@ -225,22 +262,32 @@ export class SqsApi {
         return {};
       case 'DeleteMessageBatch': {
         const queue = this.queue(input.QueueUrl);
-        const entries = (input.Entries as { Id: string; ReceiptHandle: string }[] | undefined) ?? [];
-        for (const entry of entries) this.deleteMessage(queue, entry.ReceiptHandle);
-        return { Successful: entries.map((entry) => ({ Id: entry.Id })), Failed: [] };
+        return eachEntry(batchEntries(input, 'DeleteMessageBatchRequestEntry'), (entry) => {
+          this.deleteMessage(queue, entry.ReceiptHandle);
+          return {};
+        });
       }
-      case 'ChangeMessageVisibility': {
-        const queue = this.queue(input.QueueUrl);
-        const message = this.inFlight(queue, input.ReceiptHandle);
-        const visibleAt = Date.now() + Number(input.VisibilityTimeout) * 1000;
-        this.record({ op: 'receive', arn: queue.arn, id: message.MessageId, receiveCount: message.receiveCount, firstReceivedAt: message.firstReceivedAt, visibleAt, receiptHandle: message.receiptHandle });
-        message.visibleAt = visibleAt;
-        this.scheduleDelivery(this.queue(input.QueueUrl), message.visibleAt);
+      case 'ChangeMessageVisibility':
+        this.changeVisibility(this.queue(input.QueueUrl), input);
         return {};
+      case 'ChangeMessageVisibilityBatch': {
+        const queue = this.queue(input.QueueUrl);
+        return eachEntry(batchEntries(input, 'ChangeMessageVisibilityBatchRequestEntry'), (entry) => {
+          this.changeVisibility(queue, entry);
+          return {};
+        });
       }
       default:
         throw new AwsError('AWS.SimpleQueueService.UnsupportedOperation', `The local cloud does not implement SQS ${operation}`);
     }
+  }
+
+  private changeVisibility(queue: Queue, input: Record<string, unknown>): void {
+    const message = this.inFlight(queue, input.ReceiptHandle);
+    const visibleAt = Date.now() + Number(input.VisibilityTimeout) * 1000;
+    this.record({ op: 'receive', arn: queue.arn, id: message.MessageId, receiveCount: message.receiveCount, firstReceivedAt: message.firstReceivedAt, visibleAt, receiptHandle: message.receiptHandle });
+    message.visibleAt = visibleAt;
+    this.scheduleDelivery(queue, message.visibleAt);
   }
 
   private createQueue(input: Record<string, unknown>): Queue {
