@@ -100,6 +100,29 @@ def s3():
     keys = [o['Key'] for o in client.list_objects_v2(Bucket='interop-boto3')['Contents']]
     assert keys == ['a/b.txt'], keys
     assert client.get_object(Bucket='interop-boto3', Key='a/b.txt')['Body'].read() == b'hello from boto3'
+def s3_tags_versions():
+    from botocore.exceptions import ClientError
+    client = session.client('s3', endpoint_url=url)
+    client.create_bucket(Bucket='interop-boto3-tags')
+    client.put_object(Bucket='interop-boto3-tags', Key='k', Body=b'bytes', Tagging='team=data', ChecksumAlgorithm='SHA256')
+    client.delete_object_tagging(Bucket='interop-boto3-tags', Key='k')
+    assert client.get_object_tagging(Bucket='interop-boto3-tags', Key='k')['TagSet'] == []
+    assert client.get_object(Bucket='interop-boto3-tags', Key='k')['Body'].read() == b'bytes'
+    try:
+        client.get_bucket_tagging(Bucket='interop-boto3-tags')
+        raise AssertionError('get_bucket_tagging answered without a tag set')
+    except ClientError as error:
+        assert error.response['Error']['Code'] == 'NoSuchTagSet', error.response
+    client.put_bucket_versioning(Bucket='interop-boto3-tags', VersioningConfiguration={'Status': 'Enabled'})
+    first = client.put_object(Bucket='interop-boto3-tags', Key='k', Body=b'v1')['VersionId']
+    client.put_object(Bucket='interop-boto3-tags', Key='k', Body=b'v2')
+    assert client.get_object(Bucket='interop-boto3-tags', Key='k', VersionId=first)['Body'].read() == b'v1'
+    etag = client.head_object(Bucket='interop-boto3-tags', Key='k')['ETag']
+    try:
+        client.get_object(Bucket='interop-boto3-tags', Key='k', IfNoneMatch=etag)
+        raise AssertionError('If-None-Match with the current ETag answered the object')
+    except ClientError as error:
+        assert error.response['ResponseMetadata']['HTTPStatusCode'] == 304, error.response
 def dynamodb():
     client = session.client('dynamodb', endpoint_url=url)
     client.create_table(TableName='interop-boto3', BillingMode='PAY_PER_REQUEST', AttributeDefinitions=[{'AttributeName': 'id', 'AttributeType': 'S'}], KeySchema=[{'AttributeName': 'id', 'KeyType': 'HASH'}])
@@ -120,6 +143,7 @@ def kinesis():
     records = client.get_records(ShardIterator=iterator)['Records']
     assert [r['Data'] for r in records] == [b'hello'], records
 check('s3 create_bucket, put_object, list_objects_v2, get_object', s3)
+check('s3 object tagging, bucket tagging, versioning, conditional get', s3_tags_versions)
 check('dynamodb create_table, put_item, get_item', dynamodb)
 check('sqs create_queue, send_message, receive_message', sqs)
 check('kinesis create_stream, put_record, get_records', kinesis)

@@ -14,6 +14,7 @@ import { S3Store } from './s3/store';
 import type { DeployedResource, LocalServices } from './service-interfaces';
 import { ApiResourceStore } from './state/api-resources';
 import { ImageRepositoryStore } from './ecr/repositories';
+import { unlessDiskFull } from './state/storage-failure';
 import { makePrivateDir } from './state/files';
 import { LogStore } from './logs/store';
 import { InvocationMetrics } from './cloudwatch/invocation-metrics';
@@ -82,11 +83,11 @@ export class LocalCloud implements LocalServices {
     makePrivateDir(this.dataDir);
     this.logLine = options.log ?? (() => {});
     this.s3 = new S3Store(this.dataDir);
-    this.dynamodb = new TableStore(this.dataDir);
-    this.kinesis = new KinesisStore(this.dataDir);
+    this.dynamodb = new TableStore(this.dataDir, (line) => this.log(line));
+    this.kinesis = new KinesisStore(this.dataDir, (line) => this.log(line));
     this.stacks = new StackStore(this.dataDir);
     this.engine = new StackEngine(this, this);
-    this.logs = new LogStore(this.dataDir);
+    this.logs = new LogStore(this.dataDir, (line) => this.log(line));
     this.ssm = new ParameterStore(this.dataDir);
     this.ecr = new ImageRepositoryStore(this.dataDir);
     this.apiResources = new ApiResourceStore(this.dataDir);
@@ -148,9 +149,10 @@ export class LocalCloud implements LocalServices {
     // A create or update still running (one waiting on a WaitCondition) rolls back rather than holding the stop.
     await this.engine.interrupt('The local cloud stopped while this operation ran');
     await this.functions.stop();
-    this.stacks.save();
-    this.logs.flush();
-    this.invocationMetrics.flush();
+    // On a full disk what could not be saved is said in one line each, and the local cloud still stops.
+    unlessDiskFull('saving stacks on stop', () => this.stacks.save(), (line) => this.log(line));
+    unlessDiskFull('saving function logs on stop', () => this.logs.flush(), (line) => this.log(line));
+    unlessDiskFull('saving invocation metrics on stop', () => this.invocationMetrics.flush(), (line) => this.log(line));
     this.dynamodb.close();
   }
 }

@@ -5,6 +5,7 @@ import { AccessGuard, isGatewayRequest } from './access/guard';
 import { hostnameOf } from './access/hosts';
 import { AwsError } from './protocol/errors';
 import { QUERY_NAMESPACES, QueryParams } from './protocol/query';
+import { jsonInput } from './protocol/json-input';
 import { asAwsError, jsonError, queryError, queryResult, s3Error } from './protocol/respond';
 import { CloudFormationApi } from './cloudformation/api';
 import type { LocalCloud } from './cloud';
@@ -25,6 +26,7 @@ import { lambdaApi } from './lambda/service';
 import { logsApi } from './logs/service';
 import { publish, snsAction } from './sns/service';
 import { ssmApi } from './ssm/service';
+import { StorageFailure } from './state/storage-failure';
 import { stsAction } from './sts/service';
 
 type Service = 'cloudformation' | 'sts' | 'sns' | 'sqs' | 'lambda' | 'logs' | 'ssm' | 'dynamodb' | 'ecr' | 'events' | 'apigateway' | 'kinesis' | 'monitoring' | 'gateway' | 's3';
@@ -206,12 +208,7 @@ export class LocalServer {
     if (service === 'logs' || service === 'ssm' || service === 'dynamodb' || service === 'events' || service === 'sqs' || service === 'kinesis' || service === 'monitoring' || service === 'ecr') {
       if (service === 'kinesis') refuseCbor(request);
       const operation = (header(request, 'x-amz-target') ?? '').split('.')[1] ?? '';
-      let input: Record<string, unknown>;
-      try {
-        input = JSON.parse(request.body.toString('utf8') || '{}') as Record<string, unknown>;
-      } catch {
-        throw new AwsError('SerializationException', 'The request body is not valid JSON');
-      }
+      const input = jsonInput(service, operation, request.body);
       if (service === 'dynamodb') return dynamoDbApi(this.cloud, operation, input, request.region);
       if (service === 'events') return eventBridgeApi(this.cloud, operation, input, request.region);
       if (service === 'sqs') return this.sqs.handle(operation, input);
@@ -224,6 +221,8 @@ export class LocalServer {
   }
 
   private logBug(service: string, request: LocalRequest, error: unknown): void {
+    // A full disk is not a bug: one line, no stack trace.
+    if (error instanceof StorageFailure) this.cloud.log(`${service} ${request.method} ${request.path}: ${error.message}`);
     if (!(error instanceof AwsError)) this.cloud.log(`${service} ${request.method} ${request.path}: ${(error as Error).stack ?? String(error)}`);
   }
 

@@ -6,7 +6,11 @@ import {
   CompleteMultipartUploadCommand,
   CreateBucketCommand,
   CreateMultipartUploadCommand,
+  DeleteBucketCommand,
+  DeleteObjectCommand,
   GetBucketVersioningCommand,
+  HeadObjectCommand,
+  ListObjectVersionsCommand,
   GetObjectCommand,
   ListBucketsCommand,
   ListObjectsV2Command,
@@ -85,12 +89,41 @@ objects('ListParts lists uploaded parts, and the completed object has the multip
   assert.is(gone!.name, 'NoSuchUpload');
 });
 
-objects('enabling versioning is refused, never silently ignored; suspending it is recorded', async ({ t }) => {
-  const refused = await failure(t.s3.send(new PutBucketVersioningCommand({ Bucket: 'three', VersioningConfiguration: { Status: 'Enabled' } })));
-  assert.equal([refused!.name, refused!.message, refused!.$metadata!.httpStatusCode], ['NotImplemented', 'The local cloud does not emulate bucket versioning: buckets keep one version of each object (Status Suspended is accepted)', 501]);
-  assert.is((await t.s3.send(new GetBucketVersioningCommand({ Bucket: 'three' }))).Status, undefined);
+objects('versioning Enabled keeps every version, delete markers hide and restore, Suspended writes version "null"', async ({ t }) => {
+  await t.s3.send(new PutObjectCommand({ Bucket: 'three', Key: 'doc.txt', Body: 'before versioning' }));
+  await t.s3.send(new PutBucketVersioningCommand({ Bucket: 'three', VersioningConfiguration: { Status: 'Enabled' } }));
+  assert.is((await t.s3.send(new GetBucketVersioningCommand({ Bucket: 'three' }))).Status, 'Enabled');
+  const first = await t.s3.send(new PutObjectCommand({ Bucket: 'three', Key: 'doc.txt', Body: 'v1' }));
+  const second = await t.s3.send(new PutObjectCommand({ Bucket: 'three', Key: 'doc.txt', Body: 'v2' }));
+  assert.match(first.VersionId!, /^[A-Za-z0-9_-]{32}$/);
+  assert.is.not(first.VersionId, second.VersionId);
+  const body = async (VersionId?: string) => (await t.s3.send(new GetObjectCommand({ Bucket: 'three', Key: 'doc.txt', VersionId }))).Body!.transformToString();
+  assert.equal([await body(), await body(first.VersionId), await body('null')], ['v2', 'v1', 'before versioning']);
+  assert.is((await t.s3.send(new HeadObjectCommand({ Bucket: 'three', Key: 'doc.txt' }))).VersionId, second.VersionId);
+
+  const marker = await t.s3.send(new DeleteObjectCommand({ Bucket: 'three', Key: 'doc.txt' }));
+  assert.is(marker.DeleteMarker, true);
+  assert.is((await failure(t.s3.send(new GetObjectCommand({ Bucket: 'three', Key: 'doc.txt' }))))!.name, 'NoSuchKey');
+  assert.is((await t.s3.send(new ListObjectsV2Command({ Bucket: 'three' }))).KeyCount, 0);
+  const listed = await t.s3.send(new ListObjectVersionsCommand({ Bucket: 'three' }));
+  assert.equal(listed.Versions!.map((version) => [version.VersionId, version.IsLatest, version.Size]), [[second.VersionId, false, 2], [first.VersionId, false, 2], ['null', false, 17]]);
+  assert.equal(listed.DeleteMarkers!.map((entry) => [entry.VersionId, entry.IsLatest]), [[marker.VersionId, true]]);
+  const bucketKept = await failure(t.s3.send(new DeleteBucketCommand({ Bucket: 'three' })));
+  assert.is(bucketKept!.name, 'BucketNotEmpty');
+
+  // Removing the delete marker brings the object back; removing a version removes it for good.
+  await t.s3.send(new DeleteObjectCommand({ Bucket: 'three', Key: 'doc.txt', VersionId: marker.VersionId }));
+  assert.is(await body(), 'v2');
+  await t.s3.send(new DeleteObjectCommand({ Bucket: 'three', Key: 'doc.txt', VersionId: second.VersionId }));
+  assert.is(await body(), 'v1');
+  const gone = await failure(t.s3.send(new GetObjectCommand({ Bucket: 'three', Key: 'doc.txt', VersionId: second.VersionId })));
+  assert.equal([gone!.name, gone!.$metadata!.httpStatusCode], ['NoSuchVersion', 404]);
+
   await t.s3.send(new PutBucketVersioningCommand({ Bucket: 'three', VersioningConfiguration: { Status: 'Suspended' } }));
-  assert.is((await t.s3.send(new GetBucketVersioningCommand({ Bucket: 'three' }))).Status, 'Suspended');
+  await t.s3.send(new PutObjectCommand({ Bucket: 'three', Key: 'doc.txt', Body: 'suspended' }));
+  const afterSuspend = await t.s3.send(new ListObjectVersionsCommand({ Bucket: 'three' }));
+  assert.equal(afterSuspend.Versions!.map((version) => [version.VersionId, version.IsLatest]), [['null', true], [first.VersionId, false]]);
+  assert.equal([await body(), await body(first.VersionId)], ['suspended', 'v1']);
 });
 
 objects.run();

@@ -3,8 +3,10 @@ import * as assert from 'uvu/assert';
 import { CreateStackCommand } from '@aws-sdk/client-cloudformation';
 import { CloudWatchLogsClient, FilterLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import {
+  ChangeMessageVisibilityBatchCommand,
   ChangeMessageVisibilityCommand,
   CreateQueueCommand,
+  DeleteMessageBatchCommand,
   DeleteMessageCommand,
   GetQueueAttributesCommand,
   GetQueueUrlCommand,
@@ -147,6 +149,31 @@ sqsSuite('a FIFO queue keeps each group in order, one message in flight per grou
   assert.equal((await bodies(10)).map((message) => message.Body), ['a2']);
   const noGroup = await failure(sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: 'x' })));
   assert.is(noGroup!.message, 'The request must contain the parameter MessageGroupId.');
+});
+
+sqsSuite('batches: more than 10 entries, none, or a repeated id are refused whole; a bad entry fails alone', async ({ sqs }) => {
+  const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: 'batches' }));
+  const eleven = Array.from({ length: 11 }, (_, i) => ({ Id: `m${i}`, MessageBody: `body ${i}` }));
+  const tooMany = await failure(sqs.send(new SendMessageBatchCommand({ QueueUrl, Entries: eleven })));
+  assert.equal([tooMany!.name, tooMany!.message], ['TooManyEntriesInBatchRequest', 'Maximum number of entries per request are 10. You have sent 11.']);
+  const none = await failure(sqs.send(new DeleteMessageBatchCommand({ QueueUrl, Entries: [] })));
+  assert.equal([none!.name, none!.message], ['EmptyBatchRequest', 'There should be at least one DeleteMessageBatchRequestEntry in the request.']);
+  const repeated = await failure(sqs.send(new SendMessageBatchCommand({ QueueUrl, Entries: [{ Id: 'a', MessageBody: '1' }, { Id: 'a', MessageBody: '2' }] })));
+  assert.equal([repeated!.name, repeated!.message], ['BatchEntryIdsNotDistinct', 'Id a repeated.']);
+  assert.equal(await count(sqs, QueueUrl!), { ApproximateNumberOfMessages: '0', ApproximateNumberOfMessagesNotVisible: '0' });
+
+  const sent = await sqs.send(new SendMessageBatchCommand({ QueueUrl, Entries: [{ Id: 'good', MessageBody: 'kept' }, { Id: 'empty', MessageBody: '' }] }));
+  assert.equal(sent.Successful!.map((entry) => entry.Id), ['good']);
+  assert.equal(sent.Failed!.map((entry) => [entry.Id, entry.Code, entry.SenderFault]), [['empty', 'MissingParameter', true]]);
+  const { Messages } = await sqs.send(new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10 }));
+  const changed = await sqs.send(
+    new ChangeMessageVisibilityBatchCommand({ QueueUrl, Entries: [{ Id: 'now', ReceiptHandle: Messages![0].ReceiptHandle, VisibilityTimeout: 0 }, { Id: 'bogus', ReceiptHandle: 'not-a-handle', VisibilityTimeout: 0 }] }),
+  );
+  assert.equal([changed.Successful!.map((entry) => entry.Id), changed.Failed!.map((entry) => [entry.Id, entry.Code])], [['now'], [['bogus', 'ReceiptHandleIsInvalid']]]);
+  const again = await sqs.send(new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10 }));
+  const deleted = await sqs.send(new DeleteMessageBatchCommand({ QueueUrl, Entries: [{ Id: 'ok', ReceiptHandle: again.Messages![0].ReceiptHandle }, { Id: 'bad', ReceiptHandle: 'not-a-handle' }] }));
+  assert.equal([deleted.Successful!.map((entry) => entry.Id), deleted.Failed!.map((entry) => [entry.Id, entry.Code, entry.SenderFault])], [['ok'], [['bad', 'ReceiptHandleIsInvalid', true]]]);
+  assert.equal(await count(sqs, QueueUrl!), { ApproximateNumberOfMessages: '0', ApproximateNumberOfMessagesNotVisible: '0' });
 });
 
 sqsSuite.run();

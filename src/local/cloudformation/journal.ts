@@ -1,5 +1,6 @@
 import { appendFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { makePrivateDir, writePrivateFile } from '../state/files';
+import { guardWrite } from '../state/storage-failure';
 import { join } from 'node:path';
 import type { ResourceRecord, StackRecord, StackSnapshot, Step } from './model';
 
@@ -49,7 +50,8 @@ export class OperationJournal {
   }
 
   append(stack: StackRecord, entry: JournalEntry): void {
-    appendFileSync(this.file(stack.stackId), `${JSON.stringify(entry)}\n`);
+    const file = this.file(stack.stackId);
+    guardWrite(file, () => appendFileSync(file, `${JSON.stringify(entry)}\n`));
   }
 
   /** The operation ended and the stack state holds its outcome. */

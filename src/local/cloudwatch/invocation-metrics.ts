@@ -1,6 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PRIVATE_DIR } from '../state/files';
+import { guardWrite, unlessDiskFull } from '../state/storage-failure';
 
 /** One invocation as CloudWatch counts it in the AWS/Lambda namespace. */
 export interface InvocationSample {
@@ -44,9 +45,13 @@ export class InvocationMetrics {
     clearTimeout(this.writeTimer);
     this.writeTimer = undefined;
     if (!this.unwritten) return;
-    if (!existsSync(dirname(this.file))) mkdirSync(dirname(this.file), { recursive: true, mode: PRIVATE_DIR });
-    appendFileSync(this.file, this.unwritten, { mode: 0o600 });
+    const lines = this.unwritten;
     this.unwritten = '';
+    // Samples are not worth failing anything for: on a full disk they stay in memory only.
+    unlessDiskFull('invocation metrics samples', () => guardWrite(this.file, () => {
+      if (!existsSync(dirname(this.file))) mkdirSync(dirname(this.file), { recursive: true, mode: PRIVATE_DIR });
+      appendFileSync(this.file, lines, { mode: 0o600 });
+    }), () => {});
   }
 
   private unwritten = '';

@@ -1,6 +1,7 @@
-import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { makePrivateDir, PRIVATE_FILE } from '../state/files';
+import { guardWrite } from '../state/storage-failure';
 
 /**
  * `items.log` held open for appending: a write is one write(2) on an O_APPEND descriptor, done
@@ -21,10 +22,20 @@ export class AppendLog {
     if (this.fd !== undefined && !existsSync(this.file)) this.reopen();
     if (this.fd === undefined) {
       makePrivateDir(dirname(this.file));
-      this.fd = openSync(this.file, 'a', PRIVATE_FILE);
+      this.fd = guardWrite(this.file, () => openSync(this.file, 'a', PRIVATE_FILE));
     }
+    const fd = this.fd;
     const bytes = Buffer.from(text);
-    for (let offset = 0; offset < bytes.length; ) offset += writeSync(this.fd, bytes, offset);
+    let offset = 0;
+    guardWrite(this.file, () => {
+      try {
+        while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
+      } catch (error) {
+        // Part of a line written before the disk filled would glue the next line onto it: cut it off.
+        if (offset > 0) ftruncateSync(fd, fstatSync(fd).size - offset);
+        throw error;
+      }
+    });
   }
 
   /** The file was replaced: the next append opens the new one. */

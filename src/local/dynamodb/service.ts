@@ -4,6 +4,7 @@ import { dynamoDbOperation } from './api';
 import { DynamoDbError } from './requests';
 import { tableInput } from './table-operations';
 import { jsonResponse, type LocalResponse } from '../http';
+import { StorageFailure } from '../state/storage-failure';
 
 const JSON_10 = 'application/x-amz-json-1.0';
 
@@ -32,7 +33,8 @@ export function dynamoDbApi(cloud: LocalServices, operation: string, input: Reco
   try {
     return jsonResponse(dynamoDbOperation(cloud.dynamodb, operation, input, region, cloud.accountId), 200, JSON_10);
   } catch (error) {
-    if (!(error instanceof AwsError)) throw error;
+    // A full disk is the server's failure, answered and logged as such by the dispatcher.
+    if (!(error instanceof AwsError) || error instanceof StorageFailure) throw error;
     const fields = error instanceof DynamoDbError ? error.fields : {};
     const response = jsonResponse({ __type: `com.amazonaws.dynamodb.v20120810#${error.code}`, message: error.message, ...fields }, error.status, JSON_10);
     response.headers!['x-amzn-errortype'] = error.code;

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { AwsError } from '../protocol/errors';
 import { readJson, writeFileAtomic, writeJsonAtomic } from '../state/files';
 import { readJsonLines } from '../state/json-lines';
+import { unlessDiskFull } from '../state/storage-failure';
 import { AppendLog } from './item-log';
 import { canonicalNumber, compareScalars, itemSize, validation, type AttributeValue, type Item } from './values';
 
@@ -181,7 +182,10 @@ export class TableStore {
   /** Told about every item written or deleted (stream records hang here). */
   onItemChanges: (changes: ItemChange[]) => void = () => {};
 
-  constructor(dataDir: string) {
+  constructor(
+    dataDir: string,
+    private readonly warn: (line: string) => void = () => {},
+  ) {
     this.folder = join(dataDir, 'dynamodb');
     this.log = new AppendLog(this.logFile);
     for (const definition of readJson<TableDefinition[]>(join(this.folder, 'tables.json'), [])) this.add(definition);
@@ -213,11 +217,14 @@ export class TableStore {
     }
   }
 
+  /** Rewrites the log as one line per item. Only saves space: on a full disk the longer log is kept as it is. */
   private compact(): void {
     const lines = [...this.tables.values()].flatMap((table) => table.all().map((item) => JSON.stringify([[table.definition.TableId, 'put', item]])));
-    writeFileAtomic(this.logFile, lines.length ? `${lines.join('\n')}\n` : '');
-    this.log.reopen();
-    this.logLines = lines.length;
+    unlessDiskFull('DynamoDB log compaction', () => {
+      writeFileAtomic(this.logFile, lines.length ? `${lines.join('\n')}\n` : '');
+      this.log.reopen();
+      this.logLines = lines.length;
+    }, this.warn);
   }
 
   /** Applies writes to memory and appends them to the log as one line, so they persist together. */
@@ -227,8 +234,9 @@ export class TableStore {
       const table = this.byId.get(tableId)!;
       return { table, key: keyItem(table, item), old: table.get(item), next: kind === 'put' ? item : undefined };
     });
-    this.apply(operations);
+    // On the disk first: a write the disk refuses (full) is answered as failed and not seen by readers.
     this.log.append(`${JSON.stringify(operations)}\n`);
+    this.apply(operations);
     this.logLines += 1;
     const items = [...this.tables.values()].reduce((sum, table) => sum + table.count, 0);
     if (this.logLines > 1000 && this.logLines > 4 * items) this.compact();

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { AwsError } from '../protocol/errors';
 import { readJson, writeFileAtomic, writeJsonAtomic } from '../state/files';
 import { appendJsonLine, readJsonLines } from '../state/json-lines';
+import { unlessDiskFull } from '../state/storage-failure';
 
 export interface KinesisShard {
   ShardId: string;
@@ -83,7 +84,10 @@ export class KinesisStore {
   /** Told about every stream that got records (stream event source mappings hang here). */
   onRecords: (streamArn: string) => void = () => {};
 
-  constructor(dataDir: string) {
+  constructor(
+    dataDir: string,
+    private readonly warn: (line: string) => void = () => {},
+  ) {
     this.folder = join(dataDir, 'kinesis');
     for (const definition of readJson<KinesisStreamDefinition[]>(join(this.folder, 'streams.json'), [])) {
       this.streams.set(definition.StreamName, { definition, records: new Map(definition.Shards.map((shard) => [shard.ShardId, []])) });
@@ -124,7 +128,8 @@ export class KinesisStore {
     const lines = [...this.streams.values()].flatMap((stream) =>
       [...stream.records].flatMap(([shardId, records]) => records.map((record) => JSON.stringify([[stream.definition.StreamARN, shardId, record]]))),
     );
-    writeFileAtomic(this.logFile, lines.length ? `${lines.join('\n')}\n` : '');
+    // Only saves space (a deleted stream's records are skipped on load): on a full disk the log stays as it is.
+    unlessDiskFull('Kinesis log compaction', () => writeFileAtomic(this.logFile, lines.length ? `${lines.join('\n')}\n` : ''), this.warn);
   }
 
   names(): string[] {
@@ -200,20 +205,23 @@ export class KinesisStore {
 
   /** Appends records (one PutRecord or the accepted entries of one PutRecords) as one log line. */
   append(stream: KinesisStream, entries: { shardId: string; data: string; partitionKey: string }[], now: number): KinesisRecord[] {
-    const put: LoggedPut = [];
-    const written = entries.map(({ shardId, data, partitionKey }) => {
-      const record: KinesisRecord = { SequenceNumber: this.nextSequenceNumber(), arrival: now, Data: data, PartitionKey: partitionKey };
+    const put: LoggedPut = entries.map(({ shardId, data, partitionKey }) => [
+      stream.definition.StreamARN,
+      shardId,
+      { SequenceNumber: this.nextSequenceNumber(), arrival: now, Data: data, PartitionKey: partitionKey },
+    ]);
+    if (put.length === 0) return [];
+    // On the disk first: records the disk refuses (full) are answered as failed and never read.
+    appendJsonLine(this.logFile, put);
+    const written = put.map(([, shardId, record]) => {
       const records = stream.records.get(shardId)!;
       records.push(record);
       // Records older than the stream's retention period are gone, as on AWS.
       let kept = 0;
       while (expired(stream, records[kept], now)) kept += 1;
       if (kept > 0) records.splice(0, kept);
-      put.push([stream.definition.StreamARN, shardId, record]);
       return record;
     });
-    if (put.length === 0) return written;
-    appendJsonLine(this.logFile, put);
     this.onRecords(stream.definition.StreamARN);
     return written;
   }

@@ -21,7 +21,16 @@ function groupMustExist(cloud: LocalServices, name: string): void {
 }
 
 /** CloudWatch Logs (JSON 1.1): what `fw logs` reads. */
+/** Operations that change what is stored: answered only once the change is on disk, so a restart keeps what was acknowledged. */
+const STORING_OPERATIONS = new Set(['CreateLogGroup', 'DeleteLogGroup', 'CreateLogStream', 'PutLogEvents', 'PutRetentionPolicy', 'DeleteRetentionPolicy']);
+
 export function logsApi(cloud: LocalServices, operation: string, input: Record<string, unknown>): LocalResponse {
+  const response = logsOperation(cloud, operation, input);
+  if (STORING_OPERATIONS.has(operation)) cloud.logs.flush();
+  return response;
+}
+
+function logsOperation(cloud: LocalServices, operation: string, input: Record<string, unknown>): LocalResponse {
   switch (operation) {
     case 'FilterLogEvents': {
       const group = String(input.logGroupName ?? '');

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { readJson, writeJsonAtomic } from '../state/files';
+import { StorageFailure } from '../state/storage-failure';
 
 export interface LogEvent {
   timestamp: number;
@@ -26,7 +27,10 @@ export class LogStore {
   private readonly groups: Record<string, LogGroup>;
   private flushTimer?: NodeJS.Timeout;
 
-  constructor(dataDir: string) {
+  constructor(
+    dataDir: string,
+    private readonly warn: (line: string) => void = () => {},
+  ) {
     this.file = join(dataDir, 'state', 'logs.json');
     this.groups = readJson<Record<string, LogGroup>>(this.file, {});
   }
@@ -116,10 +120,21 @@ export class LogStore {
   /** The whole store is rewritten at each flush: under load, flushes are spaced so they take at most a twentieth of the time. */
   private flushDelayMs = MIN_FLUSH_DELAY_MS;
 
-  private scheduleFlush(): void {
+  private scheduleFlush(delay = this.flushDelayMs): void {
     if (this.flushTimer) return;
-    this.flushTimer = setTimeout(() => this.flush(), this.flushDelayMs);
+    this.flushTimer = setTimeout(() => this.flushLater(), delay);
     this.flushTimer.unref();
+  }
+
+  /** A batched flush: on a full disk the lines stay in memory and are written once there is room (one log line per failure). */
+  private flushLater(): void {
+    try {
+      this.flush();
+    } catch (error) {
+      if (!(error instanceof StorageFailure)) throw error;
+      this.warn(`function logs not saved yet: ${error.reason} (${error.file}); retrying in 5 s`);
+      this.scheduleFlush(5_000);
+    }
   }
 
   flush(): void {

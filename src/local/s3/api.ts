@@ -3,8 +3,12 @@ import { blocksOf, document, flat, textsOf } from '../protocol/xml';
 import { header, xmlResponse, type LocalRequest, type LocalResponse } from '../http';
 import { decodeAwsChunked, isAwsChunked } from './chunked';
 import { corsConfigurationXml, corsHeaders, matchingRule, parseCorsConfiguration, preflight } from './cors';
+import { checksumHeaders, uploadChecksum, type Checksum } from './checksums';
+import { readPrecondition, writePrecondition } from './conditions';
 import { MultipartUploads } from './multipart';
-import type { S3Store, StoredObject } from './store';
+import type { Deleted, S3Store, StoredObject } from './store';
+import { checkConfiguration, DEFAULT_ENCRYPTION, KEPT_CONFIGURATIONS, subresourceOf, unservedSubresource } from './subresources';
+import { parseTagging, parseTaggingHeader, taggingXml, type Tag } from './tagging';
 
 const NAMESPACE = 'http://s3.amazonaws.com/doc/2006-03-01/';
 
@@ -38,7 +42,46 @@ function objectHeaders(object: StoredObject): Record<string, string> {
     'accept-ranges': 'bytes',
   };
   for (const [name, value] of Object.entries(object.metadata)) headers[`x-amz-meta-${name}`] = value;
-  return { ...headers, ...encryptionHeaders(object.encryption) };
+  // S3 counts tags on reads and leaves the header out when there are none.
+  if (object.tags?.length) headers['x-amz-tagging-count'] = String(object.tags.length);
+  if (object.versionId !== undefined) headers['x-amz-version-id'] = object.versionId;
+  return { ...headers, ...object.headers, ...encryptionHeaders(object.encryption) };
+}
+
+function deletedHeaders(deleted: Deleted): Record<string, string> {
+  return {
+    ...(deleted.versionId !== undefined ? { 'x-amz-version-id': deleted.versionId } : {}),
+    ...(deleted.deleteMarker ? { 'x-amz-delete-marker': 'true' } : {}),
+  };
+}
+
+/** The representation headers an object keeps from its upload and answers on every read. */
+const REPRESENTATION_HEADERS = ['cache-control', 'content-disposition', 'content-encoding', 'content-language', 'expires'];
+
+function representationHeaders(request: LocalRequest): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of REPRESENTATION_HEADERS) {
+    let value = header(request, name);
+    // The aws-chunked content coding is the transfer's, not the object's.
+    if (name === 'content-encoding' && value !== undefined) value = value.split(',').map((part) => part.trim()).filter((part) => part !== 'aws-chunked').join(',');
+    if (value) headers[name] = value;
+  }
+  return headers;
+}
+
+/** GetObject's `response-*` query parameters, which override the headers of that one response (presigned download links use them). */
+function responseOverrides(request: LocalRequest): Record<string, string> {
+  const overrides: Record<string, string> = {};
+  for (const name of ['content-type', 'content-language', 'expires', 'cache-control', 'content-disposition', 'content-encoding']) {
+    const value = request.search.get(`response-${name}`);
+    if (value !== null) overrides[name] = value;
+  }
+  return overrides;
+}
+
+function requestTags(request: LocalRequest): Tag[] | undefined {
+  const value = header(request, 'x-amz-tagging');
+  return value === undefined ? undefined : parseTaggingHeader(value);
 }
 
 const ENCRYPTION_HEADERS = [
@@ -71,14 +114,15 @@ function requestMetadata(request: LocalRequest): Record<string, string> {
   return metadata;
 }
 
-function uploadedBytes(request: LocalRequest): Buffer {
-  if (!isAwsChunked(request.headers)) return request.body;
-  const { data } = decodeAwsChunked(request.body);
+/** The bytes of an upload (an aws-chunked body decoded) and the checksum it carries, checked. */
+function uploaded(request: LocalRequest): { data: Buffer; checksum?: Checksum } {
+  if (!isAwsChunked(request.headers)) return { data: request.body, checksum: uploadChecksum(request, request.body, {}) };
+  const { data, trailers } = decodeAwsChunked(request.body);
   const declared = header(request, 'x-amz-decoded-content-length');
   if (declared !== undefined && Number(declared) !== data.length) {
     throw new AwsError('IncompleteBody', 'You did not provide the number of bytes specified by the Content-Length HTTP header');
   }
-  return data;
+  return { data, checksum: uploadChecksum(request, data, trailers) };
 }
 
 /** The S3 REST API: buckets and objects, enough for fw, the SDK and the AWS CLI. */
@@ -98,24 +142,67 @@ export class S3Api {
 
   private route(request: LocalRequest): LocalResponse {
     const { bucket, key } = addressOf(request);
-    const { method, search } = request;
+    const { method } = request;
     if (method === 'OPTIONS' && bucket !== undefined) return preflight(this.store.bucket(bucket).cors, request);
     if (bucket === undefined) {
       if (method === 'GET') return this.listBuckets();
       throw new AwsError('MethodNotAllowed', 'The specified method is not allowed against this resource.', 405);
     }
     if (key === undefined) return this.bucketOperation(request, bucket);
-    if (search.has('uploads') || search.has('uploadId')) return this.multipartOperation(request, bucket, key);
+    const subresource = subresourceOf(request.search, 'object');
+    if (subresource === 'uploads' || subresource === 'uploadId') return this.multipartOperation(request, bucket, key);
+    if (subresource === 'tagging') return this.objectTagging(request, bucket, key);
+    if (subresource === 'acl') return this.acl(request, subresource, 'object', () => this.store.headObject(bucket, key));
+    if (subresource !== undefined) throw unservedSubresource(method, subresource, 'object');
     if (method === 'PUT' && header(request, 'x-amz-copy-source')) return this.copyObject(request, bucket, key);
-    if (method === 'PUT' && !search.has('tagging') && !search.has('acl')) return this.putObject(request, bucket, key);
-    if (method === 'PUT') return { status: 200 };
+    if (method === 'PUT') return this.putObject(request, bucket, key);
     if (method === 'GET') return this.getObject(request, bucket, key);
-    if (method === 'HEAD') return this.headObject(bucket, key);
+    if (method === 'HEAD') return this.headObject(request, bucket, key);
     if (method === 'DELETE') {
-      this.store.deleteObject(bucket, key);
+      writePrecondition(request, this.store.findObject(bucket, key), key);
+      const deleted = this.store.deleteObject(bucket, key, request.search.get('versionId') ?? undefined);
+      return { status: 204, headers: deletedHeaders(deleted) };
+    }
+    throw new AwsError('MethodNotAllowed', 'The specified method is not allowed against this resource.', 405, { Method: method, ResourceType: 'OBJECT' });
+  }
+
+  /** PutObjectTagging, GetObjectTagging, DeleteObjectTagging: the tag set of an existing object. */
+  private objectTagging(request: LocalRequest, bucket: string, key: string): LocalResponse {
+    if (request.method === 'GET') return xmlResponse(taggingXml(this.store.headObject(bucket, key).tags ?? [], NAMESPACE));
+    if (request.method === 'PUT') {
+      this.store.headObject(bucket, key);
+      this.store.setObjectTags(bucket, key, parseTagging(request.body.toString('utf8'), 'object'));
+      return { status: 200 };
+    }
+    if (request.method === 'DELETE') {
+      this.store.setObjectTags(bucket, key, []);
       return { status: 204 };
     }
-    throw new AwsError('NotImplemented', `The local cloud does not implement ${method} on an object`, 501);
+    throw unservedSubresource(request.method, 'tagging', 'object');
+  }
+
+  /**
+   * ACLs: every bucket and object here is private to its owner, so Get*Acl answers the owner's
+   * FULL_CONTROL and Put*Acl accepts only what keeps it so; a grant to anyone else is refused by name.
+   */
+  private acl(request: LocalRequest, subresource: string, target: 'bucket' | 'object', exists: () => unknown): LocalResponse {
+    exists();
+    const owner = { ID: 'local', DisplayName: 'local' };
+    if (request.method === 'GET') {
+      const grant = `<Grant><Grantee xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:type="CanonicalUser"><ID>local</ID><DisplayName>local</DisplayName></Grantee><Permission>FULL_CONTROL</Permission></Grant>`;
+      return xmlResponse(document('AccessControlPolicy', { Owner: owner, AccessControlList: {} }, NAMESPACE).replace('<AccessControlList></AccessControlList>', `<AccessControlList>${grant}</AccessControlList>`));
+    }
+    if (request.method === 'PUT') {
+      const canned = header(request, 'x-amz-acl');
+      const grants = Object.keys(request.headers).filter((name) => name.startsWith('x-amz-grant-'));
+      const body = request.body.toString('utf8');
+      const othersGranted = /<URI>|<EmailAddress>/.test(body) || textsOf(body, 'Permission').some((permission) => permission !== 'FULL_CONTROL');
+      if ((canned !== undefined && canned !== 'private' && canned !== 'bucket-owner-full-control') || grants.length > 0 || othersGranted) {
+        throw unservedSubresource('PUT', subresource, target, 'the local cloud keeps every bucket and object private to its owner');
+      }
+      return { status: 200 };
+    }
+    throw unservedSubresource(request.method, subresource, target);
   }
 
   private listBuckets(): LocalResponse {
@@ -124,19 +211,9 @@ export class S3Api {
   }
 
   private bucketOperation(request: LocalRequest, name: string): LocalResponse {
-    const { method, search } = request;
-    const configuration = ['policy', 'notification', 'tagging', 'cors', 'encryption', 'versioning', 'acl', 'publicAccessBlock', 'ownershipControls', 'lifecycle', 'website'].find((q) => search.has(q));
-    if (method === 'PUT' && configuration === 'versioning') return this.putVersioning(request, name);
-    if (method === 'PUT' && configuration === 'notification') return this.putNotification(request, name);
-    if (method === 'GET' && configuration === 'notification') {
-      const xml = this.store.bucket(name).notification?.xml;
-      return xmlResponse(xml ?? document('NotificationConfiguration', {}, NAMESPACE));
-    }
-    if (configuration === 'cors') return this.bucketCors(request, name);
-    if (method === 'PUT' && configuration) {
-      this.store.bucket(name);
-      return { status: configuration === 'policy' ? 204 : 200 };
-    }
+    const { method } = request;
+    const subresource = subresourceOf(request.search, 'bucket');
+    if (subresource !== undefined) return this.bucketSubresource(request, name, subresource);
     if (method === 'PUT') {
       this.store.createBucket(name, request.region);
       return { status: 200, headers: { location: `/${name}` } };
@@ -145,26 +222,70 @@ export class S3Api {
       const bucket = this.store.bucket(name);
       return { status: 200, headers: { 'x-amz-bucket-region': bucket.region } };
     }
-    if (method === 'DELETE' && !configuration) {
+    if (method === 'DELETE') {
       this.store.deleteBucket(name);
       return { status: 204 };
     }
-    if (method === 'DELETE') return { status: 204 };
-    if (method === 'POST' && search.has('delete')) return this.deleteObjects(request, name);
-    if (method === 'GET' && search.has('location')) {
+    if (method === 'GET') return this.listObjects(request, name);
+    throw new AwsError('MethodNotAllowed', 'The specified method is not allowed against this resource.', 405, { Method: method, ResourceType: 'BUCKET' });
+  }
+
+  private bucketSubresource(request: LocalRequest, name: string, subresource: string): LocalResponse {
+    const { method } = request;
+    this.store.bucket(name);
+    if (subresource === 'cors') return this.bucketCors(request, name);
+    if (subresource === 'tagging') return this.bucketTagging(request, name);
+    if (subresource === 'acl') return this.acl(request, subresource, 'bucket', () => this.store.bucket(name));
+    if (Object.hasOwn(KEPT_CONFIGURATIONS, subresource)) return this.keptConfiguration(request, name, subresource);
+    if (method === 'PUT' && subresource === 'versioning') return this.putVersioning(request, name);
+    if (method === 'GET' && subresource === 'versioning') return xmlResponse(document('VersioningConfiguration', { Status: this.store.bucket(name).versioning }, NAMESPACE));
+    if (method === 'PUT' && subresource === 'notification') return this.putNotification(request, name);
+    if (method === 'GET' && subresource === 'notification') return xmlResponse(this.store.bucket(name).notification?.xml ?? document('NotificationConfiguration', {}, NAMESPACE));
+    if (method === 'POST' && subresource === 'delete') return this.deleteObjects(request, name);
+    if (method === 'GET' && subresource === 'location') {
       const region = this.store.bucket(name).region;
       return xmlResponse(`<?xml version="1.0" encoding="UTF-8"?>\n<LocationConstraint xmlns="${NAMESPACE}">${region === 'us-east-1' ? '' : region}</LocationConstraint>`);
     }
-    if (method === 'GET' && search.has('versions')) return this.listObjectVersions(request, name);
-    if (method === 'GET' && search.has('versioning')) {
-      return xmlResponse(document('VersioningConfiguration', { Status: this.store.bucket(name).versioning }, NAMESPACE));
+    if (method === 'GET' && subresource === 'versions') return this.listObjectVersions(request, name);
+    if (method === 'GET' && subresource === 'uploads') return this.listMultipartUploads(request, name);
+    throw unservedSubresource(method, subresource, 'bucket');
+  }
+
+  /** PutBucketTagging, GetBucketTagging (NoSuchTagSet when there is none), DeleteBucketTagging. */
+  private bucketTagging(request: LocalRequest, name: string): LocalResponse {
+    if (request.method === 'PUT') {
+      this.store.setBucketTags(name, parseTagging(request.body.toString('utf8'), 'bucket'));
+      return { status: 204 };
     }
-    if (method === 'GET' && configuration) {
-      this.store.bucket(name);
-      throw new AwsError('NotImplemented', `The local cloud does not keep bucket ${configuration} configuration`, 501);
+    if (request.method === 'DELETE') {
+      this.store.setBucketTags(name, undefined);
+      return { status: 204 };
     }
-    if (method === 'GET') return this.listObjects(request, name);
-    throw new AwsError('MethodNotAllowed', 'The specified method is not allowed against this resource.', 405);
+    if (request.method !== 'GET') throw unservedSubresource(request.method, 'tagging', 'bucket');
+    const tags = this.store.bucket(name).tags;
+    if (!tags) throw new AwsError('NoSuchTagSet', 'The TagSet does not exist', 404, { BucketName: name });
+    return xmlResponse(taggingXml(tags, NAMESPACE));
+  }
+
+  /** Policy, lifecycle, website, public access block, ownership controls, encryption: kept as sent and answered back, not acted on. */
+  private keptConfiguration(request: LocalRequest, name: string, subresource: string): LocalResponse {
+    const { method } = request;
+    if (method === 'PUT') {
+      const body = request.body.toString('utf8');
+      checkConfiguration(subresource, body);
+      this.store.setConfiguration(name, subresource, body);
+      return { status: subresource === 'policy' ? 204 : 200 };
+    }
+    if (method === 'DELETE') {
+      this.store.setConfiguration(name, subresource, undefined);
+      return { status: 204 };
+    }
+    if (method !== 'GET') throw unservedSubresource(method, subresource, 'bucket');
+    const kept = this.store.bucket(name).configurations?.[subresource];
+    if (kept !== undefined) return subresource === 'policy' ? { status: 200, headers: { 'content-type': 'application/json' }, body: kept } : xmlResponse(kept);
+    if (subresource === 'encryption') return xmlResponse(DEFAULT_ENCRYPTION);
+    const missing = KEPT_CONFIGURATIONS[subresource].missing();
+    throw new AwsError(missing.code, missing.message, missing.status, { BucketName: name });
   }
 
   /** PutBucketCors, GetBucketCors, DeleteBucketCors. */
@@ -183,17 +304,11 @@ export class S3Api {
     return xmlResponse(corsConfigurationXml(rules));
   }
 
-  /**
-   * Buckets keep one version of each object. Suspending versioning is what they already do, so it is
-   * recorded; enabling it is refused rather than ignored, since later puts would not keep old versions.
-   */
+  /** Enabled: every write keeps the versions before it; Suspended: writes replace version "null", older versions stay. */
   private putVersioning(request: LocalRequest, name: string): LocalResponse {
     const bucket = this.store.bucket(name);
     const status = textsOf(request.body.toString('utf8'), 'Status')[0];
-    if (status === 'Enabled') {
-      throw new AwsError('NotImplemented', 'The local cloud does not emulate bucket versioning: buckets keep one version of each object (Status Suspended is accepted)', 501);
-    }
-    if (status !== 'Suspended') throw new AwsError('MalformedXML', 'The XML you provided was not well-formed or did not validate against our published schema', 400);
+    if (status !== 'Enabled' && status !== 'Suspended') throw new AwsError('MalformedXML', 'The XML you provided was not well-formed or did not validate against our published schema', 400);
     this.store.setVersioning(bucket.name, status);
     return { status: 200 };
   }
@@ -270,29 +385,39 @@ export class S3Api {
     return xmlResponse(document('ListBucketResult', listed, NAMESPACE));
   }
 
-  /** Buckets here are never versioned: every object is its only version, with the id "null" as in S3. */
+  /** ListObjectVersions: each key's versions newest first, delete markers apart, paged by key and version markers. */
   private listObjectVersions(request: LocalRequest, name: string): LocalResponse {
     const { search } = request;
     const prefix = search.get('prefix') ?? '';
-    const marker = search.get('key-marker') ?? '';
+    const keyMarker = search.get('key-marker') ?? '';
+    const versionMarker = search.get('version-id-marker') ?? '';
     const maxKeys = Math.max(0, Math.min(1000, Number(search.get('max-keys') ?? 1000)));
     const bucket = this.store.bucket(name);
-    const keys = this.store.sortedKeys(name).filter((key) => key.startsWith(prefix) && (!marker || Buffer.compare(Buffer.from(key), Buffer.from(marker)) > 0));
-    const listed = keys.slice(0, maxKeys);
-    const truncated = keys.length > listed.length;
+    const entries: { key: string; version: StoredObject; latest: boolean }[] = [];
+    for (const key of this.store.versionedKeys(name)) {
+      if (!key.startsWith(prefix)) continue;
+      const order = keyMarker ? Buffer.compare(Buffer.from(key), Buffer.from(keyMarker)) : 1;
+      if (order < 0 || (order === 0 && !versionMarker)) continue;
+      const history = this.store.history(bucket, key);
+      const from = order === 0 ? history.findIndex((version) => (version.versionId ?? 'null') === versionMarker) + 1 : 0;
+      history.slice(from).forEach((version) => entries.push({ key, version, latest: version === history[0] }));
+    }
+    const listed = entries.slice(0, maxKeys);
+    const truncated = entries.length > listed.length;
+    const last = listed[listed.length - 1];
+    const owner = { ID: 'local', DisplayName: 'local' };
+    const common = (entry: (typeof entries)[number]) => ({ Key: entry.key, VersionId: entry.version.versionId ?? 'null', IsLatest: entry.latest, LastModified: entry.version.lastModified });
     const result = {
       Name: name,
       Prefix: prefix,
-      KeyMarker: marker,
-      VersionIdMarker: search.get('version-id-marker') ?? '',
+      KeyMarker: keyMarker,
+      VersionIdMarker: versionMarker,
       MaxKeys: maxKeys,
       IsTruncated: truncated,
-      NextKeyMarker: truncated ? listed[listed.length - 1] : undefined,
-      NextVersionIdMarker: truncated ? 'null' : undefined,
-      Version: flat(listed.map((key) => {
-        const object = bucket.objects[key];
-        return { Key: key, VersionId: 'null', IsLatest: true, LastModified: object.lastModified, ETag: object.etag, Size: object.size, StorageClass: 'STANDARD' };
-      })),
+      NextKeyMarker: truncated ? last.key : undefined,
+      NextVersionIdMarker: truncated ? last.version.versionId ?? 'null' : undefined,
+      Version: flat(listed.filter((entry) => !entry.version.deleteMarker).map((entry) => ({ ...common(entry), ETag: entry.version.etag, Size: entry.version.size, StorageClass: 'STANDARD', Owner: owner }))),
+      DeleteMarker: flat(listed.filter((entry) => entry.version.deleteMarker).map((entry) => ({ ...common(entry), Owner: owner }))),
     };
     return xmlResponse(document('ListVersionsResult', result, NAMESPACE));
   }
@@ -300,29 +425,41 @@ export class S3Api {
   private deleteObjects(request: LocalRequest, name: string): LocalResponse {
     this.store.bucket(name);
     const body = request.body.toString('utf8');
-    const keys = [...body.matchAll(/<Object>([\s\S]*?)<\/Object>/g)].map((match) => textsOf(match[1], 'Key')[0]);
+    const objects = [...body.matchAll(/<Object>([\s\S]*?)<\/Object>/g)].map((match) => ({ key: textsOf(match[1], 'Key')[0], versionId: textsOf(match[1], 'VersionId')[0] }));
     const quiet = textsOf(body, 'Quiet')[0] === 'true';
-    for (const key of keys) this.store.deleteObject(name, key);
-    return xmlResponse(document('DeleteResult', { Deleted: flat(quiet ? [] : keys.map((key) => ({ Key: key }))) }, NAMESPACE));
+    const deleted = objects.map(({ key, versionId }) => {
+      const result = this.store.deleteObject(name, key, versionId);
+      return {
+        Key: key,
+        VersionId: versionId,
+        DeleteMarker: result.deleteMarker,
+        DeleteMarkerVersionId: result.deleteMarker && versionId === undefined ? result.versionId : undefined,
+      };
+    });
+    return xmlResponse(document('DeleteResult', { Deleted: flat(quiet ? [] : deleted) }, NAMESPACE));
   }
 
   private multipartOperation(request: LocalRequest, bucket: string, key: string): LocalResponse {
     this.store.bucket(bucket);
     const uploadId = request.search.get('uploadId') ?? '';
     if (request.method === 'POST' && request.search.has('uploads')) {
-      const id = this.multipart.start(bucket, key, header(request, 'content-type'), requestMetadata(request));
+      const id = this.multipart.start(bucket, key, header(request, 'content-type'), requestMetadata(request), { headers: representationHeaders(request), tags: requestTags(request), encryption: requestEncryption(request) });
       return xmlResponse(document('InitiateMultipartUploadResult', { Bucket: bucket, Key: key, UploadId: id }, NAMESPACE));
     }
     if (request.method === 'PUT') {
-      const part = this.multipart.putPart(uploadId, bucket, key, Number(request.search.get('partNumber')), uploadedBytes(request));
-      return { status: 200, headers: { etag: part.etag } };
+      const { data, checksum } = uploaded(request);
+      const part = this.multipart.putPart(uploadId, bucket, key, Number(request.search.get('partNumber')), data);
+      return { status: 200, headers: { etag: part.etag, ...(checksum ? { [checksum.header]: checksum.value } : {}) } };
     }
     if (request.method === 'GET') return this.listParts(request, bucket, key, uploadId);
     if (request.method === 'POST') {
       const parts = textsOf(request.body.toString('utf8'), 'PartNumber').map(Number);
+      writePrecondition(request, this.store.findObject(bucket, key), key);
       const upload = this.multipart.complete(uploadId, bucket, key, parts);
-      const object = this.store.putObject(bucket, key, upload.data, { contentType: upload.contentType, metadata: upload.metadata, etag: upload.etag });
-      return xmlResponse(document('CompleteMultipartUploadResult', { Location: `/${bucket}/${key}`, Bucket: bucket, Key: key, ETag: object.etag }, NAMESPACE));
+      const object = this.store.putObject(bucket, key, upload.data, { contentType: upload.contentType, metadata: upload.metadata, etag: upload.etag, ...upload.options });
+      const response = xmlResponse(document('CompleteMultipartUploadResult', { Location: `/${bucket}/${key}`, Bucket: bucket, Key: key, ETag: object.etag }, NAMESPACE));
+      if (object.versionId !== undefined) response.headers = { ...response.headers, 'x-amz-version-id': object.versionId };
+      return response;
     }
     if (request.method === 'DELETE') {
       this.multipart.abort(uploadId, bucket, key);
@@ -356,38 +493,87 @@ export class S3Api {
     return xmlResponse(document('ListPartsResult', result, NAMESPACE));
   }
 
+  /** ListMultipartUploads: the uploads started and neither completed nor aborted, by key. */
+  private listMultipartUploads(request: LocalRequest, name: string): LocalResponse {
+    const prefix = request.search.get('prefix') ?? '';
+    const owner = { ID: 'local', DisplayName: 'local' };
+    const uploads = this.multipart.list(name).filter((upload) => upload.key.startsWith(prefix));
+    const result = {
+      Bucket: name,
+      KeyMarker: '',
+      UploadIdMarker: '',
+      Prefix: prefix,
+      MaxUploads: 1000,
+      IsTruncated: false,
+      Upload: flat(uploads.map((upload) => ({ Key: upload.key, UploadId: upload.id, Initiator: owner, Owner: owner, StorageClass: 'STANDARD', Initiated: upload.initiated }))),
+    };
+    return xmlResponse(document('ListMultipartUploadsResult', result, NAMESPACE));
+  }
+
   private putObject(request: LocalRequest, bucket: string, key: string): LocalResponse {
     this.store.bucket(bucket);
-    const data = uploadedBytes(request);
+    const tags = requestTags(request);
+    const { data, checksum } = uploaded(request);
+    writePrecondition(request, this.store.findObject(bucket, key), key);
     const contentType = header(request, 'content-type');
-    const object = this.store.putObject(bucket, key, data, { contentType, metadata: requestMetadata(request), encryption: requestEncryption(request) });
-    return { status: 200, headers: { etag: object.etag, ...encryptionHeaders(object.encryption) } };
+    const object = this.store.putObject(bucket, key, data, { contentType, metadata: requestMetadata(request), encryption: requestEncryption(request), headers: representationHeaders(request), tags, checksum });
+    const checksumAnswer: Record<string, string> = checksum ? { [checksum.header]: checksum.value, 'x-amz-checksum-type': 'FULL_OBJECT' } : {};
+    const version: Record<string, string> = object.versionId !== undefined ? { 'x-amz-version-id': object.versionId } : {};
+    return { status: 200, headers: { etag: object.etag, ...encryptionHeaders(object.encryption), ...checksumAnswer, ...version } };
   }
 
   private copyObject(request: LocalRequest, bucket: string, key: string): LocalResponse {
-    const source = decodeURIComponent(header(request, 'x-amz-copy-source')!.replace(/^\//, '').split('?')[0]);
+    const [path, query] = header(request, 'x-amz-copy-source')!.replace(/^\//, '').split('?');
+    const source = decodeURIComponent(path);
     const slash = source.indexOf('/');
-    const { object, data } = this.store.readObject(source.slice(0, slash), source.slice(slash + 1));
-    const replace = header(request, 'x-amz-metadata-directive') === 'REPLACE';
+    const sourceVersion = new URLSearchParams(query ?? '').get('versionId') ?? undefined;
+    const { object, data } = this.store.readObject(source.slice(0, slash), source.slice(slash + 1), sourceVersion);
+    const metadataDirective = header(request, 'x-amz-metadata-directive') ?? 'COPY';
+    const taggingDirective = header(request, 'x-amz-tagging-directive') ?? 'COPY';
+    if (metadataDirective !== 'COPY' && metadataDirective !== 'REPLACE') throw new AwsError('InvalidArgument', 'Unknown metadata directive.', 400, { ArgumentName: 'x-amz-metadata-directive', ArgumentValue: metadataDirective });
+    if (taggingDirective !== 'COPY' && taggingDirective !== 'REPLACE') throw new AwsError('InvalidArgument', 'Unknown tagging directive.', 400, { ArgumentName: 'x-amz-tagging-directive', ArgumentValue: taggingDirective });
+    const replace = metadataDirective === 'REPLACE';
+    const tags = taggingDirective === 'REPLACE' ? requestTags(request) ?? [] : object.tags;
+    writePrecondition(request, this.store.findObject(bucket, key), key);
     const copy = this.store.putObject(bucket, key, data, {
       contentType: replace ? header(request, 'content-type') : object.contentType,
       metadata: replace ? requestMetadata(request) : object.metadata,
+      headers: replace ? representationHeaders(request) : object.headers,
+      tags,
+      // The same bytes: the source's checksum is the copy's.
+      checksum: object.checksum,
     });
-    return xmlResponse(document('CopyObjectResult', { LastModified: copy.lastModified, ETag: copy.etag }, NAMESPACE));
+    const response = xmlResponse(document('CopyObjectResult', { LastModified: copy.lastModified, ETag: copy.etag }, NAMESPACE));
+    response.headers = {
+      ...response.headers,
+      ...(copy.versionId !== undefined ? { 'x-amz-version-id': copy.versionId } : {}),
+      ...(object.versionId !== undefined ? { 'x-amz-copy-source-version-id': object.versionId } : {}),
+    };
+    return response;
   }
 
   private getObject(request: LocalRequest, bucket: string, key: string): LocalResponse {
-    const { object, data } = this.store.readObject(bucket, key);
+    const versionId = request.search.get('versionId') ?? undefined;
+    const object = this.store.headObject(bucket, key, versionId);
+    if (readPrecondition(request, object) === 304) return notModified(object);
+    const { data } = this.store.readObject(bucket, key, versionId);
+    const headers = { ...objectHeaders(object), ...responseOverrides(request) };
     const range = /^bytes=(\d*)-(\d*)$/.exec(header(request, 'range') ?? '');
-    if (!range) return { status: 200, headers: objectHeaders(object), body: data };
+    if (!range) return { status: 200, headers: { ...headers, ...checksumHeaders(request, object.checksum) }, body: data };
     const start = range[1] === '' ? Math.max(0, data.length - Number(range[2])) : Number(range[1]);
     const end = range[1] === '' || range[2] === '' ? data.length - 1 : Math.min(Number(range[2]), data.length - 1);
     if (start >= data.length || start > end) throw new AwsError('InvalidRange', 'The requested range is not satisfiable', 416);
-    const headers = { ...objectHeaders(object), 'content-length': String(end - start + 1), 'content-range': `bytes ${start}-${end}/${data.length}` };
-    return { status: 206, headers, body: data.subarray(start, end + 1) };
+    return { status: 206, headers: { ...headers, 'content-length': String(end - start + 1), 'content-range': `bytes ${start}-${end}/${data.length}` }, body: data.subarray(start, end + 1) };
   }
 
-  private headObject(bucket: string, key: string): LocalResponse {
-    return { status: 200, headers: objectHeaders(this.store.headObject(bucket, key)) };
+  private headObject(request: LocalRequest, bucket: string, key: string): LocalResponse {
+    const object = this.store.headObject(bucket, key, request.search.get('versionId') ?? undefined);
+    if (readPrecondition(request, object) === 304) return notModified(object);
+    return { status: 200, headers: { ...objectHeaders(object), ...responseOverrides(request), ...checksumHeaders(request, object.checksum) } };
   }
+}
+
+/** What S3 answers a read whose copy the client already has: 304 with the validators, no body. */
+function notModified(object: StoredObject): LocalResponse {
+  return { status: 304, headers: { etag: object.etag, 'last-modified': new Date(object.lastModified).toUTCString() } };
 }

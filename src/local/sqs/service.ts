@@ -3,6 +3,8 @@ import { AwsError } from '../protocol/errors';
 import type { LocalServices } from '../service-interfaces';
 import { localizeEndpoints } from '../gateway/endpoints';
 import { jsonResponse, type LocalResponse } from '../http';
+import { QueueJournal, type JournalMessage, type JournalQueue, type QueueChange, type QueueState } from './journal';
+import { StorageFailure } from '../state/storage-failure';
 
 interface MessageAttribute {
   DataType: string;
@@ -10,32 +12,8 @@ interface MessageAttribute {
   BinaryValue?: string;
 }
 
-interface QueuedMessage {
-  MessageId: string;
-  Body: string;
-  MD5OfBody: string;
-  MessageAttributes?: Record<string, MessageAttribute>;
-  MD5OfMessageAttributes?: string;
-  sentAt: number;
-  /** FIFO queues: the group whose order is kept, the id duplicates are recognized by, and the sequence. */
-  group?: string;
-  deduplicationId?: string;
-  sequenceNumber?: string;
-  receiveCount: number;
-  firstReceivedAt?: number;
-  /** When the message can be received again (after a delay or a visibility timeout). */
-  visibleAt: number;
-  receiptHandle?: string;
-}
-
-interface Queue {
-  name: string;
-  arn: string;
-  /** AWS's URL form, kept in stack state; answered to clients in this server's form. */
-  url: string;
-  attributes: Record<string, string>;
-  created: number;
-}
+type QueuedMessage = JournalMessage;
+type Queue = JournalQueue;
 
 const JSON_10 = 'application/x-amz-json-1.0';
 
@@ -52,7 +30,45 @@ const JSON_SHAPES: Record<string, string> = {
   'AWS.SimpleQueueService.NonExistentQueue': 'QueueDoesNotExist',
   'AWS.SimpleQueueService.MessageNotInflight': 'MessageNotInflight',
   'AWS.SimpleQueueService.UnsupportedOperation': 'UnsupportedOperation',
+  'AWS.SimpleQueueService.TooManyEntriesInBatchRequest': 'TooManyEntriesInBatchRequest',
+  'AWS.SimpleQueueService.EmptyBatchRequest': 'EmptyBatchRequest',
+  'AWS.SimpleQueueService.BatchEntryIdsNotDistinct': 'BatchEntryIdsNotDistinct',
+  'AWS.SimpleQueueService.InvalidBatchEntryId': 'InvalidBatchEntryId',
 };
+
+/** A batch request's entries, refused whole as SQS refuses them: none, more than 10, an id repeated or malformed. */
+function batchEntries(input: Record<string, unknown>, entryShape: string): Record<string, unknown>[] {
+  const entries = Array.isArray(input.Entries) ? (input.Entries as Record<string, unknown>[]) : [];
+  if (entries.length === 0) throw new AwsError('AWS.SimpleQueueService.EmptyBatchRequest', `There should be at least one ${entryShape} in the request.`);
+  if (entries.length > 10) throw new AwsError('AWS.SimpleQueueService.TooManyEntriesInBatchRequest', `Maximum number of entries per request are 10. You have sent ${entries.length}.`);
+  const seen = new Set<unknown>();
+  for (const entry of entries) {
+    if (typeof entry.Id !== 'string' || !/^[A-Za-z0-9_-]{1,80}$/.test(entry.Id)) {
+      throw new AwsError('AWS.SimpleQueueService.InvalidBatchEntryId', 'A batch entry id can only contain alphanumeric characters, hyphens and underscores. It can be at most 80 letters long.');
+    }
+    if (seen.has(entry.Id)) throw new AwsError('AWS.SimpleQueueService.BatchEntryIdsNotDistinct', `Id ${entry.Id} repeated.`);
+    seen.add(entry.Id);
+  }
+  return entries;
+}
+
+/**
+ * Runs each entry of a batch on its own, as SQS does: an entry that fails (a bad receipt handle, a
+ * missing body) is listed in `Failed` with its code, the others succeed. A full disk fails the request.
+ */
+function eachEntry(entries: Record<string, unknown>[], run: (entry: Record<string, unknown>) => Record<string, unknown>): { Successful: Record<string, unknown>[]; Failed: Record<string, unknown>[] } {
+  const Successful: Record<string, unknown>[] = [];
+  const Failed: Record<string, unknown>[] = [];
+  for (const entry of entries) {
+    try {
+      Successful.push({ Id: entry.Id, ...run(entry) });
+    } catch (error) {
+      if (!(error instanceof AwsError) || error instanceof StorageFailure) throw error;
+      Failed.push({ Id: entry.Id, SenderFault: error.status < 500, Code: JSON_SHAPES[error.code] ?? error.code, Message: error.message });
+    }
+  }
+  return { Successful, Failed };
+}
 
 const nonExistent = () => new AwsError('AWS.SimpleQueueService.NonExistentQueue', 'The specified queue does not exist.');
 
@@ -79,24 +95,37 @@ export function md5OfAttributes(attributes: Record<string, MessageAttribute>): s
 }
 
 /**
- * SQS (JSON 1.0): queues from stacks and CreateQueue, messages in memory with delays,
+ * SQS (JSON 1.0): queues from stacks and CreateQueue, messages with delays,
  * visibility timeouts, receive counts and redrive to a dead-letter queue. A queue that an
  * event source mapping reads delivers its messages to that function: a failed batch (or the
  * items a ReportBatchItemFailures response names) comes back after the visibility timeout.
  */
 export class SqsApi {
-  private readonly created = new Map<string, Queue>();
-  private readonly messages = new Map<string, QueuedMessage[]>();
+  /** Queues made by CreateQueue, messages by queue ARN, recent FIFO sends: replayed from the journal, which every change goes to first. */
+  private readonly state: QueueState;
+  private readonly created: Map<string, Queue>;
+  private readonly messages: Map<string, QueuedMessage[]>;
+  private readonly journal: QueueJournal;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly delivering = new Set<string>();
   /** Queues whose delivery was asked for while one was running: it runs again when that one ends. */
   private readonly deliverAgain = new Set<string>();
   /** FIFO messages of the last 5 minutes, by queue ARN, for deduplication. */
-  private readonly sent = new Map<string, QueuedMessage[]>();
+  private readonly sent: Map<string, QueuedMessage[]>;
   private sequence = 0;
   private stopped = false;
 
   constructor(private readonly cloud: LocalServices) {
+    this.journal = new QueueJournal(cloud.dataDir, (line) => cloud.log(line));
+    this.state = this.journal.load((arn) => this.stackQueues().some((queue) => queue.arn === arn));
+    this.created = this.state.queues;
+    this.messages = this.state.messages;
+    this.sent = this.state.recentlySent;
+    for (const list of this.messages.values()) {
+      for (const message of list) if (message.sequenceNumber) this.sequence = Math.max(this.sequence, Number(BigInt(message.sequenceNumber) - 10n ** 19n));
+    }
+    // Messages kept from before a restart are delivered to the functions that read their queues.
+    for (const queue of this.queues()) if (this.messages.get(queue.arn)?.length) this.scheduleDelivery(queue, Date.now());
     // A mapping made after messages were sent (CreateEventSourceMapping, a new stack) reads them at once.
     cloud.onStackChange(() => {
       for (const queue of this.queues()) if (this.messages.get(queue.arn)?.length) this.scheduleDelivery(queue, Date.now());
@@ -108,6 +137,26 @@ export class SqsApi {
     this.stopped = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
+    this.journal.close();
+  }
+
+  /**
+   * A receive is journaled so a restart keeps receive counts and in-flight messages invisible; on a
+   * full disk it is served all the same (a restart would then deliver the message again, sooner:
+   * SQS delivers at least once), so a full disk stops new messages, never the reading of old ones.
+   */
+  private recordReceive(change: QueueChange): void {
+    try {
+      this.record(change);
+    } catch (error) {
+      if (!(error instanceof StorageFailure)) throw error;
+    }
+  }
+
+  /** Writes a change to the journal; only then is it made in memory and answered. */
+  private record(change: QueueChange): void {
+    this.journal.record(change);
+    this.journal.compactIfLarge(this.state);
   }
 
   /** A message from inside the local cloud (an on-failure destination, an SNS subscription). */
@@ -157,7 +206,8 @@ export class SqsApi {
     try {
       return jsonResponse(await this.operation(operation, input), 200, JSON_10);
     } catch (error) {
-      if (!(error instanceof AwsError)) throw error;
+      // A full disk is the server's failure, answered and logged as such by the dispatcher.
+      if (!(error instanceof AwsError) || error instanceof StorageFailure) throw error;
       const shape = JSON_SHAPES[error.code] ?? error.code;
       const response = jsonResponse({ __type: `com.amazonaws.sqs#${shape}`, message: error.message }, error.status, JSON_10);
       Object.assign(response.headers!, { 'x-amzn-query-error': `${error.code};Sender`, 'x-amzn-errortype': shape });
@@ -172,6 +222,7 @@ export class SqsApi {
       case 'DeleteQueue': {
         const queue = this.queue(input.QueueUrl);
         if (!this.created.has(queue.name)) throw new AwsError('InvalidParameterValue', `Queue ${queue.name} belongs to a stack: delete the stack to delete it`);
+        this.record({ op: 'dropQueue', name: queue.name, arn: queue.arn });
         this.created.delete(queue.name);
         this.messages.delete(queue.arn);
         return {};
@@ -187,18 +238,22 @@ export class SqsApi {
       case 'SetQueueAttributes': {
         const queue = this.queue(input.QueueUrl);
         if (!this.created.has(queue.name)) throw new AwsError('InvalidParameterValue', `Queue ${queue.name} belongs to a stack: change its properties in the template`);
-        Object.assign(queue.attributes, input.Attributes as Record<string, string>);
+        const attributes = { ...queue.attributes, ...(input.Attributes as Record<string, string>) };
+        this.record({ op: 'queue', queue: { ...queue, attributes } });
+        queue.attributes = attributes;
         return {};
       }
-      case 'PurgeQueue':
-        this.waiting(this.queue(input.QueueUrl)).length = 0;
+      case 'PurgeQueue': {
+        const queue = this.queue(input.QueueUrl);
+        this.record({ op: 'purge', arn: queue.arn });
+        this.waiting(queue).length = 0;
         return {};
+      }
       case 'SendMessage':
         return this.send(this.queue(input.QueueUrl), input);
       case 'SendMessageBatch': {
         const queue = this.queue(input.QueueUrl);
-        const entries = (input.Entries as Record<string, unknown>[] | undefined) ?? [];
-        return { Successful: entries.map((entry) => ({ Id: entry.Id, ...this.send(queue, entry) })), Failed: [] };
+        return eachEntry(batchEntries(input, 'SendMessageBatchRequestEntry'), (entry) => this.send(queue, entry));
       }
       case 'ReceiveMessage':
         return this.receiveMessages(this.queue(input.QueueUrl), input);
@@ -207,19 +262,32 @@ export class SqsApi {
         return {};
       case 'DeleteMessageBatch': {
         const queue = this.queue(input.QueueUrl);
-        const entries = (input.Entries as { Id: string; ReceiptHandle: string }[] | undefined) ?? [];
-        for (const entry of entries) this.deleteMessage(queue, entry.ReceiptHandle);
-        return { Successful: entries.map((entry) => ({ Id: entry.Id })), Failed: [] };
+        return eachEntry(batchEntries(input, 'DeleteMessageBatchRequestEntry'), (entry) => {
+          this.deleteMessage(queue, entry.ReceiptHandle);
+          return {};
+        });
       }
-      case 'ChangeMessageVisibility': {
-        const message = this.inFlight(this.queue(input.QueueUrl), input.ReceiptHandle);
-        message.visibleAt = Date.now() + Number(input.VisibilityTimeout) * 1000;
-        this.scheduleDelivery(this.queue(input.QueueUrl), message.visibleAt);
+      case 'ChangeMessageVisibility':
+        this.changeVisibility(this.queue(input.QueueUrl), input);
         return {};
+      case 'ChangeMessageVisibilityBatch': {
+        const queue = this.queue(input.QueueUrl);
+        return eachEntry(batchEntries(input, 'ChangeMessageVisibilityBatchRequestEntry'), (entry) => {
+          this.changeVisibility(queue, entry);
+          return {};
+        });
       }
       default:
         throw new AwsError('AWS.SimpleQueueService.UnsupportedOperation', `The local cloud does not implement SQS ${operation}`);
     }
+  }
+
+  private changeVisibility(queue: Queue, input: Record<string, unknown>): void {
+    const message = this.inFlight(queue, input.ReceiptHandle);
+    const visibleAt = Date.now() + Number(input.VisibilityTimeout) * 1000;
+    this.record({ op: 'receive', arn: queue.arn, id: message.MessageId, receiveCount: message.receiveCount, firstReceivedAt: message.firstReceivedAt, visibleAt, receiptHandle: message.receiptHandle });
+    message.visibleAt = visibleAt;
+    this.scheduleDelivery(queue, message.visibleAt);
   }
 
   private createQueue(input: Record<string, unknown>): Queue {
@@ -241,6 +309,7 @@ export class SqsApi {
       attributes,
       created: Date.now(),
     };
+    this.record({ op: 'queue', queue });
     this.created.set(name, queue);
     return queue;
   }
@@ -278,6 +347,7 @@ export class SqsApi {
       receiveCount: 0,
       visibleAt: Date.now() + delay * 1000,
     };
+    this.record({ op: 'send', arn: queue.arn, message });
     this.waiting(queue).push(message);
     if (message.deduplicationId) this.sent.get(queue.arn)!.push(message);
     this.scheduleDelivery(queue, message.visibleAt);
@@ -329,15 +399,18 @@ export class SqsApi {
       if (taken.length >= count) break;
       if (message.visibleAt > now || busyGroups.has(message.group)) continue;
       if (redrive && message.receiveCount >= redrive.maxReceiveCount) {
+        const moved = { ...message, visibleAt: now, receiptHandle: undefined };
+        // Sent to the dead-letter queue before it leaves this one: a crash in between repeats it, never loses it.
+        this.record({ op: 'send', arn: redrive.target.arn, message: moved });
+        this.record({ op: 'delete', arn: queue.arn, id: message.MessageId });
         messages.splice(messages.indexOf(message), 1);
-        this.waiting(redrive.target).push({ ...message, visibleAt: now, receiptHandle: undefined });
+        this.waiting(redrive.target).push(moved);
         this.scheduleDelivery(redrive.target, now);
         continue;
       }
-      message.receiveCount += 1;
-      message.firstReceivedAt ??= now;
-      message.visibleAt = now + visibilitySeconds * 1000;
-      message.receiptHandle = `${randomUUID()}#${message.MessageId}`;
+      const received = { receiveCount: message.receiveCount + 1, firstReceivedAt: message.firstReceivedAt ?? now, visibleAt: now + visibilitySeconds * 1000, receiptHandle: `${randomUUID()}#${message.MessageId}` };
+      this.recordReceive({ op: 'receive', arn: queue.arn, id: message.MessageId, ...received });
+      Object.assign(message, received);
       taken.push(message);
     }
     return taken;
@@ -397,7 +470,9 @@ export class SqsApi {
     const messages = this.waiting(queue);
     const index = messages.findIndex((message) => message.receiptHandle === handle);
     // A handle of a message already deleted succeeds, as in SQS.
-    if (index >= 0) messages.splice(index, 1);
+    if (index < 0) return;
+    this.record({ op: 'delete', arn: queue.arn, id: messages[index].MessageId });
+    messages.splice(index, 1);
   }
 
   /** The enabled event source mapping reading a queue, if any. */
@@ -412,7 +487,8 @@ export class SqsApi {
     if (this.stopped || !this.mapping(queue)) return;
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      void this.deliver(queue);
+      // A delivery cut short (a full disk refusing the receive) is said in one line; the messages stay queued.
+      this.deliver(queue).catch((error: Error) => this.cloud.log(`SQS delivery from ${queue.name} stopped: ${error.message}`));
     }, Math.max(0, at - Date.now()));
     timer.unref();
     this.timers.add(timer);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { guardWrite } from './storage-failure';
 
 /**
  * Everything the local cloud stores (templates, parameters, objects, logs, function
@@ -11,7 +12,7 @@ export const PRIVATE_DIR = 0o700;
 
 /** Creates a folder (and missing parents) readable by this user only; an existing one is narrowed to 0700. */
 export function makePrivateDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR });
+  guardWrite(dir, () => mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR }));
   try {
     chmodSync(dir, PRIVATE_DIR);
   } catch {
@@ -21,7 +22,7 @@ export function makePrivateDir(dir: string): void {
 
 /** Writes a file only this user can read. */
 export function writePrivateFile(file: string, content: string | Buffer): void {
-  writeFileSync(file, content, { mode: PRIVATE_FILE });
+  guardWrite(file, () => writeFileSync(file, content, { mode: PRIVATE_FILE }));
 }
 
 /**
@@ -29,10 +30,16 @@ export function writePrivateFile(file: string, content: string | Buffer): void {
  * the content goes to a temporary sibling that is then renamed over the target.
  */
 export function writeFileAtomic(file: string, content: string | Buffer): void {
-  mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR });
+  guardWrite(file, () => mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR }));
   const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  writePrivateFile(temporary, content);
-  renameSync(temporary, file);
+  try {
+    writePrivateFile(temporary, content);
+    renameSync(temporary, file);
+  } catch (error) {
+    // A half-written temporary (a full disk) would hold the space the next write needs.
+    rmSync(temporary, { force: true });
+    throw error;
+  }
 }
 
 export function writeJsonAtomic(file: string, value: unknown): void {

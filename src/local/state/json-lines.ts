@@ -1,6 +1,7 @@
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, statSync, truncateSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { makePrivateDir, PRIVATE_FILE } from './files';
+import { guardWrite } from './storage-failure';
 
 /**
  * Append-only logs of JSON lines: one line per write, appended (~13 µs) instead of rewriting a
@@ -30,5 +31,14 @@ export function appendJsonLine(file: string, value: unknown): void {
     makePrivateDir(folder);
     madeFolders.add(folder);
   }
-  appendFileSync(file, `${JSON.stringify(value)}\n`, { mode: PRIVATE_FILE });
+  const size = existsSync(file) ? statSync(file).size : 0;
+  guardWrite(file, () => {
+    try {
+      appendFileSync(file, `${JSON.stringify(value)}\n`, { mode: PRIVATE_FILE });
+    } catch (error) {
+      // A line cut short by a full disk would glue the next line onto it: the file goes back to its last whole line.
+      if (existsSync(file)) truncateSync(file, size);
+      throw error;
+    }
+  });
 }
