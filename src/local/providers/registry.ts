@@ -24,6 +24,8 @@ const PROVIDERS: Record<string, ResourceProvider> = {
   'AWS::SNS::Topic': simple.snsTopicProvider,
   'AWS::SNS::Subscription': simple.snsSubscriptionProvider,
   'AWS::Events::Rule': simple.eventsRuleProvider,
+  'AWS::Events::EventBus': simple.eventBusProvider,
+  'AWS::SSM::Parameter': simple.ssmParameterProvider,
   'AWS::Lambda::Permission': simple.lambdaPermissionProvider,
   'AWS::Lambda::EventInvokeConfig': simple.lambdaEventInvokeConfigProvider,
   'AWS::Lambda::Function': lambda.lambdaFunctionProvider,

@@ -97,3 +97,41 @@ export const lambdaEventInvokeConfigProvider: ResourceProvider = {
     return { physicalId: `${context.stackName}-${context.logicalId}-${randomSuffix(12)}` };
   },
 };
+
+/**
+ * A parameter a stack declares is a parameter of the local Parameter Store: a function's GetParameter
+ * of it reads its value, as on AWS. `Ref` is its name; `Fn::GetAtt` gives `Type` and `Value`.
+ */
+export const ssmParameterProvider: ResourceProvider = {
+  replaceOn: ['Name'],
+  create(properties, context) {
+    // CloudFormation names an unnamed parameter after the stack and the logical id.
+    const name = typeof properties.Name === 'string' ? properties.Name : `CFN-${context.logicalId}-${randomSuffix(12)}`;
+    const parameter = context.cloud.ssm.put({ Name: name, Value: parameterValue(properties), Type: parameterType(properties), DataType: dataType(properties) });
+    return { physicalId: name, attributes: { Type: parameter.Type, Value: parameter.Value } };
+  },
+  update(properties, previous, context) {
+    const parameter = context.cloud.ssm.put({ Name: previous.physicalId, Value: parameterValue(properties), Type: parameterType(properties), DataType: dataType(properties), Overwrite: true });
+    return { physicalId: previous.physicalId, attributes: { Type: parameter.Type, Value: parameter.Value } };
+  },
+  delete(record, context) {
+    if (context.cloud.ssm.find(record.physicalId)) context.cloud.ssm.delete(record.physicalId);
+  },
+};
+
+const parameterValue = (properties: Record<string, unknown>) => (Array.isArray(properties.Value) ? properties.Value.join(',') : String(properties.Value ?? ''));
+const parameterType = (properties: Record<string, unknown>) => (typeof properties.Type === 'string' ? properties.Type : 'String');
+const dataType = (properties: Record<string, unknown>) => (typeof properties.DataType === 'string' ? properties.DataType : undefined);
+
+/**
+ * An event bus a stack declares, under its declared name: rules on `!Ref Bus` or `!GetAtt Bus.Arn`
+ * and PutEvents to that name meet on the same bus.
+ */
+export const eventBusProvider: ResourceProvider = {
+  replaceOn: ['Name'],
+  create(properties, context) {
+    const name = String(properties.Name);
+    const busArn = arn('events', context.region, context.accountId, `event-bus/${name}`);
+    return { physicalId: name, ref: name, attributes: { Arn: busArn, Name: name } };
+  },
+};
