@@ -7,6 +7,7 @@ import { findServiceFile, type ServiceFile } from './find';
 import { checkFrameworkVersion } from './framework-version';
 import { loadRawConfig } from './load';
 import { applyValidationMode, validateConfig, validationMode, type SchemaExtensions } from './schema';
+import { mergeFunctionsList } from './functions-list';
 import { coerceAsV3Validator } from './v3-coercion';
 
 export interface LoadServiceOptions {
@@ -52,6 +53,7 @@ export async function loadService({ cwd, options = {}, env = process.env, instan
   }
   const config = await resolveVariables(raw, { serviceDir: file.dir, options, env: environment, instanceId, aws });
   if (!literalVersion) checkFrameworkVersion(config.frameworkVersion, shown);
+  mergeFunctionsList(config);
   coerceAsV3Validator(config);
 
   if (validation !== false) {
