@@ -68,6 +68,8 @@ const schema = t.isOneOf([
 interface Authorization {
   type: 'NONE' | 'AWS_IAM' | 'CUSTOM' | 'COGNITO_USER_POOLS';
   authorizerId?: string;
+  /** An authorizer made elsewhere (`authorizerId`: an id or an intrinsic), written as given. */
+  externalAuthorizerId?: Json;
   scopes?: Json;
 }
 
@@ -117,6 +119,7 @@ export class HttpEvent extends Construct {
           AuthorizationType: authorization.type,
         });
         if (authorization.authorizerId) properties.AuthorizerId = { Ref: authorization.authorizerId };
+        else if (authorization.externalAuthorizerId !== undefined) properties.AuthorizerId = authorization.externalAuthorizerId;
         if (authorization.scopes !== undefined) properties.AuthorizationScopes = authorization.scopes;
         if (isProxy) {
           properties.Integration = { IntegrationHttpMethod: 'POST', Type: 'AWS_PROXY', Uri: restIntegrationUri(fn) };
@@ -142,17 +145,23 @@ function nameFromArn(arn: string): string {
 }
 
 function authorize(fn: FunctionConstruct, api: RestApi, raw: unknown, path: string): Authorization {
-  if (raw === undefined || raw === null) return { type: 'NONE' };
+  // An empty string is a placeholder: v3 writes no authorizer.
+  if (raw === undefined || raw === null || raw === '') return { type: 'NONE' };
   const config: Record<string, Json> = typeof raw === 'string' ? (raw.includes(':') ? { arn: raw } : { name: raw }) : { ...(raw as Record<string, Json>) };
   if (typeof raw === 'string' && raw.toLowerCase() === 'aws_iam') return { type: 'AWS_IAM' };
   const declaredType = typeof config.type === 'string' ? config.type : undefined;
   if (declaredType?.toLowerCase() === 'aws_iam') return { type: 'AWS_IAM' };
+  // `{ type, authorizerId }`: an authorizer of the API made elsewhere (in `resources` or another stack).
+  if (config.authorizerId !== undefined && declaredType !== undefined) {
+    const type = declaredType.toUpperCase() === 'COGNITO_USER_POOLS' ? 'COGNITO_USER_POOLS' : 'CUSTOM';
+    return { type, externalAuthorizerId: config.authorizerId, scopes: config.scopes };
+  }
 
   const arn = config.arn;
   const isCognito = declaredType?.toUpperCase() === 'COGNITO_USER_POOLS' || (typeof arn === 'string' && arn.includes(':cognito-idp:'));
   let name = config.name as string | undefined;
   if (name === undefined) {
-    if (typeof arn !== 'string') throw invalid(path, 'a function name, an ARN, or { name | arn, … }', raw);
+    if (typeof arn !== 'string') throw invalid(path, 'a function name, an ARN, { name | arn, … } or { type, authorizerId }', raw);
     name = nameFromArn(arn);
   }
   const authorizerFunction = arn === undefined ? fn.service.function(name) : undefined;
