@@ -100,7 +100,7 @@ export async function buildArtifacts(input: ArtifactInput): Promise<Artifacts> {
       const serviceFunctions = zipped.filter((fn) => packaging.get(fn.key)!.kind === 'service');
       const individual = zipped.filter((fn) => packaging.get(fn.key)!.kind === 'individual');
       const context = timed('package/artifacts/walk', () => new ServiceContext(input, warn, individual, serviceFunctions.length > 0, cache));
-      const bundles = await timed('package/artifacts/bundle', () => bundleHandlers(input.serviceDir, context.bundleRequests(zipped), esbuildOptions(input.build)));
+      const bundles = await timed('package/artifacts/bundle', () => bundleHandlers(input.serviceDir, context.bundleRequests(zipped), esbuildOptions(input.build), warn));
       // Keep compressed files in memory only when more than one zip is built from them.
       const reader = new EntryReader(pool, deflater, individual.length + (serviceFunctions.length > 0 ? 1 : 0) > 1, cache, input.watched);
       if (serviceFunctions.length > 0) {

@@ -71,13 +71,24 @@ export function nodeTarget(runtime: string): string {
 }
 
 /**
- * What the Lambda runtime provides, left out of bundles unless `build.esbuild.exclude` says
- * otherwise: the AWS SDK for JavaScript v2 (`aws-sdk`) up to nodejs16.x, v3 (`@aws-sdk/*`) from
- * nodejs18.x on (as serverless-esbuild and SAM do).
+ * The AWS SDKs, left out of bundles unless `build.esbuild.exclude` says otherwise: the AWS SDK
+ * for JavaScript v2 (`aws-sdk`) up to nodejs16.x, which provide it; from nodejs18.x on, v3
+ * (`@aws-sdk/*`), which they provide, and v2 too, as the bundling plugins of v3 services leave it
+ * out (serverless-esbuild's default `exclude`), so a service that packages with them packages
+ * with fw (`sdkV2Unprovided` says when the runtime then lacks it).
  */
 export function runtimeModules(runtime: string): string[] {
-  const major = Number(/^nodejs(\d+)/.exec(runtime)?.[1] ?? 20);
-  return major <= 16 ? ['aws-sdk'] : ['@aws-sdk/*'];
+  return providesSdkV2(runtime) ? ['aws-sdk'] : ['@aws-sdk/*', 'aws-sdk'];
+}
+
+function providesSdkV2(runtime: string): boolean {
+  return Number(/^nodejs(\d+)/.exec(runtime)?.[1] ?? 20) <= 16;
+}
+
+/** The warning for handlers that load `aws-sdk` (v2), left out of their bundle, on runtimes without it. */
+export function sdkV2Unprovided(functions: string[], runtimes: string[]): string {
+  return `aws-sdk (v2) is left out of the bundle of ${functions.join(', ')} (as serverless-esbuild leaves it out), and the ${runtimes.join(', ')} runtime does not provide it: ` +
+    'package it from node_modules, bundle it with build.esbuild.exclude: [], or move to @aws-sdk/* (v3)';
 }
 
 /**
@@ -89,6 +100,7 @@ export async function bundleHandlers(
   serviceDir: string,
   requests: BundleRequest[],
   options: EsbuildOptions,
+  warn: (message: string) => void = () => undefined,
 ): Promise<Map<string, Bundle>> {
   const bundles = new Map<string, Bundle>();
   if (requests.length === 0) return bundles;
@@ -119,6 +131,7 @@ export async function bundleHandlers(
         logLevel: 'silent',
         charset: 'utf8',
         legalComments: 'none',
+        metafile: true,
       } as const);
     } catch (error) {
       const failures = (error as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> }).errors ?? [];
@@ -133,6 +146,12 @@ export async function bundleHandlers(
     for (const file of result.outputFiles) {
       outputs.set(relative(serviceDir, file.path).split(sep).join('/'), Buffer.from(file.contents));
     }
+    const loadingSdkV2 = new Set<string>();
+    for (const [out, meta] of Object.entries(result.metafile?.outputs ?? {})) {
+      if (meta.imports.some((i) => i.external && /^aws-sdk(\/|$)/.test(i.path))) loadingSdkV2.add(out.split(sep).join('/').replace(/\.js$/, ''));
+    }
+    const unprovided = group.filter((request) => excluded.includes('aws-sdk') && !providesSdkV2(request.runtime) && loadingSdkV2.has(request.module));
+    if (unprovided.length > 0) warn(sdkV2Unprovided(unprovided.flatMap((r) => r.functions), [...new Set(unprovided.map((r) => r.runtime))]));
     for (const request of group) {
       const js = `${request.module}.js`;
       const files = [js, `${js}.map`]
