@@ -270,12 +270,15 @@ async function finalizeSteps(manager: PluginManager, template: Template): Promis
   // shared with the configuration (structuredClone would keep such sharing; a JSON copy does not).
   Object.assign(template, JSON.parse(JSON.stringify(template)));
   manager.applyPreviewChanges(template);
+  // The outputs so far (fw's, `resources.Outputs`, and the compile steps' plugins', exported above).
+  const outputsAtFinalize = new Set(Object.keys(template.Outputs ?? {}));
   manager.state.template = template;
   showArtifacts(manager);
   await manager.runEvent('package:createDeploymentArtifacts');
   await manager.runEvent('after:package:createDeploymentArtifacts');
-  // v3 merges `resources` and writes the state inside package:finalize; plugins hook those steps too.
+  // v3 exports the outputs, merges `resources` and writes the state inside package:finalize; plugins hook those steps too.
   await manager.runEvent('before:package:finalize');
+  await manager.run('aws:package:finalize:addExportNameForOutputs', () => manager.exportAddedOutputs(template, outputsAtFinalize));
   await manager.run('aws:package:finalize:mergeCustomProviderResources');
   await manager.run('aws:package:finalize:saveServiceState');
   await manager.runEvent('package:finalize');

@@ -370,6 +370,13 @@ export class PluginManager {
     }
   }
 
+  /** The outputs plugins added since `before` (packaging steps, `before:package:finalize`), exported as v3 exports every output it finalizes. */
+  exportAddedOutputs(template: Template, before: Set<string>): void {
+    for (const [key, output] of Object.entries(template.Outputs ?? {})) {
+      if (!before.has(key)) template.Outputs![key] = this.exported(key, output) as typeof output;
+    }
+  }
+
   private exported(key: string, output: unknown): unknown {
     const service = this.state.service;
     if (!service || output === null || typeof output !== 'object' || 'Export' in output) return output;
