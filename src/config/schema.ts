@@ -31,6 +31,12 @@ export interface SchemaExtensions {
     function?: Record<string, Schema>;
     custom?: Record<string, Schema>;
   };
+  /**
+   * Function properties plugins declare as IAM statements (v3's `#/definitions/awsIamPolicyStatements`,
+   * e.g. serverless-iam-roles-per-function's `iamRoleStatements`): v3's validator rewrites them as it
+   * rewrites the provider's statements, before any plugin reads them.
+   */
+  functionStatements?: string[];
 }
 
 // ── building blocks ─────────────────────────────────────────────────────

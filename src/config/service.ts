@@ -54,7 +54,7 @@ export async function loadService({ cwd, options = {}, env = process.env, instan
   const config = await resolveVariables(raw, { serviceDir: file.dir, options, env: environment, instanceId, aws });
   if (!literalVersion) checkFrameworkVersion(config.frameworkVersion, shown);
   mergeFunctionsList(config);
-  coerceAsV3Validator(config);
+  coerceAsV3Validator(config, { functionStatements: validation === false ? [] : validation.functionStatements });
 
   if (validation !== false) {
     const mode = validationMode(config.configValidationMode, shown);

@@ -146,9 +146,9 @@ export async function loadServiceWithPlugins(manager: PluginManager, cwd: string
   if (addSource) sources.construct = constructSource;
   try {
     if (manager.empty && !withConstructs) return await loadServiceConfig(cwd, options);
-    const { eventSchemas: pluginEvents = {}, extend = {} } = manager.schemaExtensions();
+    const { eventSchemas: pluginEvents = {}, extend = {}, functionStatements } = manager.schemaExtensions();
     if (withConstructs) extend.topLevel = { addConstructs: any, ...extend.topLevel };
-    return await manager.withVariableSources(() => loadServiceConfig(cwd, options, { validation: { eventSchemas: pluginEvents, extend } }));
+    return await manager.withVariableSources(() => loadServiceConfig(cwd, options, { validation: { eventSchemas: pluginEvents, extend, functionStatements } }));
   } finally {
     if (addSource) delete sources.construct;
   }

@@ -304,8 +304,11 @@ export class PluginManager {
   /** The schema additions, in the form the config validator takes. */
   schemaExtensions(): SchemaExtensions {
     const { eventSchemas, ...extend } = this.schema;
-    return { eventSchemas, extend };
+    return { eventSchemas, extend, functionStatements: [...this.functionStatements] };
   }
+
+  /** Function properties v3 plugins declared as IAM statements (see SchemaExtensions.functionStatements). */
+  readonly functionStatements = new Set<string>();
 
   // ── the template v3 plugins see ────────────────────────────────────────
 

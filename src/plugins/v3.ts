@@ -237,7 +237,12 @@ export function createServerless(manager: PluginManager) {
         schema.topLevel[name] = fromJsonSchema(json);
       },
       defineCustomProperties: (json: Record<string, unknown>) => Object.assign(schema.custom, propertiesOf(json)),
-      defineFunctionProperties: (_provider: string, json: Record<string, unknown>) => Object.assign(schema.function, propertiesOf(json)),
+      defineFunctionProperties: (_provider: string, json: Record<string, unknown>) => {
+        Object.assign(schema.function, propertiesOf(json));
+        for (const [key, child] of Object.entries((json?.properties ?? {}) as Record<string, { $ref?: unknown }>)) {
+          if (child?.$ref === '#/definitions/awsIamPolicyStatements') manager.functionStatements.add(key);
+        }
+      },
       defineFunctionEvent: (_provider: string, event: string, json: Record<string, unknown>) => manager.addV3EventType(event, json),
       defineFunctionEventProperties: () => undefined,
       defineProvider: () => undefined,
