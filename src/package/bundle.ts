@@ -46,13 +46,7 @@ export function esbuildOptions(build: Record<string, unknown> | undefined): Esbu
     }
     options.exclude = [...config.exclude];
   }
-  if (config.sourcemap !== undefined) {
-    const value = config.sourcemap;
-    if (value === true) options.sourcemap = 'linked';
-    else if (value === false) options.sourcemap = false;
-    else if (value === 'linked' || value === 'inline' || value === 'external') options.sourcemap = value;
-    else throw invalid('build.esbuild.sourcemap', 'true, false, "linked", "inline" or "external"', value);
-  }
+  if (config.sourcemap !== undefined) options.sourcemap = sourcemapOption(config.sourcemap);
   if (config.minify !== undefined) {
     if (typeof config.minify !== 'boolean') throw invalid('build.esbuild.minify', 'true or false', config.minify);
     options.minify = config.minify;
@@ -62,6 +56,27 @@ export function esbuildOptions(build: Record<string, unknown> | undefined): Esbu
     options.target = config.target;
   }
   return options;
+}
+
+const SOURCEMAP_TYPES = ['linked', 'inline', 'external'] as const;
+
+/**
+ * `true`, `false`, a type, or Serverless v4's documented object `{ type, setNodeOptions }`. v4's
+ * `setNodeOptions` adds `NODE_OPTIONS=--enable-source-maps` to the functions when it deploys; v3
+ * ignores `build`, so fw keeps the template v3 writes and takes `setNodeOptions` as said only
+ * (set `NODE_OPTIONS` in `environment` to have it).
+ */
+function sourcemapOption(value: unknown): EsbuildOptions['sourcemap'] {
+  if (value === true) return 'linked';
+  if (value === false) return false;
+  if ((SOURCEMAP_TYPES as readonly unknown[]).includes(value)) return value as EsbuildOptions['sourcemap'];
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const { type = 'linked', setNodeOptions } = value as { type?: unknown; setNodeOptions?: unknown };
+    if (!(SOURCEMAP_TYPES as readonly unknown[]).includes(type)) throw invalid('build.esbuild.sourcemap.type', '"linked", "inline" or "external"', type);
+    if (setNodeOptions !== undefined && typeof setNodeOptions !== 'boolean') throw invalid('build.esbuild.sourcemap.setNodeOptions', 'true or false', setNodeOptions);
+    return type as EsbuildOptions['sourcemap'];
+  }
+  throw invalid('build.esbuild.sourcemap', 'true, false, "linked", "inline", "external" or { type, setNodeOptions }', value);
 }
 
 /** `nodejs18.x` → `node18`. */

@@ -194,6 +194,10 @@ bundle('reads build.esbuild and refuses wrong values', () => {
   });
   assert.throws(() => esbuildOptions({ esbuild: { external: 'x' } }), /Invalid configuration in 'build.esbuild.external': expected a list of module names, got "x"/);
   assert.throws(() => esbuildOptions({ esbuild: { sourcemap: 'yes' } }), /build.esbuild.sourcemap/);
+  // Serverless v4's documented object form
+  assert.equal(esbuildOptions({ esbuild: { sourcemap: { type: 'inline', setNodeOptions: true } } }).sourcemap, 'inline');
+  assert.equal(esbuildOptions({ esbuild: { sourcemap: { setNodeOptions: false } } }).sourcemap, 'linked');
+  assert.throws(() => esbuildOptions({ esbuild: { sourcemap: { type: 'both' } } }), /^Invalid configuration in 'build.esbuild.sourcemap.type': expected "linked", "inline" or "external", got "both"/);
   assert.equal(esbuildOptions({ esbuild: { exclude: ['aws-sdk'] } }), { external: [], exclude: ['aws-sdk'], sourcemap: false, minify: false });
   assert.throws(() => esbuildOptions({ esbuild: { exclude: 'aws-sdk' } }), /Invalid configuration in 'build.esbuild.exclude': expected a list of module names, got "aws-sdk"/);
   assert.is(nodeTarget('nodejs18.x'), 'node18');
