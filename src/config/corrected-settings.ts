@@ -29,4 +29,11 @@ export const CORRECTED_GOLDENS: Record<string, { reason: string; correct: (templ
       template.Resources.TimestampedEventSourceMappingKinesisBar.Properties.StartingPositionTimestamp = 1000000001;
     },
   },
+  'http-status-codes-without-default': {
+    reason:
+      "with `response.statusCodes` holding a `200` without `pattern` and no code with `pattern: ''`, v3 replaces that `200` with its default one and loses its template and headers; fw makes it the default and keeps them",
+    correct: (template) => {
+      template.Resources.ApiGatewayMethodCGet.Properties.Integration.IntegrationResponses[0].ResponseTemplates = { 'application/json': 'T200' };
+    },
+  },
 };
