@@ -356,6 +356,10 @@ class ServiceContext {
       const rel = artifact && !artifact.includes('://') ? relativeInside(input.serviceDir, resolve(input.serviceDir, artifact)) : undefined;
       if (rel) others.push(rel);
     }
+    // `package.path`, the folder packages are written to: v3 zips the last package into the next one; fw leaves it out, as `.serverless`.
+    const packagePath = (input.package as { path?: unknown } | undefined)?.path;
+    const packageDir = typeof packagePath === 'string' && packagePath ? relativeInside(input.serviceDir, resolve(input.serviceDir, packagePath)) : undefined;
+    if (packageDir) others.push(`${packageDir}/**`);
     this.baseExcludes = [...DEFAULT_EXCLUDES, ...others, ...excludesOf(servicePackage)];
 
     // Folders no zip can contain are not walked at all (.git, .serverless, `!node_modules/**` …).
