@@ -16,7 +16,7 @@
 //      if the reference printed warnings/deprecations, also expected/warnings.txt;
 //      on failure write expected/error.txt (the reference's stdout, which holds
 //      the error message, then its stderr; temp dir path replaced by "<case>",
-//      node version by "<version>").
+//      the reference's node_modules folder by "<reference>", node version by "<version>").
 //
 // Environment:
 //   FW_REFERENCE_DIR     folder whose node_modules/serverless is v3.40.0
@@ -212,6 +212,8 @@ function runCase(serverlessBin, c) {
         const text = stripAnsi([stdout.trim(), stderr.trim()].filter(Boolean).join('\n\n'))
           .split(work).join('<case>')
           .split(tmpRoot).join('<tmp>')
+          // a crash's stack trace: the reference's install folder is not part of what it said
+          .split(path.dirname(path.dirname(path.dirname(serverlessBin)))).join('<reference>')
           .replace(/node \d+\.\d+\.\d+/g, 'node <version>');
         fs.writeFileSync(path.join(expected, 'error.txt'), text.endsWith('\n') ? text : text + '\n');
         status = `error (exit ${code}) -> expected/error.txt`;

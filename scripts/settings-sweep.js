@@ -384,6 +384,41 @@ const SAMPLES = [
   [/\.cloudFront\.behavior$/, { ViewerProtocolPolicy: 'https-only' }],
 ];
 
+/**
+ * Combinations that make a setting matter, swept as cases of their own (name → companion, patch):
+ * the template of the companion with the patch must be the reference's.
+ */
+const COMBINATIONS = [
+  ['provider.s3.sweep.notificationConfiguration (with an s3 event on the bucket)', 's3', {
+    provider: { s3: { sweep: { notificationConfiguration: { QueueConfigurations: [{ Event: 's3:ObjectCreated:*', Queue: ARN.sqs }] } } } },
+  }],
+  ['provider.cloudFront.cachePolicies (without a cloudFront event)', 'base', {
+    provider: { cloudFront: { cachePolicies: { sweep: { MinTTL: 0, MaxTTL: 60, DefaultTTL: 30, ParametersInCacheKeyAndForwardedToOrigin: { CookiesConfig: { CookieBehavior: 'none' }, EnableAcceptEncodingGzip: true, HeadersConfig: { HeaderBehavior: 'none' }, QueryStringsConfig: { QueryStringBehavior: 'none' } } } } } },
+  }],
+  ['functions.hello.events.http.response.statusCodes (no code with pattern "")', 'event:http', {
+    functions: { hello: { events: [{ http: { ...EVENTS.http, integration: 'lambda', response: { statusCodes: { 400: { pattern: '.*Bad.*' } } } } }] } },
+  }],
+  ['provider.apiGateway.restApiResources (list form, with a restApiId)', 'http-existing-api', {
+    provider: { apiGateway: { restApiId: 'sweepapi01', restApiResources: [{ path: '/sweep', resourceId: 'sweepres01' }] } },
+    functions: { hello: { events: [{ http: { path: 'sweep/{id}', method: 'get' } }] } },
+  }],
+  ['functions.hello.events.httpApi (an ANY route with provider.httpApi.cors)', 'httpApi', {
+    provider: { httpApi: { cors: true } },
+    functions: { hello: { events: [{ httpApi: { path: '/sweep', method: 'ANY' } }] } },
+  }],
+  ['provider.logs.frameworkLambda (with a custom resource)', 'event:s3', {
+    provider: { logs: { frameworkLambda: true } },
+    functions: { hello: { events: [{ s3: { bucket: 'sweep', existing: true } }] } },
+  }],
+  ['provider.eventBridge.useCloudFormation (false, on the default bus)', 'eventBridge', {
+    provider: { eventBridge: { useCloudFormation: false } },
+    functions: { hello: { events: [{ eventBridge: { ...EVENTS.eventBridge, eventBus: 'default' } }] } },
+  }],
+  ['functions.hello.events.http.integration (http-proxy)', 'event:http', {
+    functions: { hello: { events: [{ http: { ...EVENTS.http, integration: 'http-proxy', request: { uri: 'https://sweep.example.com' } } }] } },
+  }],
+];
+
 /** Leaves left out of the sweep: they select which other settings apply, they are not settings of their own. */
 const SKIP = [/^provider\.name$/, /^functions\.hello\.events$/, /^package\.path$/, /^projectDir$/, /^console/, /^dashboard/];
 
@@ -566,6 +601,7 @@ function buildCases(schema) {
       add(leaf.path, `event:${type}`, { functions: { hello: { events: [{ [type]: event }] } } });
     }
   }
+  for (const [name, companion, patch] of COMBINATIONS) add(name, companion, patch);
   // the companions' own services
   const companions = { base: structuredClone(BASE) };
   for (const [, name, patch] of COMPANIONS) companions[name] = merge(BASE, patch);

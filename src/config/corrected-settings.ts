@@ -29,4 +29,22 @@ export const CORRECTED_GOLDENS: Record<string, { reason: string; correct: (templ
       template.Resources.TimestampedEventSourceMappingKinesisBar.Properties.StartingPositionTimestamp = 1000000001;
     },
   },
+  's3-notification-configuration-lambdas': {
+    reason:
+      "with an `s3` event on a bucket whose `provider.s3` settings list `notificationConfiguration.LambdaConfigurations`, v3 writes the given ones only: the event's function is never notified; fw adds the event's after them",
+    correct: (template) => {
+      template.Resources.S3BucketPhotos.Properties.NotificationConfiguration.LambdaConfigurations.push({
+        Event: 's3:ObjectCreated:*',
+        Filter: { S3Key: { Rules: [{ Name: 'prefix', Value: 'uploads/' }] } },
+        Function: { 'Fn::GetAtt': ['HelloLambdaFunction', 'Arn'] },
+      });
+    },
+  },
+  'http-status-codes-without-default': {
+    reason:
+      "with `response.statusCodes` holding a `200` without `pattern` and no code with `pattern: ''`, v3 replaces that `200` with its default one and loses its template and headers; fw makes it the default and keeps them",
+    correct: (template) => {
+      template.Resources.ApiGatewayMethodCGet.Properties.Integration.IntegrationResponses[0].ResponseTemplates = { 'application/json': 'T200' };
+    },
+  },
 };

@@ -32,6 +32,12 @@ export interface SchemaExtensions {
     function?: Record<string, Schema>;
     custom?: Record<string, Schema>;
   };
+  /**
+   * Function properties plugins declare as IAM statements (v3's `#/definitions/awsIamPolicyStatements`,
+   * e.g. serverless-iam-roles-per-function's `iamRoleStatements`): v3's validator rewrites them as it
+   * rewrites the provider's statements, before any plugin reads them.
+   */
+  functionStatements?: string[];
 }
 
 // ── building blocks ─────────────────────────────────────────────────────
@@ -508,6 +514,7 @@ const TOP_LEVEL = {
   params: documented('Values for ${param:…}: `default` and one entry per stage', record(anyObject)),
   layers: documented('Lambda layers, by name', record(layerSchema)),
   package: documented('What goes into the code zips (patterns, individually, artifact)', packageSchema),
+  build: documented("Serverless v4's build settings: build.esbuild bundles TypeScript handlers (external, exclude, sourcemap, minify, target)", shape({ esbuild: either('true, false or the esbuild settings', bool, anyObject) }, { extra: any })),
   plugins: either('a list of plugin names or { localPath, modules }', strList, shape({ localPath: str, modules: strList }, { required: ['modules'] })),
   resources: documented('CloudFormation added to the stack: Resources, Outputs, Conditions, … and extensions of the generated resources', either('CloudFormation sections (Resources, Outputs, …) or a list of them', resourcesSection, list(resourcesSection))),
 };

@@ -7,6 +7,7 @@ import { findServiceFile, type ServiceFile } from './find';
 import { checkFrameworkVersion } from './framework-version';
 import { loadRawConfig } from './load';
 import { applyValidationMode, validateConfig, validationMode, type SchemaExtensions } from './schema';
+import { mergeFunctionsList } from './functions-list';
 import { coerceAsV3Validator } from './v3-coercion';
 
 export interface LoadServiceOptions {
@@ -74,7 +75,8 @@ export async function loadService({ cwd, options = {}, env = process.env, instan
   }
   const config = await resolveVariables(raw, { serviceDir: file.dir, options, env: environment, instanceId, aws });
   if (!literalVersion) checkFrameworkVersion(config.frameworkVersion, shown);
-  coerceAsV3Validator(config);
+  mergeFunctionsList(config);
+  coerceAsV3Validator(config, { functionStatements: validation === false ? [] : validation.functionStatements });
 
   if (validation !== false) {
     const mode = validationMode(config.configValidationMode, shown);

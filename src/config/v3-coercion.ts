@@ -13,7 +13,7 @@ import { isIntrinsic } from '../intrinsic';
  * `Fn::GetAtt: Queue.Arn` (a form CloudFormation accepts) into `Fn::GetAtt: [Queue.Arn]`
  * (which it rejects); fw leaves intrinsics as written.
  */
-export function coerceAsV3Validator(config: Record<string, unknown>): void {
+export function coerceAsV3Validator(config: Record<string, unknown>, { functionStatements = [] }: { functionStatements?: string[] } = {}): void {
   const provider = objectAt(config, 'provider');
   if (provider) {
     coerceStatements(provider.iamRoleStatements);
@@ -22,7 +22,9 @@ export function coerceAsV3Validator(config: Record<string, unknown>): void {
   }
   const functions = objectAt(config, 'functions');
   for (const [key, fn] of Object.entries(functions ?? {})) {
-    if (FUNCTION_KEY.test(key) && isObject(fn) && 'dependsOn' in fn) fn.dependsOn = stringList(fn.dependsOn);
+    if (!FUNCTION_KEY.test(key) || !isObject(fn)) continue;
+    if ('dependsOn' in fn) fn.dependsOn = stringList(fn.dependsOn);
+    for (const property of functionStatements) coerceStatements(fn[property]);
   }
   const resources = config.resources;
   for (const block of Array.isArray(resources) ? resources : [resources]) {

@@ -36,6 +36,31 @@ interface Behavior {
 }
 
 /**
+ * `provider.cloudFront.cachePolicies`: one `AWS::CloudFront::CachePolicy` each, written with or
+ * without a `cloudFront` event (as v3 does: `resources` may point at them).
+ */
+export class CloudFrontCachePolicies extends Construct {
+  readonly names: string[];
+
+  static of(service: Service): CloudFrontCachePolicies {
+    return service.shared('CloudFrontCachePolicies', (scope, id) => new CloudFrontCachePolicies(scope, id));
+  }
+
+  private constructor(service: Service, id: string) {
+    super(service, id);
+    const policies = (service.provider.cloudFront as { cachePolicies?: Record<string, Record<string, Json>> } | undefined)?.cachePolicies ?? {};
+    this.names = Object.keys(policies);
+    for (const [name, config] of Object.entries(policies)) {
+      new CfnResource(this, `CachePolicy-${name}`, {
+        logicalId: naming.cloudFrontCachePolicy(name),
+        type: 'AWS::CloudFront::CachePolicy',
+        properties: () => ({ CachePolicyConfig: { ...config, Name: naming.cloudFrontCachePolicyName(service.name, service.stage, name) } }),
+      });
+    }
+  }
+}
+
+/**
  * `CloudFrontDistribution`: the service's one distribution, created by the first `cloudFront`
  * event. Events add origins and behaviors; each function becomes a Lambda@Edge function
  * (version, permission, limits, retained on delete). Cache policies come from
@@ -45,7 +70,6 @@ export class CloudFrontDistribution extends Construct {
   private readonly origins = new Map<string, Record<string, Json>>();
   private readonly behaviors = new Map<string, Behavior>();
   private readonly edgeFunctions = new Map<string, LambdaVersion>();
-  private readonly cachePolicies = new Set<string>();
   private defaultOrigin?: { id: string; path: string };
 
   static of(service: Service): CloudFrontDistribution {
@@ -54,15 +78,7 @@ export class CloudFrontDistribution extends Construct {
 
   private constructor(readonly service: Service, id: string) {
     super(service, id);
-    const policies = (service.provider.cloudFront as { cachePolicies?: Record<string, Record<string, Json>> } | undefined)?.cachePolicies ?? {};
-    for (const [name, config] of Object.entries(policies)) {
-      this.cachePolicies.add(name);
-      new CfnResource(this, `CachePolicy-${name}`, {
-        logicalId: naming.cloudFrontCachePolicy(name),
-        type: 'AWS::CloudFront::CachePolicy',
-        properties: () => ({ CachePolicyConfig: { ...config, Name: naming.cloudFrontCachePolicyName(service.name, service.stage, name) } }),
-      });
-    }
+    CloudFrontCachePolicies.of(service);
     new CfnResource(this, 'Distribution', {
       logicalId: naming.cloudFrontDistribution(),
       type: 'AWS::CloudFront::Distribution',
@@ -131,8 +147,9 @@ export class CloudFrontDistribution extends Construct {
     if (cachePolicy?.id !== undefined) {
       settings.CachePolicyId = cachePolicy.id;
     } else if (cachePolicy?.name !== undefined) {
-      if (!this.cachePolicies.has(cachePolicy.name)) {
-        const known = [...this.cachePolicies];
+      const policies = CloudFrontCachePolicies.of(this.service).names;
+      if (!policies.includes(cachePolicy.name)) {
+        const known = policies;
         throw new ConfigError(
           `Invalid configuration in '${association.path}.cachePolicy.name': no cache policy named ${JSON.stringify(cachePolicy.name)} under provider.cloudFront.cachePolicies${known.length ? ` (known: ${known.join(', ')})` : ''}`,
         );

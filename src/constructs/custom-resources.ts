@@ -56,6 +56,19 @@ export class CustomResources extends Construct {
   private constructor(readonly service: Service, id: string) {
     super(service, id);
     this.role = new CustomResourcesRole(this, 'Role', service);
+    if (this.logs) {
+      // As the functions' role words them: every `{service}-{stage}…` log group.
+      const prefix = `arn:\${AWS::Partition}:logs:\${AWS::Region}:\${AWS::AccountId}:log-group:/aws/lambda/${service.name}-${service.stage}*`;
+      this.role.addStatements('logs', () => [
+        { Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:CreateLogGroup', 'logs:TagResource'], Resource: [{ 'Fn::Sub': `${prefix}:*` }] },
+        { Effect: 'Allow', Action: ['logs:PutLogEvents'], Resource: [{ 'Fn::Sub': `${prefix}:*:*` }] },
+      ]);
+    }
+  }
+
+  /** `provider.logs.frameworkLambda`: the custom-resource functions get log groups, and their role the right to write to them. */
+  get logs(): boolean {
+    return (this.service.provider.logs as { frameworkLambda?: unknown } | undefined)?.frameworkLambda === true;
   }
 
   /** The function backing one kind of custom resource, created on first use. */
@@ -63,6 +76,7 @@ export class CustomResources extends Construct {
     let fn = this.functions.get(kind);
     if (!fn) {
       fn = new CustomResourceFunction(this, kind, this.service, { kind, handler });
+      if (this.logs) new CustomResourceLogGroup(this, `${kind}LogGroup`, fn);
       this.functions.set(kind, fn);
     }
     return fn;
@@ -115,7 +129,7 @@ export class CustomResourceFunction extends Resource {
   constructor(
     private readonly resources: CustomResources,
     id: string,
-    private readonly service: Service,
+    readonly service: Service,
     private readonly props: { kind: string; handler: string },
   ) {
     super(resources, id);
@@ -140,7 +154,7 @@ export class CustomResourceFunction extends Resource {
         S3Bucket: this.service.deploymentBucketRef,
         S3Key: `${this.service.artifactDirectory}/${naming.customResourcesArtifact()}`,
       },
-      FunctionName: functionName(naming.customResourceFunctionName(this.service.name, this.service.stage, this.props.kind)),
+      FunctionName: this.physicalName,
       Handler: this.props.handler,
       MemorySize: MEMORY,
       Runtime: RUNTIME,
@@ -149,8 +163,34 @@ export class CustomResourceFunction extends Resource {
     };
   }
 
+  get physicalName(): string {
+    return functionName(naming.customResourceFunctionName(this.service.name, this.service.stage, this.props.kind));
+  }
+
+  get logGroupLogicalId(): string {
+    return naming.logGroup(`custom-resource-${this.props.kind}`);
+  }
+
   protected override attributes() {
-    return { after: { DependsOn: [naming.customResourcesRole()] } };
+    return { after: { DependsOn: [naming.customResourcesRole(), ...(this.resources.logs ? [this.logGroupLogicalId] : [])] } };
+  }
+}
+
+/** `CustomDashresource…LogGroup`, with `provider.logs.frameworkLambda`. */
+class CustomResourceLogGroup extends Resource {
+  readonly type = 'AWS::Logs::LogGroup';
+
+  constructor(scope: Construct, id: string, private readonly fn: CustomResourceFunction) {
+    super(scope, id);
+  }
+
+  get logicalId() {
+    return this.fn.logGroupLogicalId;
+  }
+
+  protected properties() {
+    const retention = this.fn.service.provider.logRetentionInDays;
+    return { LogGroupName: naming.logGroupName(this.fn.physicalName), ...(retention !== undefined ? { RetentionInDays: retention } : {}) };
   }
 }
 

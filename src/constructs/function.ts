@@ -11,6 +11,7 @@ import type { Service } from './service';
 import { FunctionUrl } from './function-url';
 import { EventInvokeConfig } from './event-invoke-config';
 import { createEvents } from './events/registry';
+import { isPlainObject as isMap } from '../synth/merge';
 
 /** The runtime of a function that names none, as Serverless Framework v3.40.0 writes it. */
 export const DEFAULT_RUNTIME = 'nodejs16.x';
@@ -229,7 +230,8 @@ export class LambdaFunction extends Resource {
     const variables = Object.fromEntries(
       Object.entries(environment).map(([name, value]) => [name, typeof value === 'number' || typeof value === 'boolean' ? String(value) : value]),
     );
-    if (Object.keys(variables).length > 0) properties.Environment = { Variables: variables };
+    // v3 writes the (possibly empty) variables whenever either level sets `environment` to a map.
+    if (Object.keys(variables).length > 0 || isMap(provider.environment) || isMap(config.environment)) properties.Environment = { Variables: variables };
     if (config.onError !== undefined) properties.DeadLetterConfig = { TargetArn: config.onError };
     const kms = config.kmsKeyArn ?? provider.kmsKeyArn;
     if (kms !== undefined) properties.KmsKeyArn = kms;

@@ -141,9 +141,13 @@ export class HttpApi extends Construct {
     return result;
   }
 
+  /** The routes' methods after OPTIONS, in route order; a `*` or `ANY` route stands for every method, spelled out as v3 spells it. */
   private corsMethods(): string[] {
-    if (this.methods.includes('*') || this.methods.includes('ANY')) return ['*'];
-    return ['OPTIONS', ...this.methods.filter(method => method !== 'OPTIONS')];
+    const methods = new Set(['OPTIONS']);
+    for (const method of this.methods) {
+      for (const one of method === '*' || method === 'ANY' ? ['GET', 'POST', 'PUT', 'PATCH', 'HEAD', 'DELETE'] : [method]) methods.add(one);
+    }
+    return [...methods];
   }
 
   private addAuthorizer(key: string, config: Record<string, Json>): void {

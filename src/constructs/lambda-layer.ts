@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Construct } from 'constructs';
 import * as naming from '../synth/naming';
 import type { Json } from './model';
@@ -47,9 +48,15 @@ class LayerVersion extends Resource {
   private get artifact() {
     return this.service.artifacts.layers[this.key];
   }
-  /** 40 hex digits of the zip's sha256 (the reference writes a sha1: also 40 hex digits, also changing with the bytes). */
+  /**
+   * 40 hex digits of a sha256 over the zip's sha256 and the layer's settings (the reference writes a
+   * sha1: also 40 hex digits, also changing with the bytes and with the settings), so a retained
+   * layer whose description, runtimes or licence change is published as a new version, the old one kept.
+   */
   get hash(): string {
-    return this.artifact?.sha256.slice(0, 40) ?? '';
+    const zip = this.artifact?.sha256;
+    if (zip === undefined) return '';
+    return createHash('sha256').update(zip).update(JSON.stringify(this.config)).digest('hex').slice(0, 40);
   }
   get s3Key(): string {
     const artifact = this.artifact;

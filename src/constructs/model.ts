@@ -34,7 +34,8 @@ export interface HttpApiProviderConfig {
 export interface ApiGatewayProviderConfig {
   restApiId?: StringLike;
   restApiRootResourceId?: StringLike;
-  restApiResources?: Record<string, StringLike>;
+  /** `{ '/path': id }`, or the list form `[{ path, resourceId }]` v3 documents too. */
+  restApiResources?: Record<string, StringLike> | Array<{ path?: string; resourceId?: StringLike }>;
   apiKeys?: Json[];
   usagePlan?: Record<string, Json> | Array<Record<string, Record<string, Json>>>;
   apiKeySourceType?: string;

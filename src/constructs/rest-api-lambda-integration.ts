@@ -110,14 +110,20 @@ const isObject = (value: unknown): value is Record<string, Json> => value !== nu
  * v3's `request.{template,passThrough,contentHandling}` and `response.{headers,template,statusCodes,
  * contentHandling}`: given templates are added to (or replace) the default ones; given status codes
  * replace the default table; the response headers go on every status code, a code's own headers after them.
- * `integration: mock` (`mock: true`) is the same without a function: no URI, no default request
- * templates, pass-through and status codes only as given.
+ * `integration: mock` (`kind: 'mock'`) is the same without a function: no URI, no default request
+ * templates, pass-through and status codes only as given. `integration: http` (`kind: 'http'`)
+ * calls `request.uri` with the method's own verb: no default request templates, pass-through only
+ * as given, the status codes as given.
+ *
+ * Given status codes without one whose `pattern` is `''` get v3's default `200` (pattern `''`) first:
+ * without a default response, API Gateway answers every success with a 500. Where the given `200`
+ * has no pattern, v3 replaces it (its template and headers are lost); fw keeps its settings.
  */
 export function lambdaIntegration(
   fn: FunctionConstruct,
   event: { authorizer?: unknown; request?: unknown; response?: unknown },
   cors: CorsConfig | undefined,
-  { mock = false } = {},
+  { kind = 'lambda' }: { kind?: 'lambda' | 'mock' | 'http' } = {},
 ): { integration: Record<string, Json> & { RequestTemplates: Record<string, Json> }; methodResponses: Json[] } {
   const authorizer = event.authorizer as { claims?: string[] } | undefined;
   const claims = typeof authorizer === 'object' && authorizer !== null ? authorizer.claims ?? [] : [];
@@ -131,8 +137,13 @@ export function lambdaIntegration(
     if (cors.allowCredentials) headers.push(['Access-Control-Allow-Credentials', 'true']);
   }
   if (isObject(response.headers)) headers.push(...Object.entries(response.headers));
-  const statusCodes: Array<{ code: string; pattern: Json; template?: Json; headers: Array<[string, Json]> }> = isObject(response.statusCodes)
-    ? Object.entries(response.statusCodes).map(([code, setting]) => {
+  const mock = kind === 'mock';
+  const givenCodes = isObject(response.statusCodes) ? { ...response.statusCodes } : undefined;
+  if (givenCodes && !mock && !Object.values(givenCodes).some((setting) => isObject(setting) && setting.pattern === '')) {
+    givenCodes['200'] = { ...(isObject(givenCodes['200']) ? givenCodes['200'] : {}), pattern: '' };
+  }
+  const statusCodes: Array<{ code: string; pattern: Json; template?: Json; headers: Array<[string, Json]> }> = givenCodes
+    ? Object.entries(givenCodes).map(([code, setting]) => {
         const config = isObject(setting) ? setting : {};
         return { code, pattern: config.pattern ?? '', template: config.template, headers: isObject(config.headers) ? Object.entries(config.headers) : [] };
       })
@@ -161,12 +172,19 @@ export function lambdaIntegration(
       return entry;
     }),
   };
-  if (mock) {
-    delete integration.Uri;
+  if (kind === 'http') {
+    integration.IntegrationHttpMethod = String((event as { method?: unknown }).method ?? 'GET').toUpperCase();
+    integration.Type = 'HTTP';
+    integration.Uri = request.uri ?? null;
+  }
+  if (kind !== 'lambda') {
     if (request.passThrough === undefined) delete integration.PassthroughBehavior;
-    integration.Type = 'MOCK';
     if (isObject(request.template)) integration.RequestTemplates = request.template;
     else delete (integration as Record<string, Json>).RequestTemplates;
+  }
+  if (mock) {
+    delete integration.Uri;
+    integration.Type = 'MOCK';
   }
   if (request.contentHandling !== undefined) integration.ContentHandling = request.contentHandling;
   return {

@@ -95,7 +95,7 @@ export class RestApi extends Construct {
   /** The resource id of a path (`users/{id}`), creating one `ApiGatewayResource…` per missing segment. */
   resourceId(path: string, owner?: string): Json {
     if (path === '') return this.config.restApiRootResourceId ?? getAtt(naming.restApi(), 'RootResourceId');
-    const existing = this.config.restApiResources?.[`/${path}`] ?? this.config.restApiResources?.[path];
+    const existing = predefinedResourceId(this.config.restApiResources, path);
     // v3 looks a method's own path up among the given resources only on an existing API (and fails
     // with "Can not find API Gateway resource from path …" otherwise); a parent path it takes as given.
     if (existing !== undefined && owner !== undefined && this.config.restApiId === undefined) {
@@ -242,4 +242,16 @@ function normalizePolicyStatement(statement: Json): Json {
   if (typeof result.Action === 'string') result.Action = [result.Action];
   if (Array.isArray(result.Resource) && result.Resource.length === 1) result.Resource = result.Resource[0];
   return result;
+}
+
+/**
+ * The id `provider.apiGateway.restApiResources` gives a path (`users/{id}`, no leading slash), in
+ * either of v3's forms: `{ '/users': id }` or `[{ path: /users, resourceId: id }]`.
+ */
+export function predefinedResourceId(resources: ApiGatewayProviderConfig['restApiResources'], path: string): Json | undefined {
+  if (Array.isArray(resources)) {
+    const trim = (p: unknown) => (typeof p === 'string' ? p.replace(/^\/+|\/+$/g, '') : undefined);
+    return resources.find((entry) => entry !== null && typeof entry === 'object' && trim(entry.path) === path)?.resourceId as Json | undefined;
+  }
+  return (resources?.[`/${path}`] ?? resources?.[path]) as Json | undefined;
 }

@@ -11,6 +11,7 @@ import { HttpApi } from './http-api';
 import { RestApi } from './rest-api';
 import { CfnOutput, ref } from './resource';
 import { isIntrinsic } from '../intrinsic';
+import { CloudFrontCachePolicies } from './cloudfront-distribution';
 
 export interface ServiceProps {
   /** Resolved, validated configuration. */
@@ -77,6 +78,8 @@ export class Service extends Construct {
       this.functions.push(new FunctionConstruct(this, key, fn));
     }
     for (const fn of this.functions) fn.addEvents();
+    const cloudFront = this.provider.cloudFront as { cachePolicies?: object } | undefined;
+    if (cloudFront?.cachePolicies && Object.keys(cloudFront.cachePolicies).length > 0) CloudFrontCachePolicies.of(this);
   }
 
   get versionFunctions(): boolean {

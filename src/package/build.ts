@@ -100,7 +100,7 @@ export async function buildArtifacts(input: ArtifactInput): Promise<Artifacts> {
       const serviceFunctions = zipped.filter((fn) => packaging.get(fn.key)!.kind === 'service');
       const individual = zipped.filter((fn) => packaging.get(fn.key)!.kind === 'individual');
       const context = timed('package/artifacts/walk', () => new ServiceContext(input, warn, individual, serviceFunctions.length > 0, cache));
-      const bundles = await timed('package/artifacts/bundle', () => bundleHandlers(input.serviceDir, context.bundleRequests(zipped), esbuildOptions(input.build)));
+      const bundles = await timed('package/artifacts/bundle', () => bundleHandlers(input.serviceDir, context.bundleRequests(zipped), esbuildOptions(input.build), warn));
       // Keep compressed files in memory only when more than one zip is built from them.
       const reader = new EntryReader(pool, deflater, individual.length + (serviceFunctions.length > 0 ? 1 : 0) > 1, cache, input.watched);
       if (serviceFunctions.length > 0) {
@@ -356,6 +356,10 @@ class ServiceContext {
       const rel = artifact && !artifact.includes('://') ? relativeInside(input.serviceDir, resolve(input.serviceDir, artifact)) : undefined;
       if (rel) others.push(rel);
     }
+    // `package.path`, the folder packages are written to: v3 zips the last package into the next one; fw leaves it out, as `.serverless`.
+    const packagePath = (input.package as { path?: unknown } | undefined)?.path;
+    const packageDir = typeof packagePath === 'string' && packagePath ? relativeInside(input.serviceDir, resolve(input.serviceDir, packagePath)) : undefined;
+    if (packageDir) others.push(`${packageDir}/**`);
     this.baseExcludes = [...DEFAULT_EXCLUDES, ...others, ...excludesOf(servicePackage)];
 
     // Folders no zip can contain are not walked at all (.git, .serverless, `!node_modules/**` …).

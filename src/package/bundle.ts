@@ -46,13 +46,7 @@ export function esbuildOptions(build: Record<string, unknown> | undefined): Esbu
     }
     options.exclude = [...config.exclude];
   }
-  if (config.sourcemap !== undefined) {
-    const value = config.sourcemap;
-    if (value === true) options.sourcemap = 'linked';
-    else if (value === false) options.sourcemap = false;
-    else if (value === 'linked' || value === 'inline' || value === 'external') options.sourcemap = value;
-    else throw invalid('build.esbuild.sourcemap', 'true, false, "linked", "inline" or "external"', value);
-  }
+  if (config.sourcemap !== undefined) options.sourcemap = sourcemapOption(config.sourcemap);
   if (config.minify !== undefined) {
     if (typeof config.minify !== 'boolean') throw invalid('build.esbuild.minify', 'true or false', config.minify);
     options.minify = config.minify;
@@ -64,6 +58,27 @@ export function esbuildOptions(build: Record<string, unknown> | undefined): Esbu
   return options;
 }
 
+const SOURCEMAP_TYPES = ['linked', 'inline', 'external'] as const;
+
+/**
+ * `true`, `false`, a type, or Serverless v4's documented object `{ type, setNodeOptions }`. v4's
+ * `setNodeOptions` adds `NODE_OPTIONS=--enable-source-maps` to the functions when it deploys; v3
+ * ignores `build`, so fw keeps the template v3 writes and takes `setNodeOptions` as said only
+ * (set `NODE_OPTIONS` in `environment` to have it).
+ */
+function sourcemapOption(value: unknown): EsbuildOptions['sourcemap'] {
+  if (value === true) return 'linked';
+  if (value === false) return false;
+  if ((SOURCEMAP_TYPES as readonly unknown[]).includes(value)) return value as EsbuildOptions['sourcemap'];
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const { type = 'linked', setNodeOptions } = value as { type?: unknown; setNodeOptions?: unknown };
+    if (!(SOURCEMAP_TYPES as readonly unknown[]).includes(type)) throw invalid('build.esbuild.sourcemap.type', '"linked", "inline" or "external"', type);
+    if (setNodeOptions !== undefined && typeof setNodeOptions !== 'boolean') throw invalid('build.esbuild.sourcemap.setNodeOptions', 'true or false', setNodeOptions);
+    return type as EsbuildOptions['sourcemap'];
+  }
+  throw invalid('build.esbuild.sourcemap', 'true, false, "linked", "inline", "external" or { type, setNodeOptions }', value);
+}
+
 /** `nodejs18.x` → `node18`. */
 export function nodeTarget(runtime: string): string {
   const match = /^nodejs(\d+)/.exec(runtime);
@@ -71,13 +86,24 @@ export function nodeTarget(runtime: string): string {
 }
 
 /**
- * What the Lambda runtime provides, left out of bundles unless `build.esbuild.exclude` says
- * otherwise: the AWS SDK for JavaScript v2 (`aws-sdk`) up to nodejs16.x, v3 (`@aws-sdk/*`) from
- * nodejs18.x on (as serverless-esbuild and SAM do).
+ * The AWS SDKs, left out of bundles unless `build.esbuild.exclude` says otherwise: the AWS SDK
+ * for JavaScript v2 (`aws-sdk`) up to nodejs16.x, which provide it; from nodejs18.x on, v3
+ * (`@aws-sdk/*`), which they provide, and v2 too, as the bundling plugins of v3 services leave it
+ * out (serverless-esbuild's default `exclude`), so a service that packages with them packages
+ * with fw (`sdkV2Unprovided` says when the runtime then lacks it).
  */
 export function runtimeModules(runtime: string): string[] {
-  const major = Number(/^nodejs(\d+)/.exec(runtime)?.[1] ?? 20);
-  return major <= 16 ? ['aws-sdk'] : ['@aws-sdk/*'];
+  return providesSdkV2(runtime) ? ['aws-sdk'] : ['@aws-sdk/*', 'aws-sdk'];
+}
+
+function providesSdkV2(runtime: string): boolean {
+  return Number(/^nodejs(\d+)/.exec(runtime)?.[1] ?? 20) <= 16;
+}
+
+/** The warning for handlers that load `aws-sdk` (v2), left out of their bundle, on runtimes without it. */
+export function sdkV2Unprovided(functions: string[], runtimes: string[]): string {
+  return `aws-sdk (v2) is left out of the bundle of ${functions.join(', ')} (as serverless-esbuild leaves it out), and the ${runtimes.join(', ')} runtime does not provide it: ` +
+    'package it from node_modules, bundle it with build.esbuild.exclude: [], or move to @aws-sdk/* (v3)';
 }
 
 /**
@@ -89,6 +115,7 @@ export async function bundleHandlers(
   serviceDir: string,
   requests: BundleRequest[],
   options: EsbuildOptions,
+  warn: (message: string) => void = () => undefined,
 ): Promise<Map<string, Bundle>> {
   const bundles = new Map<string, Bundle>();
   if (requests.length === 0) return bundles;
@@ -119,6 +146,7 @@ export async function bundleHandlers(
         logLevel: 'silent',
         charset: 'utf8',
         legalComments: 'none',
+        metafile: true,
       } as const);
     } catch (error) {
       const failures = (error as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> }).errors ?? [];
@@ -133,6 +161,12 @@ export async function bundleHandlers(
     for (const file of result.outputFiles) {
       outputs.set(relative(serviceDir, file.path).split(sep).join('/'), Buffer.from(file.contents));
     }
+    const loadingSdkV2 = new Set<string>();
+    for (const [out, meta] of Object.entries(result.metafile?.outputs ?? {})) {
+      if (meta.imports.some((i) => i.external && /^aws-sdk(\/|$)/.test(i.path))) loadingSdkV2.add(out.split(sep).join('/').replace(/\.js$/, ''));
+    }
+    const unprovided = group.filter((request) => excluded.includes('aws-sdk') && !providesSdkV2(request.runtime) && loadingSdkV2.has(request.module));
+    if (unprovided.length > 0) warn(sdkV2Unprovided(unprovided.flatMap((r) => r.functions), [...new Set(unprovided.map((r) => r.runtime))]));
     for (const request of group) {
       const js = `${request.module}.js`;
       const files = [js, `${js}.map`]

@@ -124,7 +124,11 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
   // Plugin hooks (issue 9): changes to the construct tree before synthesis go here.
   await compilePlugins(plugins, service, config as Record<string, unknown>);
 
-  const outDir = request.outDir !== undefined ? resolve(request.cwd, request.outDir) : join(serviceDir, OUTPUT_FOLDER);
+  // `--package`, else `package.path` (v3 packages into it, relative to the service), else `.serverless`.
+  const configuredPath = (config.package as { path?: unknown } | undefined)?.path;
+  const outDir = request.outDir !== undefined
+    ? resolve(request.cwd, request.outDir)
+    : typeof configuredPath === 'string' && configuredPath !== '' ? resolve(serviceDir, configuredPath) : join(serviceDir, OUTPUT_FOLDER);
   const staging = join(serviceDir, `${OUTPUT_FOLDER}.tmp-${process.pid}`);
   removeStaleStaging(serviceDir);
   // Listening before the folder exists: a signal between the two would otherwise end the process

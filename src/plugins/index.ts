@@ -164,9 +164,9 @@ export async function loadServiceWithPlugins(manager: PluginManager, cwd: string
     // The file as the plugin loader read it, once (a copy: a later load in the same process, fw dev's next round, reads it again if it changed).
     const source = manager.source && { file: manager.source.file, raw: copyConfig(manager.source.raw) };
     if (manager.empty && !withConstructs) return await loadServiceConfig(cwd, options, { source });
-    const { eventSchemas: pluginEvents = {}, extend = {} } = manager.schemaExtensions();
+    const { eventSchemas: pluginEvents = {}, extend = {}, functionStatements } = manager.schemaExtensions();
     if (withConstructs) extend.topLevel = { addConstructs: any, ...extend.topLevel };
-    return await manager.withVariableSources(() => loadServiceConfig(cwd, options, { validation: { eventSchemas: pluginEvents, extend }, source }));
+    return await manager.withVariableSources(() => loadServiceConfig(cwd, options, { validation: { eventSchemas: pluginEvents, extend, functionStatements }, source }));
   } finally {
     if (addSource) delete sources.construct;
   }
@@ -288,12 +288,15 @@ async function finalizeSteps(manager: PluginManager, template: Template): Promis
   // shared with the configuration (structuredClone would keep such sharing; a JSON copy does not).
   Object.assign(template, JSON.parse(JSON.stringify(template)));
   manager.applyPreviewChanges(template);
+  // The outputs so far (fw's, `resources.Outputs`, and the compile steps' plugins', exported above).
+  const outputsAtFinalize = new Set(Object.keys(template.Outputs ?? {}));
   manager.state.template = template;
   showArtifacts(manager);
   await manager.runEvent('package:createDeploymentArtifacts');
   await manager.runEvent('after:package:createDeploymentArtifacts');
-  // v3 merges `resources` and writes the state inside package:finalize; plugins hook those steps too.
+  // v3 exports the outputs, merges `resources` and writes the state inside package:finalize; plugins hook those steps too.
   await manager.runEvent('before:package:finalize');
+  await manager.run('aws:package:finalize:addExportNameForOutputs', () => manager.exportAddedOutputs(template, outputsAtFinalize));
   await manager.run('aws:package:finalize:mergeCustomProviderResources');
   await manager.run('aws:package:finalize:saveServiceState');
   await manager.runEvent('package:finalize');

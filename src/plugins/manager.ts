@@ -308,8 +308,11 @@ export class PluginManager {
   /** The schema additions, in the form the config validator takes. */
   schemaExtensions(): SchemaExtensions {
     const { eventSchemas, ...extend } = this.schema;
-    return { eventSchemas, extend };
+    return { eventSchemas, extend, functionStatements: [...this.functionStatements] };
   }
+
+  /** Function properties v3 plugins declared as IAM statements (see SchemaExtensions.functionStatements). */
+  readonly functionStatements = new Set<string>();
 
   // ── the template v3 plugins see ────────────────────────────────────────
 
@@ -371,6 +374,13 @@ export class PluginManager {
         const id = key.slice(section.length + 1);
         if (!(id in (edited[section] ?? {}))) delete sections[section]?.[id];
       }
+    }
+  }
+
+  /** The outputs plugins added since `before` (packaging steps, `before:package:finalize`), exported as v3 exports every output it finalizes. */
+  exportAddedOutputs(template: Template, before: Set<string>): void {
+    for (const [key, output] of Object.entries(template.Outputs ?? {})) {
+      if (!before.has(key)) template.Outputs![key] = this.exported(key, output) as typeof output;
     }
   }
 

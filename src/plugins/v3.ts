@@ -180,11 +180,14 @@ export function createServerless(manager: PluginManager) {
     serviceDir: manager.serviceDir,
     config: { servicePath: manager.serviceDir, serviceDir: manager.serviceDir },
     configurationFilename: manager.serviceFile,
+    // v3 resolves the variables of this very object in place: once they are resolved, plugins that
+    // read their settings from it (serverless-step-functions) see the resolved values.
     get configurationInput() {
-      return manager.raw;
+      return manager.state.config ?? manager.raw;
     },
     set configurationInput(value: Record<string, unknown>) {
-      if (value !== manager.raw) Object.assign(manager.raw, value);
+      const current = manager.state.config ?? manager.raw;
+      if (value !== current) Object.assign(current, value);
     },
     processedInput: { commands: manager.commandPath, options: manager.options },
     getVersion: () => V3_VERSION,
@@ -237,7 +240,12 @@ export function createServerless(manager: PluginManager) {
         schema.topLevel[name] = fromJsonSchema(json);
       },
       defineCustomProperties: (json: Record<string, unknown>) => Object.assign(schema.custom, propertiesOf(json)),
-      defineFunctionProperties: (_provider: string, json: Record<string, unknown>) => Object.assign(schema.function, propertiesOf(json)),
+      defineFunctionProperties: (_provider: string, json: Record<string, unknown>) => {
+        Object.assign(schema.function, propertiesOf(json));
+        for (const [key, child] of Object.entries((json?.properties ?? {}) as Record<string, { $ref?: unknown }>)) {
+          if (child?.$ref === '#/definitions/awsIamPolicyStatements') manager.functionStatements.add(key);
+        }
+      },
       defineFunctionEvent: (_provider: string, event: string, json: Record<string, unknown>) => manager.addV3EventType(event, json),
       defineFunctionEventProperties: () => undefined,
       defineProvider: () => undefined,

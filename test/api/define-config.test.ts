@@ -85,7 +85,6 @@ types('every fixture service fw accepts compiles clean as a fw.ts; those it refu
     'test/fixtures/plugins/event-type/fw.yml',
     'test/fixtures/plugins/popular/appsync/serverless.yml',
     'test/fixtures/plugins/popular/lift/serverless.yml',
-    'test/fixtures/plugins/popular/step-functions/serverless.yml',
     'test/fixtures/plugins/v3-service/serverless.yml',
   ]);
 });

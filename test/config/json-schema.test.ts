@@ -29,7 +29,7 @@ schema('prints a draft-07 JSON Schema of the whole service file', async () => {
   assert.is(printed.$schema, 'http://json-schema.org/draft-07/schema#');
   assert.equal(printed.required, ['service', 'provider']);
   assert.equal(Object.keys(printed.properties).sort(), [
-    'addConstructs', 'app', 'configValidationMode', 'console', 'custom', 'dashboard', 'deprecationNotificationMode', 'disabledDeprecations',
+    'addConstructs', 'app', 'build', 'configValidationMode', 'console', 'custom', 'dashboard', 'deprecationNotificationMode', 'disabledDeprecations',
     'frameworkVersion', 'functions', 'layers', 'org', 'outputs', 'package', 'params', 'plugins', 'projectDir', 'provider', 'resources',
     'service', 'tenant', 'unresolvedVariablesNotificationMode', 'useDotenv', 'variablesResolutionMode',
   ]);

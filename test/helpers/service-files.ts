@@ -14,6 +14,8 @@ export const NOT_ACCEPTED: Record<string, string> = {
   'test/fixtures/events/alexaSkill-no-app-id/serverless.yml': '/functions/mySkill/events/0: must be object',
   // fw warns "at resources.Resources.HelloLambdaFunction.Type: expected a value", as v3 does.
   'test/fixtures/golden/resources-overrides/serverless.yml': "/resources/Resources/HelloLambdaFunction: must have required property 'Type'",
+  // `functions:` as a list of maps: fw merges it into one map before validating, as v3 does; the JSON Schema describes the map.
+  'test/fixtures/golden/functions-list-form/serverless.yml': '/functions: must be object',
   // Plugins add these keys and event types: fw validates them once the plugin is loaded; `fw schema` knows fw's own.
   'test/fixtures/plugins/event-type/fw.yml': '/functions/report/events/0: must NOT have additional properties (cronJob)',
   'test/fixtures/plugins/v3-service/serverless.yml': '/functions/reader: must NOT have additional properties (iamRoleStatementsInherit)',

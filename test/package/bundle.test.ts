@@ -155,13 +155,22 @@ bundle('leaves aws-sdk (v2) out of bundles for nodejs16.x and older, which provi
   assert.match(await bundlingError('nodejs16.x'), /^Cannot bundle the TypeScript handlers of hello:\n {2}handler\.ts:2:\d+: Could not resolve "@aws-sdk\/client-s3"/);
 });
 
-bundle('leaves @aws-sdk/* (v3) out of bundles for nodejs18.x and later, and bundles aws-sdk there', async () => {
+bundle('leaves @aws-sdk/* (v3) and aws-sdk (v2) out of bundles for nodejs18.x and later, and says once that the runtime lacks v2', async () => {
   writeTree(dir, { 'handler.ts': "import { S3Client } from '@aws-sdk/client-s3';\nexport const main = () => new S3Client({});" });
-  const artifacts = await buildArtifacts(input(dir, { functions: [fn('hello', { runtime: 'nodejs20.x' }), fn('other', { runtime: 'nodejs18.x' })] }));
+  const v3Only = input(dir, { functions: [fn('hello', { runtime: 'nodejs20.x' }), fn('other', { runtime: 'nodejs18.x' })] });
+  const artifacts = await buildArtifacts(v3Only);
   assert.match(text(artifacts.service!.path, 'handler.js')!, 'require("@aws-sdk/client-s3")');
-  assert.equal(runtimeModules('nodejs18.x'), ['@aws-sdk/*']);
+  assert.equal(v3Only.warnings, []);
+  assert.equal(runtimeModules('nodejs18.x'), ['@aws-sdk/*', 'aws-sdk']);
+  // What serverless-esbuild does with a v2 import (its default exclude is aws-sdk): v3 services that bundle with it bundle with fw.
   sdkService(dir);
-  assert.match(await bundlingError('nodejs20.x'), /^Cannot bundle the TypeScript handlers of hello:\n {2}handler\.ts:1:\d+: Could not resolve "aws-sdk"/);
+  const both = input(dir, { functions: [fn('hello', { runtime: 'nodejs20.x' }), fn('other', { runtime: 'nodejs20.x' })] });
+  const js = text((await buildArtifacts(both)).service!.path, 'handler.js')!;
+  assert.match(js, 'require("aws-sdk")');
+  assert.match(js, 'require("@aws-sdk/client-s3")');
+  assert.equal(both.warnings, [
+    'aws-sdk (v2) is left out of the bundle of hello, other (as serverless-esbuild leaves it out), and the nodejs20.x runtime does not provide it: package it from node_modules, bundle it with build.esbuild.exclude: [], or move to @aws-sdk/* (v3)',
+  ]);
 });
 
 bundle('build.esbuild.exclude replaces the runtime\'s modules: [] bundles the SDK from node_modules', async () => {
@@ -185,6 +194,10 @@ bundle('reads build.esbuild and refuses wrong values', () => {
   });
   assert.throws(() => esbuildOptions({ esbuild: { external: 'x' } }), /Invalid configuration in 'build.esbuild.external': expected a list of module names, got "x"/);
   assert.throws(() => esbuildOptions({ esbuild: { sourcemap: 'yes' } }), /build.esbuild.sourcemap/);
+  // Serverless v4's documented object form
+  assert.equal(esbuildOptions({ esbuild: { sourcemap: { type: 'inline', setNodeOptions: true } } }).sourcemap, 'inline');
+  assert.equal(esbuildOptions({ esbuild: { sourcemap: { setNodeOptions: false } } }).sourcemap, 'linked');
+  assert.throws(() => esbuildOptions({ esbuild: { sourcemap: { type: 'both' } } }), /^Invalid configuration in 'build.esbuild.sourcemap.type': expected "linked", "inline" or "external", got "both"/);
   assert.equal(esbuildOptions({ esbuild: { exclude: ['aws-sdk'] } }), { external: [], exclude: ['aws-sdk'], sourcemap: false, minify: false });
   assert.throws(() => esbuildOptions({ esbuild: { exclude: 'aws-sdk' } }), /Invalid configuration in 'build.esbuild.exclude': expected a list of module names, got "aws-sdk"/);
   assert.is(nodeTarget('nodejs18.x'), 'node18');

@@ -119,6 +119,9 @@ function usesCustomResources(service: Service): boolean {
 }
 
 /** `{Fn}CustomEventBridge{n}`: a `Custom::EventBridge` resource creating the rule (and its bus) at deploy time. */
+/** Per service, per function: the last `eventBus` its custom-resource rules name. */
+const lastBusByFunction = new WeakMap<object, Map<string, string | undefined>>();
+
 function legacyRule(scope: Construct, fn: FunctionConstruct, config: EventBridgeConfig, position: number, path: string): void {
   for (const key of ['retryPolicy', 'deadLetterQueueArn'] as const) {
     if (config[key] !== undefined) {
@@ -130,8 +133,12 @@ function legacyRule(scope: Construct, fn: FunctionConstruct, config: EventBridge
   }
   const provider = customResourceFunction(fn.service, 'event-bridge', 'event-bridge/handler.handler');
   const arn = (resource: string) => join(['arn', partition, 'events', region, accountId, resource], ':');
+  const buses = lastBusByFunction.get(fn.service) ?? new Map<string, string | undefined>();
+  lastBusByFunction.set(fn.service, buses);
+  if (config.eventBus !== undefined || !buses.has(fn.key)) buses.set(fn.key, config.eventBus as string | undefined);
   provider.addStatements('event-bridge', () => [
-    { Effect: 'Allow', Resource: arn('event-bus/*'), Action: ['events:CreateEventBus', 'events:DeleteEventBus'] },
+    // v3 grants creating buses unless each function's last named bus is `default` (one without `eventBus` counts as naming none).
+    ...([...buses.values()].some((bus) => bus !== 'default') ? [{ Effect: 'Allow', Resource: arn('event-bus/*'), Action: ['events:CreateEventBus', 'events:DeleteEventBus'] }] : []),
     { Effect: 'Allow', Resource: arn('rule/*'), Action: ['events:PutRule', 'events:RemoveTargets', 'events:PutTargets', 'events:DeleteRule'] },
     {
       Effect: 'Allow',

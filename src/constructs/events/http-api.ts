@@ -28,7 +28,10 @@ function parseRoute(config: unknown, path: string): Route {
     return { method: match[1].toUpperCase(), path: match[2] };
   }
   if (config === null || typeof config !== 'object' || Array.isArray(config)) throw invalid(path, '"METHOD /path" or { method, path }', config);
-  const { method, path: routePath, authorizer } = config as Record<string, unknown>;
+  const { method, path: routePath } = config as Record<string, unknown>;
+  // v3 takes `authorizer: name` for `authorizer: { name }`, and an empty name (a placeholder) for none.
+  const written = (config as Record<string, unknown>).authorizer;
+  const authorizer = written === '' ? undefined : typeof written === 'string' ? { name: written } : written;
   if (typeof method !== 'string' || !METHODS.includes(method.toUpperCase())) {
     throw invalid(`${path}.method`, `one of ${METHODS.join(', ')}`, method, typeof method === 'string' ? closest(method.toUpperCase(), METHODS) : undefined);
   }
@@ -46,12 +49,12 @@ const schema = t.isOneOf([
   t.isObject({
     method: t.isString(),
     path: t.isOptional(t.isString()),
-    authorizer: t.isOptional(t.isObject({
+    authorizer: t.isOptional(t.isOneOf([t.isString(), t.isObject({
       name: t.isOptional(t.isString()),
       type: t.isOptional(t.isString()),
       scopes: t.isOptional(t.isArray(t.isString())),
       id: t.isOptional(t.isOneOf([t.isString(), isIntrinsic()])),
-    })),
+    })])),
   }),
 ]);
 

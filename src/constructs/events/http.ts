@@ -69,6 +69,8 @@ const schema = t.isOneOf([
 interface Authorization {
   type: 'NONE' | 'AWS_IAM' | 'CUSTOM' | 'COGNITO_USER_POOLS';
   authorizerId?: string;
+  /** An authorizer made elsewhere (`authorizerId`: an id or an intrinsic), written as given. */
+  externalAuthorizerId?: Json;
   scopes?: Json;
 }
 
@@ -98,8 +100,17 @@ export class HttpEvent extends Construct {
     const integrationType = event.async ? 'AWS' : String(event.integration ?? 'AWS_PROXY').toUpperCase().replace(/-/g, '_');
     const isProxy = integrationType === 'AWS_PROXY' || integrationType === 'LAMBDA_PROXY';
     const isMock = integrationType === 'MOCK';
-    if (!isProxy && !isMock && integrationType !== 'AWS' && integrationType !== 'LAMBDA') {
-      throw invalid(`${path}.integration`, '"lambda-proxy" (the default), "lambda" or "mock"', event.integration);
+    const isHttp = integrationType === 'HTTP' || integrationType === 'HTTP_PROXY';
+    if (!isProxy && !isMock && !isHttp && integrationType !== 'AWS' && integrationType !== 'LAMBDA') {
+      throw invalid(`${path}.integration`, '"lambda-proxy" (the default), "lambda", "http", "http-proxy" or "mock"', event.integration);
+    }
+    const request = (event.request ?? {}) as { uri?: Json };
+    if (isHttp && request.uri === undefined) {
+      throw new ConfigError(`Invalid configuration in '${path}.request.uri': integration: ${event.integration} needs the URL to call, got nothing`);
+    }
+    // v3 fails with a TypeError here ("Cannot convert undefined or null to object").
+    if (integrationType === 'HTTP' && !isJsonMap((event.response as { statusCodes?: unknown } | undefined)?.statusCodes)) {
+      throw new ConfigError(`Invalid configuration in '${path}.response.statusCodes': integration: http needs the status codes to map the endpoint's answers to, got nothing`);
     }
 
     new CfnResource(this, 'Method', {
@@ -118,12 +129,17 @@ export class HttpEvent extends Construct {
           AuthorizationType: authorization.type,
         });
         if (authorization.authorizerId) properties.AuthorizerId = { Ref: authorization.authorizerId };
+        else if (authorization.externalAuthorizerId !== undefined) properties.AuthorizerId = authorization.externalAuthorizerId;
         if (authorization.scopes !== undefined) properties.AuthorizationScopes = authorization.scopes;
         if (isProxy) {
           properties.Integration = { IntegrationHttpMethod: 'POST', Type: 'AWS_PROXY', Uri: restIntegrationUri(fn) };
           properties.MethodResponses = [];
+        } else if (integrationType === 'HTTP_PROXY') {
+          properties.Integration = { IntegrationHttpMethod: event.method, Type: 'HTTP_PROXY', Uri: request.uri!, ...httpIntegrationExtras(event, validation.parameters) };
+          properties.MethodResponses = [];
         } else {
-          const { integration, methodResponses } = lambdaIntegration(fn, event, cors, { mock: isMock });
+          const { integration, methodResponses } = lambdaIntegration(fn, event, cors, { kind: isMock ? 'mock' : isHttp ? 'http' : 'lambda' });
+          if (isHttp) Object.assign(integration, httpIntegrationExtras(event, validation.parameters));
           if (event.async) integration.RequestParameters = { 'integration.request.header.X-Amz-Invocation-Type': "'Event'" };
           properties.Integration = integration;
           properties.MethodResponses = methodResponses;
@@ -137,23 +153,44 @@ export class HttpEvent extends Construct {
   }
 }
 
+/**
+ * What an `http` / `http-proxy` integration adds: the VPC link it goes through, and each method
+ * request parameter passed on under the same name (`integration.request.path.id` ← `method.request.path.id`).
+ */
+function httpIntegrationExtras(event: HttpEventConfig, parameters: Record<string, Json>): Record<string, Json> {
+  const extras: Record<string, Json> = {};
+  if (typeof event.connectionType === 'string') extras.ConnectionType = event.connectionType.toUpperCase().replace(/-/g, '_');
+  if (event.connectionId !== undefined) extras.ConnectionId = event.connectionId as Json;
+  const names = Object.keys(parameters);
+  if (names.length > 0) extras.RequestParameters = Object.fromEntries(names.map((name) => [name.replace(/^method\./, 'integration.'), name]));
+  return extras;
+}
+
+const isJsonMap = (value: unknown): boolean => value !== null && typeof value === 'object' && !Array.isArray(value);
+
 /** The last `-` separated part of an ARN's name: the reference names ARN-given authorizers after it. */
 function nameFromArn(arn: string): string {
   return arn.split(':').pop()!.split('-').pop()!;
 }
 
 function authorize(fn: FunctionConstruct, api: RestApi, raw: unknown, path: string): Authorization {
-  if (raw === undefined || raw === null) return { type: 'NONE' };
+  // An empty string is a placeholder: v3 writes no authorizer.
+  if (raw === undefined || raw === null || raw === '') return { type: 'NONE' };
   const config: Record<string, Json> = typeof raw === 'string' ? (raw.includes(':') ? { arn: raw } : { name: raw }) : { ...(raw as Record<string, Json>) };
   if (typeof raw === 'string' && raw.toLowerCase() === 'aws_iam') return { type: 'AWS_IAM' };
   const declaredType = typeof config.type === 'string' ? config.type : undefined;
   if (declaredType?.toLowerCase() === 'aws_iam') return { type: 'AWS_IAM' };
+  // `{ type, authorizerId }`: an authorizer of the API made elsewhere (in `resources` or another stack).
+  if (config.authorizerId !== undefined && declaredType !== undefined) {
+    const type = declaredType.toUpperCase() === 'COGNITO_USER_POOLS' ? 'COGNITO_USER_POOLS' : 'CUSTOM';
+    return { type, externalAuthorizerId: config.authorizerId, scopes: config.scopes };
+  }
 
   const arn = config.arn;
   const isCognito = declaredType?.toUpperCase() === 'COGNITO_USER_POOLS' || (typeof arn === 'string' && arn.includes(':cognito-idp:'));
   let name = config.name as string | undefined;
   if (name === undefined) {
-    if (typeof arn !== 'string') throw invalid(path, 'a function name, an ARN, or { name | arn, … }', raw);
+    if (typeof arn !== 'string') throw invalid(path, 'a function name, an ARN, { name | arn, … } or { type, authorizerId }', raw);
     name = nameFromArn(arn);
   }
   const authorizerFunction = arn === undefined ? fn.service.function(name) : undefined;

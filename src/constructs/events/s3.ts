@@ -8,6 +8,7 @@ import type { Service } from '../service';
 import type { FunctionConstruct } from '../function';
 import { CustomResource, customResourceFunction } from '../custom-resources';
 import { checkEvent, type Intrinsic, isEither, isEventObject, isIntrinsic } from './event-schema';
+import { isIntrinsic as isIntrinsicValue } from '../../intrinsic';
 import { lambdaPermission } from './lambda-permission';
 
 /** S3's bucket naming rules: lower-case labels of letters, digits and dashes, not an IP address. */
@@ -64,13 +65,30 @@ class Bucket extends Construct {
     new CfnResource(this, 'Bucket', {
       logicalId: this.logicalId,
       type: 'AWS::S3::Bucket',
-      properties: () => ({
-        BucketName: this.bucketName,
-        NotificationConfiguration: { LambdaConfigurations: this.notifications },
-        ...Object.fromEntries(Object.entries(properties).map(([key, value]) => [key.charAt(0).toUpperCase() + key.slice(1), value])),
-      }),
+      properties: () => {
+        const given = Object.fromEntries(Object.entries(properties).map(([key, value]) => [key.charAt(0).toUpperCase() + key.slice(1), value]));
+        // v3's order: the bucket's name and notifications, then the given settings.
+        return Object.assign({ BucketName: this.bucketName, NotificationConfiguration: null }, given, {
+          NotificationConfiguration: this.notificationConfiguration(given.NotificationConfiguration),
+        });
+      },
       dependsOn: () => this.permissions,
     });
+  }
+
+  /**
+   * The functions' notifications with the bucket's own `notificationConfiguration`: v3 puts the
+   * given keys over the generated ones, so queues and topics are added to the functions'. Where
+   * the given keys hold `LambdaConfigurations` too, v3 drops the functions' (their events never
+   * fire); fw keeps both, the given ones first.
+   */
+  private notificationConfiguration(given: Json | undefined): Json {
+    if (given === undefined || given === null || typeof given !== 'object' || Array.isArray(given) || isIntrinsicValue(given)) {
+      return given ?? { LambdaConfigurations: this.notifications };
+    }
+    const own = (given as Record<string, Json>).LambdaConfigurations;
+    const lambdas = Array.isArray(own) ? [...own, ...this.notifications] : this.notifications;
+    return Object.assign({ LambdaConfigurations: null }, given, { LambdaConfigurations: lambdas });
   }
 
   notify(fn: FunctionConstruct, event: string, rules: Rule[] | undefined, permission: string): void {

@@ -1,5 +1,5 @@
 import { corsPreflightProperties } from '../../constructs/rest-api-cors';
-import { restApiProperties } from '../../constructs/rest-api';
+import { predefinedResourceId, restApiProperties } from '../../constructs/rest-api';
 import type { Json } from '../../constructs/model';
 import type { Service } from '../../constructs/service';
 import * as naming from '../../synth/naming';
@@ -104,8 +104,7 @@ export const resources = {
 };
 
 function predefinedResource(plugin: CompilingPlugin, path: string): Json | undefined {
-  const predefined = apiGatewayOf(plugin).restApiResources;
-  return predefined?.[`/${path}`] ?? predefined?.[path];
+  return predefinedResourceId(apiGatewayOf(plugin).restApiResources, path);
 }
 
 export const cors = {
