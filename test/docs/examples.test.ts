@@ -179,7 +179,46 @@ examples.before(async () => {
     `#!/bin/sh\nif [ "$1 $2" = "local start" ]; then echo "(the examples test's local cloud runs at $FW_LOCAL_PORT)"; exit 0; fi\nexec "${process.execPath}" "${FW}" "$@"\n`,
   );
   chmodSync(join(bin, 'fw'), 0o755);
+  // npm test needs only Node.js and npm: where curl or perl is missing, a stand-in in Node.js does
+  // what the examples ask of it (curl -s -f -o -w -H URL; perl -pi -e 's/…/…/' FILE).
+  for (const [tool, script] of Object.entries(STAND_INS)) {
+    if (onPath(tool)) continue;
+    writeFileSync(join(bin, tool), `#!${process.execPath}\n${script}`);
+    chmodSync(join(bin, tool), 0o755);
+  }
 });
+
+const onPath = (tool: string) => (process.env.PATH ?? '').split(':').some(dir => existsSync(join(dir, tool)));
+
+const STAND_INS: Record<string, string> = {
+  curl: `
+const args = process.argv.slice(2);
+let url, out, format, fail = false;
+const headers = {};
+for (let i = 0; i < args.length; i++) {
+  const arg = args[i];
+  if (arg === '-o') out = args[++i];
+  else if (arg === '-w') format = args[++i];
+  else if (arg === '-H') { const [name, ...value] = args[++i].split(':'); headers[name.trim()] = value.join(':').trim(); }
+  else if (/^-[a-zA-Z]+$/.test(arg)) { if (arg.includes('f')) fail = true; }
+  else url = arg;
+}
+fetch(url, { headers }).then(async (response) => {
+  const body = Buffer.from(await response.arrayBuffer());
+  if (fail && response.status >= 400) process.exit(22);
+  if (out === '/dev/null') {} else if (out) require('node:fs').writeFileSync(out, body); else process.stdout.write(body);
+  if (format) process.stdout.write(format.replace('%{http_code}', String(response.status)).replace(/\\\\n/g, '\\n'));
+}, () => process.exit(7));
+`,
+  perl: `
+const args = process.argv.slice(2);
+const expression = args[args.indexOf('-e') + 1];
+const [, find, replace] = /^s\\/(.*?)\\/(.*?)\\/$/.exec(expression) || [];
+if (!args.includes('-pi') || find === undefined) { console.error('perl stand-in: only -pi -e s/…/…/ FILE'); process.exit(2); }
+const fs = require('node:fs');
+for (const file of args.slice(args.indexOf('-e') + 2)) fs.writeFileSync(file, fs.readFileSync(file, 'utf8').split('\\n').map((line) => line.replace(new RegExp(find), replace)).join('\\n'));
+`,
+};
 examples.after(async () => {
   await cloud?.stop();
   rmSync(work, { recursive: true, force: true });
@@ -202,9 +241,23 @@ function run(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ cod
 const runnable = new Map<string, Block[]>();
 for (const block of all.filter(candidate => candidate.marker === '')) runnable.set(block.file, [...(runnable.get(block.file) ?? []), block]);
 
-examples('the tools the examples use besides fw are installed (bash, curl, perl)', () => {
-  const missing = ['bash', 'curl', 'perl'].filter(tool => !(process.env.PATH ?? '').split(':').some(dir => existsSync(join(dir, tool))));
+examples('the tools the examples use besides fw are there: bash, and curl and perl (or their stand-ins)', () => {
+  const missing = ['bash', 'curl', 'perl'].filter(tool => !onPath(tool) && !existsSync(join(bin, tool)));
   assert.equal(missing, [], `install ${missing.join(', ')} to run the documentation's examples`);
+});
+
+examples('the stand-ins for curl and perl do what the examples ask of them', async () => {
+  const folder = join(work, 'stand-ins');
+  mkdirSync(folder, { recursive: true });
+  for (const [tool, script] of Object.entries(STAND_INS)) writeFileSync(join(folder, tool), `#!${process.execPath}\n${script}`, { mode: 0o755 });
+  writeFileSync(join(folder, 'handler.js'), "const items = [{ name: 'Notebook' }];\n");
+  const url = `${cloud.cloud.url}/_fw/health`;
+  const result = await run(
+    `./perl -pi -e 's/Notebook/Sketchbook/' handler.js && cat handler.js && ./curl -s -o /dev/null -w '%{http_code}\\n' "${url}" && ./curl -sf "${url}/missing" || echo "failed with $?"`,
+    folder,
+    process.env,
+  );
+  assert.equal(result, { code: 0, output: "const items = [{ name: 'Sketchbook' }];\n200\nfailed with 22\n" });
 });
 
 for (const [file, blocks] of runnable) {
