@@ -15,6 +15,7 @@ import type { DeployedResource, LocalServices } from './service-interfaces';
 import { ApiResourceStore } from './state/api-resources';
 import { ImageRepositoryStore } from './state/image-repositories';
 import { makePrivateDir } from './state/files';
+import { claimDataFolder, leaseDataFolder } from './state/data-folder';
 import { LogStore } from './state/logs';
 import { InvocationMetrics } from './metrics/invocation-metrics';
 import { ParameterStore } from './state/parameters';
@@ -72,12 +73,15 @@ export class LocalCloud implements LocalServices {
   };
   private readonly changeListeners: (() => void)[] = [];
   private readonly logLine: (line: string) => void;
+  private readonly releaseDataFolder: () => void;
 
   constructor(options: LocalCloudOptions) {
     this.dataDir = options.dataDir;
     this.credentials = options.credentials ?? { accessKeyId: 'local', secretAccessKey: 'local' };
     this.provisioningDelay = options.provisioningDelay ?? 0;
+    claimDataFolder(this.dataDir);
     makePrivateDir(this.dataDir);
+    this.releaseDataFolder = leaseDataFolder(this.dataDir);
     this.logLine = options.log ?? (() => {});
     this.s3 = new S3Store(this.dataDir);
     this.dynamodb = new TableStore(this.dataDir);
@@ -149,5 +153,6 @@ export class LocalCloud implements LocalServices {
     this.stacks.save();
     this.logs.flush();
     this.dynamodb.close();
+    this.releaseDataFolder();
   }
 }
