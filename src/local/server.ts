@@ -19,7 +19,8 @@ import { eventBridgeApi } from './services/eventbridge';
 import { kinesisApi, refuseCbor } from './services/kinesis';
 import { SqsApi } from './services/sqs';
 import { cloudWatchApi } from './services/cloudwatch';
-import { lambdaApi } from './services/lambda';
+import { lambdaApi, versionCodeResponse } from './services/lambda';
+import { VERSION_CODE_PATH } from './runtime/code';
 import { logsApi } from './services/logs';
 import { publish, snsAction } from './services/sns';
 import { ssmApi } from './services/ssm';
@@ -125,6 +126,11 @@ export class LocalServer {
     if (url.pathname === '/_fw/health') {
       // How `fw deploy --local` recognizes a running `fw local start` server.
       this.write(req, res, { status: 200, headers: { 'content-type': 'application/json', 'x-fw-local': '1' }, body: '{"status":"ok"}' }, this.access.corsHeaders(req));
+      return;
+    }
+    if (url.pathname.startsWith(VERSION_CODE_PATH) && req.method === 'GET') {
+      // A version's code, where GetFunction's Code.Location points (on AWS a presigned URL).
+      this.write(req, res, versionCodeResponse(this.cloud.dataDir, url.pathname.slice(VERSION_CODE_PATH.length).replace(/\.zip$/, '')), {});
       return;
     }
     const request = localRequestOf(req, url, body);
