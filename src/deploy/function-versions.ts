@@ -40,8 +40,7 @@ export async function rollbackFunctionCode(clients: AwsClients, lambda: LambdaCl
  */
 async function downloadCode(clients: AwsClients, location: string): Promise<Uint8Array> {
   const endpoint = clients.target.endpoint?.replace(/\/$/, '');
-  // The local cloud's copy of a version's code (under /_fw/) is read as AWS's presigned URL is; its S3 objects with a signature.
-  if (endpoint && location.startsWith(`${endpoint}/`) && !location.startsWith(`${endpoint}/_fw/`)) {
+  if (endpoint && location.startsWith(`${endpoint}/`)) {
     const { GetObjectCommand } = require('@aws-sdk/client-s3') as typeof import('@aws-sdk/client-s3');
     const [bucket, ...key] = location.slice(endpoint.length + 1).split('/');
     const object = await clients.s3.send(new GetObjectCommand({ Bucket: bucket, Key: decodeURIComponent(key.join('/')) }));

@@ -146,7 +146,8 @@ v3('rollback function to a version whose deployment folder was pruned uses the c
     }
   }
   assert.equal(pruned.sort(), ['compiled-cloudformation-template.json', 'serverless-state.json', 'shelf.zip']);
-  assert.match((await context.fw('deploy', 'list', 'functions')).stdout, /^hello \(shelf-dev-hello\): 1, 2\n/);
+  const listed = await context.fw('deploy', 'list', 'functions');
+  assert.match(listed.stdout, /^hello \(shelf-dev-hello\): 1, 2[,\n]/, listed.stdout + listed.stderr);
   const rolled = await context.fw('rollback', 'function', '-f', 'hello', '--function-version', '1');
   assert.is(rolled.stderr, '');
   assert.is(rolled.stdout, '✔ Function hello rolled back to version 1\n');

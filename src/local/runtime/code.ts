@@ -71,7 +71,7 @@ export function publishedVersions(fn: { attributes: Record<string, unknown> }): 
 
 /** Where a published version's code is kept: Lambda's own copy, which outlives the deployment bucket's object (a pruned deployment). */
 const VERSION_CODE = 'fw:VersionCode';
-/** Where the local server hands a version's copy out, as Lambda's presigned Location does. */
+/** Where the local server hands a version's copy out (to signed GETs, as its S3 objects), as Lambda's presigned Location does. */
 export const VERSION_CODE_PATH = '/_fw/lambda-code/';
 
 export function versionCodeFile(dataDir: string, name: string): string | undefined {
