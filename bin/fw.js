@@ -58,10 +58,7 @@ function loadBundle(name) {
   }
   // Module.wrap's wrapper, with one more parameter: how the bundle asks for another bundle's module.
   const source = `(function (exports, require, module, __filename, __dirname, __fwModule) { ${bytes.toString('latin1')}\n});`;
-  // Compiled under its name in the package, not its path: V8 keeps the name it was compiled with in the
-  // code cache, so the caches the build writes (and the stack traces of a run from them) would carry
-  // the build machine's folders.
-  const script = new vm.Script(source, { filename: `fw-deploy/dist/${basename(filename)}`, cachedData });
+  const script = new vm.Script(source, { filename, cachedData });
   const bundle = new Module(filename, module);
   bundle.filename = filename;
   bundle.paths = Module._nodeModulePaths(dirname(filename));
