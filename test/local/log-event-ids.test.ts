@@ -20,6 +20,7 @@ ids.before(async (context) => {
 });
 
 ids.after(async (context) => {
+  context.logs.destroy();
   await context.stop();
 });
 
@@ -54,8 +55,9 @@ ids('ids survive a restart of the local cloud, and GetLogEvents answers the fiel
     const { events } = await logs.send(new GetLogEventsCommand({ logGroupName: '/aws/lambda/tail', logStreamName: 's' }));
     assert.equal(Object.keys(events![0]).sort(), ['ingestionTime', 'message', 'timestamp']);
   } finally {
+    logs.destroy();
+    // The suite's cloud stopped above (stopping it again in after() does nothing): this one is stopped here.
     await again.stop();
-    context.cloud = await startLocalCloud({ port: 0, dataDir: context.dataDir, quiet: true });
   }
 });
 
