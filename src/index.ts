@@ -1,4 +1,9 @@
 /** The public API of the fw package: what a `fw.ts` service file imports, and the commands as functions. */
+
+// As the CLI does (src/cli/main.ts): fw pins its SDK and tests it on every Node.js `engines` allows, so
+// the SDK's notice that its own future releases drop Node.js 20 is noise to a program using fw.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 export { defineConfig } from './config/types';
 export type {
   FunctionConfig,

@@ -1,6 +1,3 @@
-import { rmSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { resolve } from 'node:path';
 import { Command, Option } from 'clipanion';
 import { FwCommand } from './base';
 import { ConfigError } from '../errors';
@@ -129,16 +126,32 @@ export class LocalResetCommand extends FwCommand {
   static override paths = [['local', 'reset']];
   static override usage = Command.Usage({
     description: 'Delete everything the local cloud stored (stacks, buckets, objects, functions, logs)',
-    examples: [['Wipe the default state folder', '$0 local reset']],
+    details: `
+      Removes only what the local cloud made: a folder without its .fw-local-cloud marker is refused, files that were
+      there before the local cloud first used the folder stay, and a folder a local cloud is running on is left alone.
+    `,
+    examples: [
+      ['Wipe the default state folder', '$0 local reset'],
+      ['Wipe the state of a local cloud started with --data .local-cloud', '$0 local reset --data .local-cloud'],
+    ],
   });
 
   data = Option.String('--data', { description: 'State folder (default: $FW_LOCAL_DATA or ~/.fw/local)' });
 
   async run(): Promise<number> {
     const dataDir = localDataDir(this.data);
-    if (dataDir === resolve('/') || dataDir === homedir()) throw new ConfigError(`Refusing to delete ${dataDir}`);
-    rmSync(dataDir, { recursive: true, force: true });
-    this.context.stdout.write(`Removed the local cloud state in ${dataDir}\n`);
+    const { planReset, resetDataFolder } = require('../local/state/data-folder') as typeof import('../local/state/data-folder');
+    const plan = planReset(dataDir);
+    if ('refused' in plan) throw new ConfigError(`Refusing to reset ${dataDir}: ${plan.refused}`);
+    const out = this.context.stdout;
+    if (plan.remove.length === 0) {
+      out.write(`Nothing to remove: ${dataDir} holds no local cloud state\n`);
+      return 0;
+    }
+    resetDataFolder(dataDir, plan);
+    out.write(`Removed the local cloud state in ${dataDir}:\n`);
+    for (const entry of plan.remove) out.write(`  ${entry}\n`);
+    if (plan.removeFolder) out.write(`and the folder itself, which the local cloud had made\n`);
     return 0;
   }
 }

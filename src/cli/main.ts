@@ -30,6 +30,7 @@ import { isUserFacing } from '../errors';
 import { secretValues } from '../secrets';
 import { servicePluginsMentioned } from '../plugins/discover';
 import { shareFwModule } from '../fw-module';
+import { stopOutputAtClosedPipe } from './closed-pipe';
 
 const COMMANDS = [
   CreateCommand, PackageCommand, DeployCommand, DeployFunctionCommand, DevCommand, DiffCommand, RemoveCommand, InfoCommand,
@@ -91,6 +92,8 @@ export async function main(argv: string[]): Promise<void> {
   // Whatever prints a value read from ssm:/s3:/cf: (a plugin's log, a CloudFormation reason), it is masked.
   secretValues.guard(process.stdout);
   secretValues.guard(process.stderr);
+  stopOutputAtClosedPipe(process.stdout);
+  stopOutputAtClosedPipe(process.stderr);
   // `fw api:deploy` (Serverless Compose's form) in a compose folder is `fw deploy --service api`.
   if (argv[0]?.includes(':')) argv = (require('./compose') as typeof import('./compose')).expandServiceCommand(argv, process.cwd());
   const { cli, argv: args, error } = await buildCliFor(argv, process.cwd());

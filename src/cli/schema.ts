@@ -29,10 +29,6 @@ export class SchemaCommand extends FwCommand {
       extensions = { ...manager.schemaExtensions(), eventTypes: manager.eventTypes.map(eventType => eventType.value.type) };
     }
     const stdout = this.context.stdout;
-    // `fw schema | head` closes the pipe early: the reader has what it wanted, not an error.
-    stdout.on('error', error => {
-      if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error;
-    });
     stdout.write(`${JSON.stringify(serviceJsonSchema(extensions), null, 2)}\n`);
     return 0;
   }

@@ -1,4 +1,5 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { ConfigError } from '../errors';
 import { serviceNameProblem } from './names';
@@ -48,7 +49,9 @@ export function writeService(request: CreateRequest): string[] {
   if (folderProblem !== undefined) throw new ConfigError(`Cannot create the service: ${folderProblem}`);
 
   mkdirSync(dirname(dir), { recursive: true });
-  const staging = mkdtempSync(join(dirname(dir), `.${basename(dir)}.fw-create-`));
+  // mkdirSync, not mkdtempSync (always 0700): the service folder gets the mode the user's umask gives any new folder.
+  const staging = join(dirname(dir), `.${basename(dir)}.fw-create-${randomBytes(4).toString('hex')}`);
+  mkdirSync(staging);
   try {
     const files = copyTemplate(template.dir, staging, name);
     if (existsSync(dir)) rmdirSync(dir); // empty, checked above; rename cannot replace a folder everywhere

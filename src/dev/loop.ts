@@ -80,6 +80,8 @@ export async function runDevLoop(request: DevRequest, output: DevOutput, signal:
           if (result.outcome === 'hotswapped') output.write(`✔ Hotswapped ${result.hotswapped?.join(', ') || 'nothing (the functions already run this code)'} (${seconds} s)\n`);
           cleanup = result.cleanup?.().catch(report);
           if (result.outcome === 'deployed') output.write(`✔ Deployed stack ${deployment.packaged.stackName} (${seconds} s)\n\n${output.summary(result)}`);
+          // The first round on a service deployed as it is: what it serves is what the user came for.
+          if (result.outcome === 'unchanged' && !hotswap) output.write(`✔ Stack ${deployment.packaged.stackName} already runs this code and template (${seconds} s)\n\n${output.summary(result)}`);
         } finally {
           await deployment.close();
         }

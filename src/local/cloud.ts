@@ -16,6 +16,7 @@ import { ApiResourceStore } from './state/api-resources';
 import { ImageRepositoryStore } from './ecr/repositories';
 import { unlessDiskFull } from './state/storage-failure';
 import { makePrivateDir } from './state/files';
+import { claimDataFolder, leaseDataFolder } from './state/data-folder';
 import { LogStore } from './logs/store';
 import { InvocationMetrics } from './cloudwatch/invocation-metrics';
 import { ParameterStore } from './ssm/parameters';
@@ -75,12 +76,15 @@ export class LocalCloud implements LocalServices {
   };
   private readonly changeListeners: (() => void)[] = [];
   private readonly logLine: (line: string) => void;
+  private readonly releaseDataFolder: () => void;
 
   constructor(options: LocalCloudOptions) {
     this.dataDir = options.dataDir;
     this.credentials = options.credentials ?? ANY_LOCAL_CREDENTIALS;
     this.provisioningDelay = options.provisioningDelay ?? 0;
+    claimDataFolder(this.dataDir);
     makePrivateDir(this.dataDir);
+    this.releaseDataFolder = leaseDataFolder(this.dataDir);
     this.logLine = options.log ?? (() => {});
     this.s3 = new S3Store(this.dataDir);
     this.dynamodb = new TableStore(this.dataDir, (line) => this.log(line));
@@ -154,5 +158,6 @@ export class LocalCloud implements LocalServices {
     unlessDiskFull('saving function logs on stop', () => this.logs.flush(), (line) => this.log(line));
     unlessDiskFull('saving invocation metrics on stop', () => this.invocationMetrics.flush(), (line) => this.log(line));
     this.dynamodb.close();
+    this.releaseDataFolder();
   }
 }

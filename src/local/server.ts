@@ -16,17 +16,18 @@ import { GatewayRouter } from './gateway/router';
 import { apiGatewayApi } from './gateway/service';
 import { RestStages } from './gateway/rest-stages';
 import { refuseUpgrade } from './websocket/websocket-apis';
+import { StorageFailure } from './state/storage-failure';
 import { dynamoDbApi } from './dynamodb/service';
 import { ecrApi } from './ecr/service';
 import { eventBridgeApi } from './eventbridge/service';
 import { kinesisApi, refuseCbor } from './kinesis/service';
 import { SqsApi } from './sqs/service';
 import { cloudWatchApi } from './cloudwatch/service';
-import { lambdaApi } from './lambda/service';
+import { lambdaApi, versionCodeResponse } from './lambda/service';
+import { VERSION_CODE_PATH } from './runtime/code';
 import { logsApi } from './logs/service';
 import { publish, snsAction } from './sns/service';
 import { ssmApi } from './ssm/service';
-import { StorageFailure } from './state/storage-failure';
 import { stsAction } from './sts/service';
 
 type Service = 'cloudformation' | 'sts' | 'sns' | 'sqs' | 'lambda' | 'logs' | 'ssm' | 'dynamodb' | 'ecr' | 'events' | 'apigateway' | 'kinesis' | 'monitoring' | 'gateway' | 's3';
@@ -131,6 +132,11 @@ export class LocalServer {
     if (url.pathname === '/_fw/health') {
       // How `fw deploy --local` recognizes a running `fw local start` server.
       this.write(req, res, { status: 200, headers: { 'content-type': 'application/json', 'x-fw-local': '1' }, body: '{"status":"ok"}' }, this.access.corsHeaders(req));
+      return;
+    }
+    if (url.pathname.startsWith(VERSION_CODE_PATH) && req.method === 'GET') {
+      // A version's code, where GetFunction's Code.Location points (on AWS a presigned URL).
+      this.write(req, res, versionCodeResponse(this.cloud.dataDir, url.pathname.slice(VERSION_CODE_PATH.length).replace(/\.zip$/, '')), {});
       return;
     }
     const request = localRequestOf(req, url, body);

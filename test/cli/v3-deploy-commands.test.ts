@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { GetTemplateCommand } from '@aws-sdk/client-cloudformation';
+import { DeleteObjectCommand, ListBucketsCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { GetFunctionConfigurationCommand, LambdaClient, ListFunctionsCommand } from '@aws-sdk/client-lambda';
 import { LOCAL_CREDENTIALS, startTestService, type TestService } from '../helpers/local-cloud';
 
@@ -128,6 +129,29 @@ v3('rollback function sets the code of an earlier version', async context => {
   assert.is((await invoked(context)).version, 'one');
   const missing = await context.fw('rollback', 'function', '-f', 'hello', '--function-version', '99');
   assert.is(missing.stderr, 'Error: Function shelf-dev-hello has no version 99 (--function-version); "fw deploy list functions" lists its versions\n');
+});
+
+v3('rollback function to a version whose deployment folder was pruned uses the copy of the code Lambda kept, as AWS does', async context => {
+  assert.is((await context.fw('rollback', 'function', '-f', 'hello', '--function-version', '2')).code, 0);
+  assert.is((await invoked(context)).version, 'two');
+  // What `deploymentBucket.maxPreviousDeploymentArtifacts` (or a user) does to the first deployment's folder.
+  const { Buckets } = await context.s3.send(new ListBucketsCommand({}));
+  const pruned: string[] = [];
+  for (const { Name } of Buckets ?? []) {
+    const { Contents } = await context.s3.send(new ListObjectsV2Command({ Bucket: Name }));
+    for (const { Key } of Contents ?? []) {
+      if (!Key?.includes(`/${context.timestamps[0]}-`)) continue;
+      await context.s3.send(new DeleteObjectCommand({ Bucket: Name, Key }));
+      pruned.push(Key.replace(/^.*\//, ''));
+    }
+  }
+  assert.equal(pruned.sort(), ['compiled-cloudformation-template.json', 'serverless-state.json', 'shelf.zip']);
+  const listed = await context.fw('deploy', 'list', 'functions');
+  assert.match(listed.stdout, /^hello \(shelf-dev-hello\): 1, 2[,\n]/, listed.stdout + listed.stderr);
+  const rolled = await context.fw('rollback', 'function', '-f', 'hello', '--function-version', '1');
+  assert.is(rolled.stderr, '');
+  assert.is(rolled.stdout, '✔ Function hello rolled back to version 1\n');
+  assert.is((await invoked(context)).version, 'one');
 });
 
 v3('deploy -f updates one function; deploy function --update-config leaves the code', async context => {

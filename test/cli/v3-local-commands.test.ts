@@ -9,6 +9,8 @@ import { TEST_ENV } from '../helpers/local-cloud';
 import { Service } from '../../src/constructs/service';
 import { synthesize } from '../../src/synth/synthesize';
 import { version } from '../../src/version';
+import { startLocalCloud } from '../../src/local';
+import { recordEndpoint } from '../../src/local/state/running-endpoint';
 
 /** v3's commands that need no cloud: invoke local, print, package, plugin, config credentials, doctor, global options. */
 const SERVICE = `# the shop service
@@ -192,10 +194,31 @@ local('doctor checks Node.js, credentials, the service file and the local cloud'
     `fw ${version}\n✔ Node.js ${process.versions.node}\n✔ AWS credentials: from the environment (AWS_ACCESS_KEY_ID)\n✔ Service file: ${join(context.dir, 'serverless.yml')}\n` +
       '- Local cloud: not running on port 0 ("fw local start" starts it; --local starts one per command)\nDeprecations: none stored (fw prints them when a command runs)\n',
   );
+});
+
+local('doctor: a local-only user in a new folder (no AWS credentials, no service file) gets warnings and exit code 0', async context => {
   rmSync(join(context.dir, 'serverless.yml'));
-  const noService = await runFw(['doctor'], context.dir, { ...TEST_ENV, FW_LOCAL_PORT: '0' });
-  assert.is(noService.code, 1);
-  assert.ok(noService.stdout.includes(`✖ Service file: No service file in ${context.dir}`), noService.stdout);
+  const env = { ...TEST_ENV, FW_LOCAL_PORT: '0', AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_PROFILE: '', AWS_SHARED_CREDENTIALS_FILE: join(context.dir, 'no-credentials') };
+  const result = await runFw(['doctor'], context.dir, env);
+  assert.is(result.code, 0, result.stdout);
+  assert.equal(result.stdout.split('\n').slice(2, 4), [
+    '! AWS credentials: none found in the environment or the shared credentials file (SSO, ~/.aws/config and instance roles are tried when a command runs; --local needs none)',
+    `! Service file: No service file in ${context.dir}: expected one of fw.yml, fw.yaml, fw.json (or serverless.yml); run "fw" to create a service`,
+  ]);
+});
+
+local('doctor finds the local cloud "fw local start" runs on another port, by the endpoint.json in its data folder', async context => {
+  const dataDir = join(context.dir, 'cloud');
+  const cloud = await startLocalCloud({ port: 0, dataDir, quiet: true });
+  const forget = recordEndpoint(dataDir, { url: cloud.url, port: cloud.port });
+  try {
+    const result = await runFw(['doctor'], context.dir, { ...TEST_ENV, FW_LOCAL_PORT: '', FW_LOCAL_DATA: dataDir });
+    assert.is(result.code, 0, result.stdout);
+    assert.ok(result.stdout.includes(`\n✔ Local cloud: running on port ${cloud.port}\n`), result.stdout);
+  } finally {
+    forget();
+    await cloud.stop();
+  }
 });
 
 local('global options: --version on any command, --debug, Dashboard options and account commands say what fw does with them', async context => {

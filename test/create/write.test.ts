@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -32,6 +32,19 @@ write('writes every template file with the name filled in, except the manifest',
   assert.is(readFileSync(join(dir, 'fw.yml'), 'utf8'), 'service: My-Api\ncustom:\n  bucket: my-api-uploads\n');
   assert.is(readFileSync(join(dir, 'src', 'handler.js'), 'utf8'), 'exports.handler = async () => ({ statusCode: 200, body: "My-Api" });\n');
   assert.equal(readdirSync(parent), ['My-Api'], 'no staging folder is left beside the service');
+});
+
+write('the service folder and its folders follow the umask (drwxr-xr-x under 022, drwxr-x--- under 027)', () => {
+  for (const [umask, mode] of [[0o022, 0o755], [0o027, 0o750]]) {
+    const dir = join(tempDir('umask'), 'api');
+    const before = process.umask(umask);
+    try {
+      writeService({ template: fakeTemplate(), name: 'api', dir });
+    } finally {
+      process.umask(before);
+    }
+    assert.equal([statSync(dir).mode & 0o777, statSync(join(dir, 'src')).mode & 0o777].map((m) => m.toString(8)), [mode.toString(8), mode.toString(8)]);
+  }
 });
 
 write('fills an existing empty folder', () => {

@@ -128,6 +128,40 @@ dev('a mistake in the service file is printed and the loop goes on', async conte
 
 dev.run();
 
+const again = suite('fw dev on a service already deployed as it is');
+
+again('the first round deploys nothing and prints the endpoints, as after a deploy', async () => {
+  const service = await startTestService({ 'fw.yml': SERVICE, 'handler.js': HANDLER('same') });
+  const port = Number(new URL(service.cloud.url).port);
+  const round = async () => {
+    let out = '';
+    const write = (text: string) => void (out += text);
+    const controller = new AbortController();
+    const loop = runDevLoop(
+      { cwd: service.service, local: { port } },
+      { write, error: error => write(`ERROR ${(error as Error).message}\n`), reporter: { info: line => write(`${line}\n`), progress: () => undefined, event: () => undefined }, summary: result => formatSummary(result.summary, false) },
+      controller.signal,
+    );
+    await eventually('the loop to watch', () => (out.includes('Watching ') ? true : undefined));
+    controller.abort();
+    await loop;
+    return out;
+  };
+  try {
+    const first = await round();
+    const endpoint = /GET - \S+\/users\/\{id\}/.exec(first)?.[0];
+    assert.ok(endpoint, first);
+    const second = await round();
+    assert.match(second, /No changes to deploy/);
+    assert.match(second, /✔ Stack devloop-dev already runs this code and template \(\d+\.\d s\)\n\n/);
+    assert.ok(second.includes(endpoint!), second);
+  } finally {
+    await service.stop();
+  }
+});
+
+again.run();
+
 const parts = suite('fw dev: what it watches and checks');
 
 parts('does not start on a stage named like production without --hotswap-production', async () => {

@@ -4,6 +4,7 @@ import { request } from 'node:http';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LOCAL_CLOUD_ENTRIES } from '../../src/local/state/data-folder';
 import { CloudFormationClient, CreateStackCommand, ListStacksCommand } from '@aws-sdk/client-cloudformation';
 import { GetObjectCommand, PutObjectCommand, CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { GetParameterCommand, GetParametersByPathCommand, GetParametersCommand, PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
@@ -483,7 +484,9 @@ secrets('everything in the data folder is readable by its user only: files 0600,
   };
   walk(dataDir);
   const kinds = readdirSync(dataDir).sort();
-  assert.equal({ kinds, open, root: (statSync(dataDir).mode & 0o777).toString(8) }, { kinds: ['blobs', 'functions', 'state'], open: [], root: '700' });
+  assert.equal({ kinds, open, root: (statSync(dataDir).mode & 0o777).toString(8) }, { kinds: ['.fw-local-cloud', 'blobs', 'functions', 'processes', 'state'], open: [], root: '700' });
+  // `fw local reset` removes only the entries it knows the local cloud writes.
+  assert.equal(kinds.filter((kind) => !LOCAL_CLOUD_ENTRIES.includes(kind)), []);
   assert.equal(readdirSync(join(dataDir, 'state')).sort(), ['cloudformation.json', 'invocation-metrics.jsonl', 'logs.json', 'operations', 's3.json', 'ssm.json']);
 });
 

@@ -1,8 +1,9 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { AwsError } from '../protocol/errors';
 import type { LocalServices } from '../service-interfaces';
 import type { ResourceRecord } from '../cloudformation/model';
 import { header, jsonResponse, type LocalRequest, type LocalResponse } from '../http';
-import { CODE_SIZE, materializeCode, publishedVersions, type PublishedVersion } from '../runtime/code';
+import { CODE_SIZE, materializeCode, publishedVersions, VERSION_CODE_PATH, versionCodeFile, versionCodeName, type PublishedVersion } from '../runtime/code';
 import { createFunction, deleteFunction, eventSourceMappings, permissions, updateApiFunctionCode } from './resources';
 import { lambdaVersionsApi } from './versions';
 import { lambdaConcurrencyApi } from './concurrency';
@@ -53,10 +54,19 @@ function clientContextOf(request: LocalRequest): unknown {
   }
 }
 
-/** Where a function's (or version's) code can be read: its object in the local S3. */
-function codeLocation(cloud: LocalServices, code: unknown): string | undefined {
+/** Where a function's code can be read: its object in the local S3; a version's: the copy Lambda kept of it. */
+function codeLocation(cloud: LocalServices, code: unknown, version?: PublishedVersion): string | undefined {
+  const copy = version && versionCodeName(version);
+  if (copy) return `${cloud.baseUrl}${VERSION_CODE_PATH}${copy}.zip`;
   const s3 = code as { S3Bucket?: unknown; S3Key?: unknown } | undefined;
   return typeof s3?.S3Bucket === 'string' && typeof s3.S3Key === 'string' ? `${cloud.baseUrl}/${s3.S3Bucket}/${s3.S3Key}` : undefined;
+}
+
+/** The zip a published version keeps (its GetFunction Code.Location). */
+export function versionCodeResponse(dataDir: string, name: string): LocalResponse {
+  const file = versionCodeFile(dataDir, name);
+  if (file && existsSync(file)) return { status: 200, headers: { 'content-type': 'application/zip' }, body: readFileSync(file) };
+  return { status: 404, headers: { 'content-type': 'application/xml' }, body: '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message></Error>' };
 }
 
 /**
@@ -129,7 +139,7 @@ export async function lambdaApi(cloud: LocalServices, request: LocalRequest): Pr
     const reserved = reservedConcurrency(record);
     return jsonResponse({
       Configuration: configuration(record, version),
-      Code: { RepositoryType: 'S3', Location: codeLocation(cloud, version ? version.Code : record.properties.Code) },
+      Code: { RepositoryType: 'S3', Location: codeLocation(cloud, version ? version.Code : record.properties.Code, version) },
       Tags: {},
       ...(reserved !== undefined ? { Concurrency: { ReservedConcurrentExecutions: reserved } } : {}),
     });

@@ -87,7 +87,7 @@ export function lambdaVersionsApi(cloud: LocalServices, request: LocalRequest, c
     }
     // Publishing unchanged code again returns the version that has it, as Lambda does.
     const last = publishedVersions(record).at(-1);
-    const published = last && last.CodeSha256 === record.attributes.CodeSha256 ? last : publishVersion(record, (version) => `${String(record.attributes.Arn)}:${version}`);
+    const published = last && last.CodeSha256 === record.attributes.CodeSha256 ? last : publishVersion(cloud, record, (version) => `${String(record.attributes.Arn)}:${version}`);
     functionChanged(cloud, record);
     return jsonResponse({ ...configuration(record, published), Description: String(input.Description ?? '') }, 201);
   }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AwsError } from '../protocol/errors';
 import type { LocalServices } from '../service-interfaces';
 import { jsonResponse, type LocalResponse } from '../http';
+import { LogStore } from './store';
 
 const JSON_11 = 'application/x-amz-json-1.1';
 const RETENTION_DAYS = [1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653];
@@ -48,7 +49,7 @@ function logsOperation(cloud: LocalServices, operation: string, input: Record<st
       const page = matching.slice(offset, offset + limit);
       return jsonResponse(
         {
-          events: page.map((event, index) => ({ ...event, eventId: `${event.timestamp}${String(offset + index).padStart(20, '0')}` })),
+          events: page.map((event) => ({ logStreamName: event.logStreamName, timestamp: event.timestamp, message: event.message, ingestionTime: event.ingestionTime, eventId: LogStore.eventId(event) })),
           searchedLogStreams: [],
           nextToken: offset + limit < matching.length ? String(offset + limit) : undefined,
         },
@@ -59,7 +60,7 @@ function logsOperation(cloud: LocalServices, operation: string, input: Record<st
     case 'GetLogEvents': {
       const group = String(input.logGroupName ?? '');
       groupMustExist(cloud, group);
-      const events = cloud.logs.events(group, [String(input.logStreamName)]);
+      const events = cloud.logs.events(group, [String(input.logStreamName)]).map(({ timestamp, message, ingestionTime }) => ({ timestamp, message, ingestionTime }));
       return jsonResponse({ events, nextForwardToken: `f/${randomUUID()}`, nextBackwardToken: `b/${randomUUID()}` }, 200, JSON_11);
     }
     case 'DescribeLogGroups': {

@@ -6,6 +6,8 @@ export interface LogEvent {
   timestamp: number;
   message: string;
   ingestionTime: number;
+  /** Given once when the event is stored, so its eventId stays the same on every page and every read (as CloudWatch Logs' ids do). */
+  sequence: number;
 }
 
 interface LogGroup {
@@ -26,6 +28,7 @@ export class LogStore {
   private readonly file: string;
   private readonly groups: Record<string, LogGroup>;
   private flushTimer?: NodeJS.Timeout;
+  private nextSequence = 0;
 
   constructor(
     dataDir: string,
@@ -33,6 +36,15 @@ export class LogStore {
   ) {
     this.file = join(dataDir, 'state', 'logs.json');
     this.groups = readJson<Record<string, LogGroup>>(this.file, {});
+    const stored = Object.values(this.groups).flatMap((group) => Object.values(group.streams).flat());
+    this.nextSequence = stored.reduce((highest, event) => Math.max(highest, event.sequence ?? -1), -1) + 1;
+    // Events stored by an older fw get their sequence now.
+    for (const event of stored) event.sequence ??= this.nextSequence++;
+  }
+
+  /** The eventId FilterLogEvents gives the event: its time and the sequence it was stored with. */
+  static eventId(event: LogEvent): string {
+    return `${event.timestamp}${String(event.sequence).padStart(20, '0')}`;
   }
 
   createGroup(name: string): void {
@@ -62,7 +74,7 @@ export class LogStore {
   put(group: string, stream: string, events: { timestamp: number; message: string }[]): void {
     const list = this.groups[group].streams[stream];
     const now = Date.now();
-    for (const event of events) list.push({ timestamp: event.timestamp, message: event.message, ingestionTime: now });
+    for (const event of events) list.push({ timestamp: event.timestamp, message: event.message, ingestionTime: now, sequence: this.nextSequence++ });
     list.sort((a, b) => a.timestamp - b.timestamp);
     if (list.length > EVENTS_KEPT_PER_STREAM) list.splice(0, list.length - EVENTS_KEPT_PER_STREAM);
     this.scheduleFlush();
@@ -90,7 +102,7 @@ export class LogStore {
     this.createGroup(group);
     const events = (this.groups[group].streams[stream] ??= []);
     const now = Date.now();
-    for (const message of messages) events.push({ timestamp: now, message, ingestionTime: now });
+    for (const message of messages) events.push({ timestamp: now, message, ingestionTime: now, sequence: this.nextSequence++ });
     if (events.length > EVENTS_KEPT_PER_STREAM) events.splice(0, events.length - EVENTS_KEPT_PER_STREAM);
     this.scheduleFlush();
   }

@@ -58,7 +58,7 @@ export const lambdaVersionProvider: ResourceProvider = {
   create(properties, context) {
     const name = functionNameOf(String(properties.FunctionName));
     // The version keeps the code the function has now (invoke with a qualifier, rollback function).
-    const published = publishVersion(context.cloud.functions.record(name), version => arn('lambda', context.region, context.accountId, `function:${name}:${version}`));
+    const published = publishVersion(context.cloud, context.cloud.functions.record(name), version => arn('lambda', context.region, context.accountId, `function:${name}:${version}`));
     return { physicalId: published.Arn, attributes: { Version: published.Version, FunctionArn: arn('lambda', context.region, context.accountId, `function:${name}`) } };
   },
 };

@@ -1,7 +1,7 @@
 import { ALIASES } from './aliases';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { AwsError } from '../protocol/errors';
 import type { S3Store } from '../s3/store';
 import { PRIVATE_DIR, writePrivateFile } from '../state/files';
@@ -69,11 +69,47 @@ export function publishedVersions(fn: { attributes: Record<string, unknown> }): 
   return (fn.attributes[PUBLISHED_VERSIONS] as PublishedVersion[] | undefined) ?? [];
 }
 
-/** Publishes the function's current code as its next version number. */
-export function publishVersion(fn: { attributes: Record<string, unknown>; properties: Record<string, unknown> }, arnOf: (version: string) => string): PublishedVersion {
+/** Where a published version's code is kept: Lambda's own copy, which outlives the deployment bucket's object (a pruned deployment). */
+const VERSION_CODE = 'fw:VersionCode';
+/** Where the local server hands a version's copy out (to signed GETs, as its S3 objects), as Lambda's presigned Location does. */
+export const VERSION_CODE_PATH = '/_fw/lambda-code/';
+
+export function versionCodeFile(dataDir: string, name: string): string | undefined {
+  return /^[0-9a-f]{64}$/.test(name) ? join(dataDir, 'functions', 'published', `${name}.zip`) : undefined;
+}
+
+/** The name of the version's own copy of its code zip, when it has one. */
+export function versionCodeName(version: PublishedVersion): string | undefined {
+  const name = (version.Code as Record<string, unknown> | undefined)?.[VERSION_CODE];
+  return typeof name === 'string' ? name : undefined;
+}
+
+/** Copies the zip the function runs now (its S3 object) to Lambda's own storage, as Lambda keeps each version's code. */
+function keepVersionCode(cloud: { dataDir: string; s3: S3Store }, code: unknown): unknown {
+  const s3 = code as { S3Bucket?: unknown; S3Key?: unknown } | undefined;
+  if (typeof s3?.S3Bucket !== 'string' || typeof s3.S3Key !== 'string') return code;
+  let zip: Buffer;
+  try {
+    zip = cloud.s3.readObject(s3.S3Bucket, s3.S3Key).data;
+  } catch {
+    return code;
+  }
+  const name = createHash('sha256').update(zip).digest('hex');
+  const file = versionCodeFile(cloud.dataDir, name)!;
+  if (!existsSync(file)) {
+    mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR });
+    const temporary = `${file}.${randomBytes(4).toString('hex')}.tmp`;
+    writePrivateFile(temporary, zip);
+    renameSync(temporary, file);
+  }
+  return { ...s3, [VERSION_CODE]: name };
+}
+
+/** Publishes the function's current code as its next version number, keeping a copy of the code. */
+export function publishVersion(cloud: { dataDir: string; s3: S3Store }, fn: { attributes: Record<string, unknown>; properties: Record<string, unknown> }, arnOf: (version: string) => string): PublishedVersion {
   const versions = publishedVersions(fn);
   const number = String(Math.max(0, ...versions.map(version => Number(version.Version))) + 1);
-  const published = { Version: number, Arn: arnOf(number), CodeSha256: String(fn.attributes.CodeSha256), CodeSize: Number(fn.attributes[CODE_SIZE] ?? 0), Code: fn.properties.Code };
+  const published = { Version: number, Arn: arnOf(number), CodeSha256: String(fn.attributes.CodeSha256), CodeSize: Number(fn.attributes[CODE_SIZE] ?? 0), Code: keepVersionCode(cloud, fn.properties.Code) };
   fn.attributes[PUBLISHED_VERSIONS] = [...versions, published];
   return published;
 }

@@ -6,6 +6,7 @@ import { constants } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { peakMemoryMb } from './peak-memory';
 import { FLUSH_MARKER, type FunctionErrorPayload, type InvokeMessage, type ReplyMessage } from './protocol';
 
 export interface FunctionConfig {
@@ -255,7 +256,9 @@ export class Worker {
     this.log(`END RequestId: ${pending.id}`);
     const init = this.initDuration !== undefined && this.firstInvocation ? `\tInit Duration: ${this.initDuration.toFixed(2)} ms` : '';
     this.firstInvocation = false;
-    this.log(`REPORT RequestId: ${pending.id}\tDuration: ${duration.toFixed(2)} ms\tBilled Duration: ${Math.max(1, Math.ceil(duration))} ms\tMemory Size: ${this.config.memory} MB\tMax Memory Used: ${this.config.memory} MB${init}\t`);
+    // Like Lambda's, the peak of the environment over its life so far, never above its memory size.
+    this.maxMemoryUsed = Math.min(this.config.memory, Math.max(this.maxMemoryUsed, peakMemoryMb(this.child.pid) ?? 0));
+    this.log(`REPORT RequestId: ${pending.id}\tDuration: ${duration.toFixed(2)} ms\tBilled Duration: ${Math.max(1, Math.ceil(duration))} ms\tMemory Size: ${this.config.memory} MB\tMax Memory Used: ${this.maxMemoryUsed || this.config.memory} MB${init}\t`);
     this.pending = undefined;
     this.busy = false;
     this.lastUsed = Date.now();
@@ -264,6 +267,7 @@ export class Worker {
   }
 
   private firstInvocation = true;
+  private maxMemoryUsed = 0;
 
   private deathReason?: string;
 
