@@ -39,6 +39,8 @@ export interface PackageRequest {
   outDir?: string;
   /** @internal fw dev: what its watcher vouches for (see watched-files.ts). */
   watched?: import('./watched-files').WatchedTrust;
+  /** Progress of the zips (files and zips written of all), for a progress line. */
+  onProgress?: import('./artifacts').ArtifactInput['onProgress'];
   /**
    * Where container images are pushed and tags resolved (ECR): the deploy's target. Default: AWS in
    * the service's region (or $AWS_ENDPOINT_URL), asked only when an image must be built or a tag resolved.
@@ -144,6 +146,7 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
       layers: config.layers as never,
       build: config.build as never,
       watched: request.watched,
+      onProgress: request.onProgress,
     }));
     Object.assign(service.artifacts, artifacts);
     const synthStarted = performance.now();
