@@ -86,8 +86,9 @@ export async function monitorStack(clients: AwsClients, stackName: string, optio
         finished.add(event.LogicalResourceId!);
       }
       if (!firstFailure && event.ResourceStatus?.endsWith('_FAILED') && event.LogicalResourceId !== stackName) firstFailure = event;
-      if (options.countNested && event.ResourceType === 'AWS::CloudFormation::Stack' && event.PhysicalResourceId && !nested.has(event.PhysicalResourceId)) {
-        nested.set(event.PhysicalResourceId, { logicalId: event.LogicalResourceId!, seen: new Set(), finished: new Set(), last: false });
+      const isNestedStack = event.ResourceType === 'AWS::CloudFormation::Stack' && event.LogicalResourceId !== stackName && event.PhysicalResourceId;
+      if (options.countNested && isNestedStack && !nested.has(event.PhysicalResourceId!)) {
+        nested.set(event.PhysicalResourceId!, { logicalId: event.LogicalResourceId!, seen: new Set(), finished: new Set(), last: false });
       }
     }
     for (const [id, stack] of nested) {
@@ -100,7 +101,9 @@ export async function monitorStack(clients: AwsClients, stackName: string, optio
       }
     }
     const done = finished.size + [...nested.values()].reduce((sum, stack) => sum + stack.finished.size, 0);
-    options.onProgress?.(done, Math.max(options.expectedResources ?? 0, done), stackStatus);
+    const total = Math.max(options.expectedResources ?? 0, done);
+    // Resources the operation had nothing to do for send no event: a finished operation is every one of them.
+    options.onProgress?.(/^(CREATE|UPDATE|DELETE)_COMPLETE$/.test(stackStatus) ? total : done, total, stackStatus);
     if (!isInProgress(stackStatus)) return { status: stackStatus, firstFailure };
     // Short operations (the local cloud, small stacks) finish in well under a second.
     await sleep(fastPolls-- > 0 ? 150 : delay);
