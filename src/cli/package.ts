@@ -35,12 +35,13 @@ export class PackageCommand extends ServiceCommand {
     const folder = relative(process.cwd(), result.outDir) || '.';
     const sizes = new Map(result.artifacts.map(artifact => [artifact.name, artifact.size]));
     const zips = result.artifacts.filter(artifact => artifact.name.endsWith('.zip'));
-    const code = zips.length === 0 ? '' : `, ${zips.length} zip${zips.length === 1 ? '' : 's'} (${formatSize(zips.reduce((sum, zip) => sum + zip.size, 0))})`;
-    const templates = result.files.length - result.artifacts.length;
+    const templates = result.files.filter(file => file.startsWith('cloudformation-template-')).length;
+    const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+    const code = zips.length === 0 ? '' : `${plural(zips.length, 'zip')} (${formatSize(zips.reduce((sum, zip) => sum + zip.size, 0))}), `;
     // One summary, as v3; each file with its size under --verbose.
     this.context.stdout.write(
       `${out.green('✔')} Packaged ${out.bold(result.service)} for stage ${out.bold(result.stage)} (${result.region}) in ${Date.now() - started} ms: ` +
-        `${templates} template and state file${templates === 1 ? '' : 's'}${code} in ${folder}/\n` +
+        `${code}${plural(templates, 'template')} and the state file in ${folder}/\n` +
         (this.verbose || this.debug !== undefined
           ? result.files.map(file => `  ${out.dim(`${folder}/`)}${file}${sizes.has(file) ? ` (${formatSize(sizes.get(file)!)})` : ''}\n`).join('')
           : ''),
