@@ -11,6 +11,7 @@ export class PackageCommand extends ServiceCommand {
       ['Package for another stage and region', '$0 package --stage prod --region eu-west-1'],
       ['Package a service file with another name', '$0 package --config api.yml'],
       ['Package into another folder (then: fw deploy --package build/package)', '$0 package --package build/package'],
+      ['List every file written, with its size', '$0 package --verbose'],
     ],
   });
 
