@@ -157,11 +157,6 @@ function stepOf(line: string): string {
   return /^[^:\d(]*/.exec(line)![0].trim();
 }
 
-/** `1,234` */
-export function count(value: number): string {
-  return value.toLocaleString('en-US');
-}
-
 /** `812 B`, `4.2 kB`, `53.1 MB` */
 export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

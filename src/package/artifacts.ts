@@ -57,7 +57,8 @@ export interface PackagingProgress {
 
 /** `Packaging: 1,200/3,000 files, 4/100 zips` (zips only when there are several). */
 export function packagingLine(progress: PackagingProgress): string {
-  const n = (value: number) => value.toLocaleString('en-US');
+  // Not toLocaleString: loading Intl's number data costs ~10 ms of a 100 ms `fw package`.
+  const n = (value: number) => String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   const zips = progress.totalZips > 1 ? `, ${n(progress.zips)}/${n(progress.totalZips)} zips` : '';
   return `Packaging: ${n(progress.files)}/${n(progress.totalFiles)} files${zips}`;
 }
