@@ -128,6 +128,12 @@ export function createProgress(stream: Writable, options: ProgressOptions = {}):
     if (shown) write(CLEAR_LINE);
     shown = '';
   };
+  const done = () => {
+    if (timer) clearInterval(timer);
+    timer = undefined;
+    current = '';
+    clear();
+  };
   return {
     update(line) {
       current = line;
@@ -138,17 +144,12 @@ export function createProgress(stream: Writable, options: ProgressOptions = {}):
       }
       if (now() - drawnAt >= FRAME_MS || !shown) draw();
     },
+    // A lasting line ends the step it reports on: a stale state is not redrawn under it (the next update shows the line again).
     line(text) {
-      clear();
+      done();
       writeLine(`${text}\n`);
-      if (current && timer) draw();
     },
-    done() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      current = '';
-      clear();
-    },
+    done,
   };
 }
 

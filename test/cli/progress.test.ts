@@ -30,7 +30,7 @@ unit('is rewritten in place on a terminal, also with NO_COLOR; plain with CI=tru
   assert.is(progressMode(captured(false), { FORCE_COLOR: '1' }), 'plain');
 });
 
-unit('in a terminal: a spinner line redrawn in place, cleared before a lasting line and at the end', () => {
+unit('in a terminal: a spinner line redrawn in place, cleared for a lasting line and at the end', () => {
   const err = captured(true);
   const out = captured(false);
   let t = 0;
@@ -39,8 +39,10 @@ unit('in a terminal: a spinner line redrawn in place, cleared before a lasting l
   t = 100;
   progress.update('Packaging: 2/3 files');
   progress.line('Uploaded 1 file');
+  t = 200;
+  progress.update('Updating stack (1/9 resources)');
   progress.done();
-  assert.equal(err.text().split(CLEAR), ['', '⠙ Packaging: 1/3 files', '⠹ Packaging: 2/3 files', '', '⠸ Packaging: 2/3 files', '']);
+  assert.equal(err.text().split(CLEAR), ['', '⠙ Packaging: 1/3 files', '⠹ Packaging: 2/3 files', '', '⠸ Updating stack (1/9 resources)', '']);
   assert.is(out.text(), 'Uploaded 1 file\n');
 });
 
