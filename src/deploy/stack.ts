@@ -91,15 +91,15 @@ export async function monitorStack(clients: AwsClients, stackName: string, optio
         nested.set(event.PhysicalResourceId!, { logicalId: event.LogicalResourceId!, seen: new Set(), finished: new Set(), last: false });
       }
     }
-    for (const [id, stack] of nested) {
-      if (stack.last) continue;
-      // Once the parent saw the nested stack finish, its events are read one last time.
-      stack.last = finished.has(stack.logicalId);
-      const nestedEvents = await newEvents(clients, id, options.since, stack.seen).catch(() => []);
-      for (const event of nestedEvents) {
-        if (event.LogicalResourceId !== event.StackName && /_COMPLETE$|_FAILED$|SKIPPED$/.test(event.ResourceStatus ?? '')) stack.finished.add(event.LogicalResourceId!);
-      }
-    }
+    await Promise.all(
+      [...nested].filter(([, stack]) => !stack.last).map(async ([id, stack]) => {
+        // Once the parent saw the nested stack finish, its events are read one last time; a failed read only delays the count.
+        stack.last = finished.has(stack.logicalId);
+        for (const event of await newEvents(clients, id, options.since, stack.seen).catch(() => [])) {
+          if (event.LogicalResourceId !== event.StackName && /_COMPLETE$|_FAILED$|SKIPPED$/.test(event.ResourceStatus ?? '')) stack.finished.add(event.LogicalResourceId!);
+        }
+      }),
+    );
     const done = finished.size + [...nested.values()].reduce((sum, stack) => sum + stack.finished.size, 0);
     const total = Math.max(options.expectedResources ?? 0, done);
     // Resources the operation had nothing to do for send no event: a finished operation is every one of them.
