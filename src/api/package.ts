@@ -1,5 +1,9 @@
 import { join } from 'node:path';
 import type { PackagedService } from '../package/service';
+import type { ArtifactInput } from '../package/artifacts';
+
+/** Told how far the zips are: files written of all, zips finished of all. */
+export type PackageProgressListener = NonNullable<ArtifactInput['onProgress']>;
 import type { Template } from '../synth/template';
 import { cwdOf, optionsOf, type ServiceRequest } from './request';
 
@@ -28,9 +32,9 @@ export interface PackageResult {
  * artifacts into `.serverless/` (or `outDir`, relative to `cwd`). Throws ConfigError (with the config `path`) for a mistake in
  * the service file.
  */
-export async function packageService(request: ServiceRequest & { outDir?: string } = {}): Promise<PackageResult> {
+export async function packageService(request: ServiceRequest & { outDir?: string; onProgress?: PackageProgressListener } = {}): Promise<PackageResult> {
   const packaging = require('../package/service') as typeof import('../package/service');
-  const packaged = await packaging.packageService({ cwd: cwdOf(request), options: optionsOf(request), outDir: request.outDir });
+  const packaged = await packaging.packageService({ cwd: cwdOf(request), options: optionsOf(request), outDir: request.outDir, onProgress: request.onProgress });
   return packageResult(packaged);
 }
 

@@ -1,7 +1,6 @@
 import { Option } from 'clipanion';
 import type { StackEvent } from '@aws-sdk/client-cloudformation';
 import { ServiceCommand } from './base';
-import { colorsEnabled } from '../terminal/output';
 import type { Reporter } from '../deploy/deploy';
 import type { Connection } from '../deploy/connect';
 import type { LoadedService } from '../package/load';
@@ -73,38 +72,23 @@ export abstract class CloudCommand extends ServiceCommand {
     return connect({ region: loaded.region, credentials: credentialSourcesOf(loaded, this.awsProfile), local: this.local, endpoint: this.endpointUrl, localPort: this.localCloudPort, localCloudRunning: this.local ? this.localCloudPort !== undefined : undefined });
   }
 
-  /** Progress rewritten in place on a terminal; every event with --verbose; never credentials. */
+  /** Progress rewritten in place on a terminal, plain periodic lines when piped; every event with --verbose; never credentials. */
   protected reporter(): Reporter & { done(): void } {
-    const stream = this.context.stdout;
-    const tty = Boolean((stream as { isTTY?: boolean }).isTTY) && colorsEnabled(stream);
-    let shown = '';
-    const clear = () => {
-      if (tty && shown) stream.write('\r\u001b[2K');
-      shown = '';
-    };
+    const { createProgress } = require('../terminal/progress') as typeof import('../terminal/progress');
+    const progress = createProgress(this.context.stderr, { env: this.context.env, lines: this.context.stdout });
     return {
-      info: line => {
-        clear();
-        stream.write(`${line}\n`);
-      },
-      progress: line => {
-        if (!tty || line === shown) return;
-        stream.write(`\r\u001b[2K${line}`);
-        shown = line;
-      },
+      info: line => progress.line(line),
+      progress: line => progress.update(line),
       event: (event: StackEvent) => {
         if (!this.verbose) return;
-        clear();
         const time = event.Timestamp?.toISOString().slice(11, 19) ?? '';
         const reason = event.ResourceStatusReason ? `  ${event.ResourceStatusReason}` : '';
-        stream.write(`  ${time}  ${event.ResourceStatus}  ${event.LogicalResourceId} (${event.ResourceType})${reason}\n`);
+        progress.line(`  ${time}  ${event.ResourceStatus}  ${event.LogicalResourceId} (${event.ResourceType})${reason}`);
       },
       detail: line => {
-        if (!this.verbose) return;
-        clear();
-        stream.write(`${line}\n`);
+        if (this.verbose) progress.line(line);
       },
-      done: clear,
+      done: () => progress.done(),
     };
   }
 }

@@ -101,7 +101,8 @@ export class DeployCommand extends FunctionDeployingCommand {
     const notes = require('./deploy-v3-options') as typeof import('./deploy-v3-options');
     const started = Date.now();
     if (this.enforceHashUpdate) this.context.stderr.write(`${notes.ENFORCE_HASH_UPDATE}\n`);
-    const deployment = await openDeployment({ ...this.cloudRequest(), packageDir: this.packageDir });
+    const reporter = this.reporter();
+    const deployment = await openDeployment({ ...this.cloudRequest(), packageDir: this.packageDir, reporter }).finally(() => reporter.done());
     const { packaged, connection } = deployment;
     if (this.s3Accelerate !== undefined) await notes.useS3Acceleration(connection, packaged.stackName, this.s3Accelerate, (line: string) => this.context.stderr.write(`${line}\n`));
     if (this.minifyTemplate) notes.minifyTemplates(packaged);
@@ -109,7 +110,6 @@ export class DeployCommand extends FunctionDeployingCommand {
       const { printPreview } = require('./diff') as typeof import('./diff');
       return printPreview(this, packaged, connection);
     }
-    const reporter = this.reporter();
     const { interruptDeploy } = require('../deploy/interruption') as typeof import('../deploy/interruption');
     let interrupting = false;
     const interrupted = () => {

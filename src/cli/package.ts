@@ -11,6 +11,7 @@ export class PackageCommand extends ServiceCommand {
       ['Package for another stage and region', '$0 package --stage prod --region eu-west-1'],
       ['Package a service file with another name', '$0 package --config api.yml'],
       ['Package into another folder (then: fw deploy --package build/package)', '$0 package --package build/package'],
+      ['List every file written, with its size', '$0 package --verbose'],
     ],
   });
 
@@ -21,21 +22,31 @@ export class PackageCommand extends ServiceCommand {
     const started = Date.now();
     // Loaded when the command runs, so `fw --help` stays fast.
     const { packageService } = require('../api/package') as typeof import('../api/package');
-    const result = await packageService({ cwd: process.cwd(), options: this.cliOptions(), outDir: this.packageDir });
+    const { packagingLine } = require('../package/artifacts') as typeof import('../package/artifacts');
+    const { createProgress, formatSize } = require('../terminal/progress') as typeof import('../terminal/progress');
+    const progress = createProgress(this.context.stderr, { env: this.context.env, lines: this.context.stdout });
+    const result = await packageService({
+      cwd: process.cwd(),
+      options: this.cliOptions(),
+      outDir: this.packageDir,
+      onProgress: state => progress.update(packagingLine(state)),
+    }).finally(() => progress.done());
     if (this.minifyTemplate) (require('./deploy-v3-options') as typeof import('./deploy-v3-options')).minifyTemplates(result.packaged);
     const out = this.out;
     const folder = relative(process.cwd(), result.outDir) || '.';
     const sizes = new Map(result.artifacts.map(artifact => [artifact.name, artifact.size]));
+    const zips = result.artifacts.filter(artifact => artifact.name.endsWith('.zip'));
+    const templates = result.files.filter(file => file.startsWith('cloudformation-template-')).length;
+    const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+    const code = zips.length === 0 ? '' : `${plural(zips.length, 'zip')} (${formatSize(zips.reduce((sum, zip) => sum + zip.size, 0))}), `;
+    // One summary, as v3; each file with its size under --verbose.
     this.context.stdout.write(
-      `${out.green('✔')} Packaged ${out.bold(result.service)} for stage ${out.bold(result.stage)} (${result.region}) in ${Date.now() - started} ms\n` +
-        result.files.map(file => `  ${out.dim(`${folder}/`)}${file}${sizes.has(file) ? ` (${formatSize(sizes.get(file)!)})` : ''}\n`).join(''),
+      `${out.green('✔')} Packaged ${out.bold(result.service)} for stage ${out.bold(result.stage)} (${result.region}) in ${Date.now() - started} ms: ` +
+        `${code}${plural(templates, 'template')} and the state file in ${folder}/\n` +
+        (this.verbose || this.debug !== undefined
+          ? result.files.map(file => `  ${out.dim(`${folder}/`)}${file}${sizes.has(file) ? ` (${formatSize(sizes.get(file)!)})` : ''}\n`).join('')
+          : ''),
     );
     return 0;
   }
-}
-
-function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} kB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import {
   DeleteObjectsCommand,
   GetObjectCommand,
@@ -58,13 +58,26 @@ export interface Upload {
  * Uploads in parallel (a few at a time), each with its sha256 as metadata and the encryption
  * `provider.deploymentBucket` asks for (`uploadEncryption`); returns how many went up.
  */
-export async function uploadAll(clients: AwsClients, bucket: string, uploads: Upload[], encryption: UploadEncryption = {}, concurrency = 4): Promise<number> {
+export async function uploadAll(
+  clients: AwsClients,
+  bucket: string,
+  uploads: Upload[],
+  encryption: UploadEncryption = {},
+  concurrency = 4,
+  onProgress?: (doneBytes: number, totalBytes: number) => void,
+): Promise<number> {
   const queue = [...uploads];
+  const sizeOf = (upload: Upload) => (upload.file ? statSync(upload.file).size : Buffer.byteLength(upload.body ?? ''));
+  const total = onProgress ? uploads.reduce((sum, upload) => sum + sizeOf(upload), 0) : 0;
+  let done = 0;
+  onProgress?.(0, total);
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
       const body = next.file ? readFileSync(next.file) : Buffer.from(next.body ?? '');
       const contentType = next.key.endsWith('.json') ? 'application/json' : 'application/zip';
       await clients.s3.send(new PutObjectCommand({ Bucket: bucket, Key: next.key, Body: body, Metadata: { filesha256: next.sha256 }, ContentType: contentType, ...encryption }));
+      done += body.length;
+      onProgress?.(done, total);
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, uploads.length) }, worker));

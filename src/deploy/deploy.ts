@@ -161,20 +161,27 @@ export async function deployService(packaged: PackagedService, clients: AwsClien
   const pointAtKeptArtifacts = (text: string) =>
     Object.entries(artifactKeys).reduce((result, [name, key]) => result.split(`"${folder}/${name}"`).join(JSON.stringify(key)), text);
   // Nested templates name artifacts and this deployment's folder inside: uploaded afresh, pointing at the kept keys.
+  let nestedResources = 0;
   for (const file of nestedFiles) {
     const text = pointAtKeptArtifacts(readFileSync(join(packaged.outDir, file), 'utf8'));
+    nestedResources += Object.keys((JSON.parse(text) as { Resources?: object }).Resources ?? {}).length;
     uploads.push({ key: `${folder}/${file}`, body: text, sha256: sha256(text) });
   }
   const templateText = pointAtKeptArtifacts(readFileSync(join(packaged.outDir, UPDATE_TEMPLATE), 'utf8'));
   uploads.push({ key: `${folder}/${TEMPLATE_OBJECT}`, body: templateText, sha256: sha256(templateText) });
-  const uploaded = await step('upload', uploadAll(clients, bucket, uploads, uploadEncryption(packaged)));
+  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  const uploaded = await step(
+    'upload',
+    uploadAll(clients, bucket, uploads, uploadEncryption(packaged), undefined, (done, total) => reporter.progress(`Uploading: ${mb(done)} of ${mb(total)}`)),
+  );
   const kept = Object.values(artifactKeys).filter(key => !key.startsWith(`${folder}/`)).length;
   reporter.info(`Uploaded ${uploaded} file${uploaded === 1 ? '' : 's'}${kept ? ` (${kept} unchanged artifact${kept === 1 ? '' : 's'} kept where the last deployment stored ${kept === 1 ? 'it' : 'them'})` : ''} to s3://${bucket}/${folder}/`);
 
   // Inline when CloudFormation takes it so (no emulator has to resolve a URL to its S3), else by URL, as Serverless does.
   const template: TemplateSource =
     Buffer.byteLength(templateText) <= TEMPLATE_BODY_LIMIT ? { TemplateBody: templateText } : { TemplateURL: objectUrl(clients, bucket, `${folder}/${TEMPLATE_OBJECT}`) };
-  const resourceCount = Object.keys(packaged.template.Resources).length;
+  // The nested stacks' resources count too: a split service's progress covers every resource it deploys.
+  const resourceCount = Object.keys(packaged.template.Resources).length + nestedResources;
   const since = new Date();
   const after = stack ? await step('describe stack events', latestEventId(clients, stackName)) : undefined;
   const direct = packaged.config.provider.deploymentMethod === 'direct';
@@ -185,7 +192,7 @@ export async function deployService(packaged: PackagedService, clients: AwsClien
 
   if (changed) {
     reporter.info(`${stack ? 'Updating' : 'Creating'} stack ${stackName} (${resourceCount} resources)`);
-    const result = await step('describe stack events', monitorStack(clients, stackName, { ...monitorOptions(options, since, resourceCount), after }));
+    const result = await step('describe stack events', monitorStack(clients, stackName, { ...monitorOptions(options, since, resourceCount), after, countNested: nestedFiles.size > 0 }));
     if (!/^(CREATE|UPDATE)_COMPLETE$/.test(result.status)) throw failure(stackName, stack ? 'update' : 'create', result.status, result.firstFailure);
   } else {
     reporter.info('No changes to the stack: CloudFormation found nothing to update');

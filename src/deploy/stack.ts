@@ -34,8 +34,10 @@ export interface MonitorOptions {
   after?: string;
   onEvent?: (event: StackEvent) => void;
   onProgress?: (done: number, total: number, status: string) => void;
-  /** Resources the operation touches, for the progress line. */
+  /** Resources the operation touches (its nested stacks' too), for the progress line. */
   expectedResources?: number;
+  /** Count the resources of nested stacks as they finish (their events are read too, for the count only). */
+  countNested?: boolean;
   pollMs?: number;
   signal?: AbortSignal;
 }
@@ -53,6 +55,8 @@ export interface MonitorResult {
 export async function monitorStack(clients: AwsClients, stackName: string, options: MonitorOptions): Promise<MonitorResult> {
   const seen = new Set<string>();
   const finished = new Set<string>();
+  /** Nested stacks by id (countNested): their resources that finished, their events already read. */
+  const nested = new Map<string, { logicalId: string; seen: Set<string>; finished: Set<string>; last: boolean }>();
   let firstFailure: StackEvent | undefined;
   let delay = options.pollMs ?? 1000;
   let fastPolls = 5;
@@ -82,8 +86,24 @@ export async function monitorStack(clients: AwsClients, stackName: string, optio
         finished.add(event.LogicalResourceId!);
       }
       if (!firstFailure && event.ResourceStatus?.endsWith('_FAILED') && event.LogicalResourceId !== stackName) firstFailure = event;
+      const isNestedStack = event.ResourceType === 'AWS::CloudFormation::Stack' && event.LogicalResourceId !== stackName && event.PhysicalResourceId;
+      if (options.countNested && isNestedStack && !nested.has(event.PhysicalResourceId!)) {
+        nested.set(event.PhysicalResourceId!, { logicalId: event.LogicalResourceId!, seen: new Set(), finished: new Set(), last: false });
+      }
     }
-    options.onProgress?.(finished.size, Math.max(options.expectedResources ?? 0, finished.size), stackStatus);
+    await Promise.all(
+      [...nested].filter(([, stack]) => !stack.last).map(async ([id, stack]) => {
+        // Once the parent saw the nested stack finish, its events are read one last time; a failed read only delays the count.
+        stack.last = finished.has(stack.logicalId);
+        for (const event of await newEvents(clients, id, options.since, stack.seen).catch(() => [])) {
+          if (event.LogicalResourceId !== event.StackName && /_COMPLETE$|_FAILED$|SKIPPED$/.test(event.ResourceStatus ?? '')) stack.finished.add(event.LogicalResourceId!);
+        }
+      }),
+    );
+    const done = finished.size + [...nested.values()].reduce((sum, stack) => sum + stack.finished.size, 0);
+    const total = Math.max(options.expectedResources ?? 0, done);
+    // Resources the operation had nothing to do for send no event: a finished operation is every one of them.
+    options.onProgress?.(/^(CREATE|UPDATE|DELETE)_COMPLETE$/.test(stackStatus) ? total : done, total, stackStatus);
     if (!isInProgress(stackStatus)) return { status: stackStatus, firstFailure };
     // Short operations (the local cloud, small stacks) finish in well under a second.
     await sleep(fastPolls-- > 0 ? 150 : delay);

@@ -43,6 +43,24 @@ export interface ArtifactInput {
   watched?: import('./watched-files').WatchedTrust;
   /** Where warnings go (a symlink skipped, function patterns ignored); stderr when absent. */
   warn?: (message: string) => void;
+  /** Called as files go into zips (often: keep it cheap), to show progress. */
+  onProgress?: (progress: PackagingProgress) => void;
+}
+
+/** How far the zips are: files written of all files of all zips, zips finished of all. */
+export interface PackagingProgress {
+  files: number;
+  totalFiles: number;
+  zips: number;
+  totalZips: number;
+}
+
+/** `Packaging: 1,200/3,000 files, 4/100 zips` (zips only when there are several). */
+export function packagingLine(progress: PackagingProgress): string {
+  // Not toLocaleString: loading Intl's number data costs ~10 ms of a 100 ms `fw package`.
+  const n = (value: number) => String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const zips = progress.totalZips > 1 ? `, ${n(progress.zips)}/${n(progress.totalZips)} zips` : '';
+  return `Packaging: ${n(progress.files)}/${n(progress.totalFiles)} files${zips}`;
 }
 
 export interface Artifact {

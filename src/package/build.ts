@@ -103,15 +103,16 @@ export async function buildArtifacts(input: ArtifactInput): Promise<Artifacts> {
       const bundles = await timed('package/artifacts/bundle', () => bundleHandlers(input.serviceDir, context.bundleRequests(zipped), esbuildOptions(input.build), warn));
       // Keep compressed files in memory only when more than one zip is built from them.
       const reader = new EntryReader(pool, deflater, individual.length + (serviceFunctions.length > 0 ? 1 : 0) > 1, cache, input.watched);
-      if (serviceFunctions.length > 0) {
-        const plan = context.plan(undefined, serviceFunctions, bundles, 'the service package');
-        const artifact = await timed('package/artifacts/zip', () => emit(input.outDir, `${input.serviceName}.zip`, plan, reader));
+      const servicePlan = serviceFunctions.length > 0 ? context.plan(undefined, serviceFunctions, bundles, 'the service package') : undefined;
+      const plans = individual.map((fn) => context.plan(fn, [fn], bundles, `function "${fn.key}"`));
+      const progress = packagingProgress(input.onProgress, servicePlan ? [servicePlan, ...plans] : plans);
+      if (servicePlan) {
+        const artifact = await timed('package/artifacts/zip', () => emit(input.outDir, `${input.serviceName}.zip`, servicePlan, reader, progress));
         result.service = artifact;
         for (const fn of serviceFunctions) result.functions[fn.key] = artifact;
       }
-      for (const fn of individual) {
-        const plan = context.plan(fn, [fn], bundles, `function "${fn.key}"`);
-        result.functions[fn.key] = await emit(input.outDir, `${fn.key}.zip`, plan, reader);
+      for (const [i, fn] of individual.entries()) {
+        result.functions[fn.key] = await emit(input.outDir, `${fn.key}.zip`, plans[i], reader, progress);
       }
     }
     for (const fn of input.functions) {
@@ -203,7 +204,7 @@ interface ZipPlan {
 }
 
 /** Writes the zip file by file, in path order, reading and deflating a few files ahead. */
-async function emit(outDir: string, name: string, plan: ZipPlan, reader: EntryReader): Promise<Artifact> {
+async function emit(outDir: string, name: string, plan: ZipPlan, reader: EntryReader, progress?: ZipProgress): Promise<Artifact> {
   const path = join(outDir, name);
   const extra = sortEntries(plan.extra);
   const writer = new ZipWriter(path);
@@ -211,6 +212,7 @@ async function emit(outDir: string, name: string, plan: ZipPlan, reader: EntryRe
   const add = (entry: ZipEntry) => {
     const offset = writer.add(entry);
     reader.cache?.written(entry, name, offset);
+    progress?.entry();
   };
   try {
     let i = 0;
@@ -223,12 +225,34 @@ async function emit(outDir: string, name: string, plan: ZipPlan, reader: EntryRe
       if (ahead.length >= 16) add(await ahead.shift()!);
     }
     while (ahead.length > 0) add(await ahead.shift()!);
+    progress?.zip();
   } catch (error) {
     writer.abort();
     rmSync(path, { force: true });
     throw error;
   }
   return { name, path, ...writer.finish() };
+}
+
+interface ZipProgress {
+  entry(): void;
+  zip(): void;
+}
+
+/** Counts entries and zips for `onProgress`, reporting at most every 64 entries (and at each zip's end). */
+function packagingProgress(onProgress: ArtifactInput['onProgress'], plans: ZipPlan[]): ZipProgress | undefined {
+  if (!onProgress) return undefined;
+  const state = { files: 0, totalFiles: plans.reduce((sum, plan) => sum + plan.files.length + plan.extra.length, 0), zips: 0, totalZips: plans.length };
+  onProgress({ ...state });
+  return {
+    entry() {
+      if (++state.files % 64 === 0) onProgress({ ...state });
+    },
+    zip() {
+      state.zips += 1;
+      onProgress({ ...state });
+    },
+  };
 }
 
 function noFiles(context: string, configPath: string): ConfigError {

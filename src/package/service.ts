@@ -40,6 +40,8 @@ export interface PackageRequest {
   outDir?: string;
   /** @internal fw dev: what its watcher vouches for (see watched-files.ts). */
   watched?: import('./watched-files').WatchedTrust;
+  /** Progress of the zips (files and zips written of all), for a progress line. */
+  onProgress?: import('./artifacts').ArtifactInput['onProgress'];
   /**
    * Where packaging reaches AWS: container images pushed and tags resolved (ECR), `package.artifact`
    * objects downloaded (S3). The deploy's target; default: AWS in the service's region (or
@@ -158,6 +160,7 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
       layers: config.layers as never,
       build: config.build as never,
       watched: request.watched,
+      onProgress: request.onProgress,
     }));
     if (Object.values(artifacts.functions).some(artifact => artifact.s3)) {
       // `package.artifact: s3://…` is downloaded into the package, as v3 does: deployed from the deployment bucket with its own hash.

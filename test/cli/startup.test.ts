@@ -69,14 +69,14 @@ codeCache.after.each(() => {
   rmSync(service, { recursive: true, force: true });
 });
 
-/** Runs fw with `nodeFlags` before bin/fw.js and the user cache folder under `home`: exit code and first line, without the time taken. */
+/** Runs fw with `nodeFlags` before bin/fw.js and the user cache folder under `home`: exit code and first line, without the time taken and what was written. */
 function fw(args: string[], options: { nodeFlags?: string[]; nodeOptions?: string; cacheHome?: string } = {}): string {
   const run = spawnSync(process.execPath, [...(options.nodeFlags ?? []), FW, ...args], {
     cwd: service,
     encoding: 'utf8',
     env: childEnv({ XDG_CACHE_HOME: options.cacheHome ?? home, NODE_OPTIONS: options.nodeOptions ?? '' }),
   });
-  return `${run.status} ${run.stdout.split('\n')[0].replace(/ in \d+ ms$/, '')}`;
+  return `${run.status} ${run.stdout.split('\n')[0].replace(/ in \d+ ms(: .*)?$/, '')}`;
 }
 
 const userCaches = () => readdirSync(join(home, 'fw')).filter((name) => !name.startsWith('.')).sort();

@@ -16,7 +16,8 @@ import { runCommands } from '../diff/run';
 import { HANDLER, manyFunctions } from './service';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
-const ENV = { AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', NO_COLOR: '1' };
+// Every progress line printed (no pacing), plain: NO_COLOR changes colour only.
+const ENV = { AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', NO_COLOR: '1', FW_PROGRESS_INTERVAL_MS: '0' };
 const EXTRA = `resources:
   Resources:
     Table:
@@ -80,6 +81,14 @@ async function physicalIds(context: Context): Promise<Map<string, string>> {
   return ids;
 }
 
+/** How many resources the root stack and its nested stacks hold (logical ids may repeat across stacks). */
+async function resourceCount(context: Context, stack = 'big-dev'): Promise<number> {
+  const { StackResources = [] } = await context.cfn.send(new DescribeStackResourcesCommand({ StackName: stack }));
+  let count = StackResources.length;
+  for (const resource of StackResources) if (resource.ResourceType === 'AWS::CloudFormation::Stack') count += await resourceCount(context, resource.PhysicalResourceId!);
+  return count;
+}
+
 const baseUrl = (stdout: string, pattern: RegExp) => {
   const match = pattern.exec(stdout);
   assert.ok(match, `no endpoint matching ${pattern}`);
@@ -105,6 +114,12 @@ deploy('deploys, and the endpoints of functions in nested stacks answer with the
   assert.match(result.stdout, 'Service deployed to stack big-dev');
   const ids = await physicalIds(context);
   assert.ok(ids.size > 2700, `${ids.size} resources`);
+  // The progress counts the nested stacks' resources too, not only the root stack's (see deploy-progress.test.ts).
+  const counts = [...result.stderr.matchAll(/^Updating stack \((\d+)\/(\d+) resources\)$/gm)].map(match => [Number(match[1]), Number(match[2])]);
+  assert.ok(counts.length > 0, result.stderr);
+  const deployed = await resourceCount(context);
+  assert.equal(counts.at(-1), [deployed, deployed]);
+  assert.ok(!result.stderr.includes('\u001b'), 'no control codes when piped');
   const httpApi = baseUrl(result.stdout, /GET - (\S+)\/h\/fn0\n/);
   const rest = baseUrl(result.stdout, /GET - (\S+)\/r\/fn0\n/);
   for (const url of [`${httpApi}/h/fn0`, `${httpApi}/h/fn299`, `${rest}/r/fn150`]) {
