@@ -9,7 +9,7 @@
 //    Node.js (and 20.18.0, which crashed on another 20.x's code cache): `fw --version`, `--help`, `fw create`, `fw package` (twice: the second run uses the
 //    code cache the first left), `fw print` (the yaml chunk), the template compared with the one the running Node.js writes,
 //    then `fw local start --port 0` (the local cloud's chunk) and `fw deploy` into it, and an HTTP call to the endpoint.
-// 3. `fw create -t node-typescript`, `npm install --save-dev <tarball>` and the new service's
+// 3. `fw create -t node-typescript`, `npm install --offline` (fw-deploy linked from the installed copy) and the new service's
 //    `npm test`.
 //
 // Node.js binaries come from the npm registry (package node-<platform>-<arch>) and are kept in
@@ -225,13 +225,18 @@ function checkTypeScriptService(fwShim, tarball, work) {
   const service = join(work, 'greeter');
   if (!report(created.code === 0, 'installed fw create -t node-typescript', `${exited(created)}:\n${created.output}`)) return;
   const manifest = JSON.parse(readFileSync(join(service, 'package.json'), 'utf8'));
+  // fw-deploy is not on the registry: the new service links the fw that created it (`file:` a relative path).
+  const dependency = manifest.devDependencies['fw-deploy'] ?? '';
+  const linked = dependency.startsWith('file:') ? join(service, dependency.slice('file:'.length), 'package.json') : '';
+  const linkedName = linked && existsSync(linked) ? JSON.parse(readFileSync(linked, 'utf8')).name : undefined;
   report(
-    manifest.devDependencies['fw-deploy'] === `^${PACKAGE.version}` && !('fw' in manifest.devDependencies),
-    'the new service depends on fw-deploy, not on npm\'s unrelated "fw"',
+    linkedName === 'fw-deploy' && !('fw' in manifest.devDependencies),
+    'the new service depends on the installed fw-deploy (file: link), not on the registry or npm\'s unrelated "fw"',
     JSON.stringify(manifest.devDependencies),
   );
-  const install = run('npm', ['install', '--save-dev', '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: service });
-  if (!report(install.code === 0, 'npm install --save-dev <fw tarball> in the new service', `${exited(install)}:\n${install.output}`)) return;
+  // --offline: no registry at all (TypeScript and Node's types come from the cache fw's own npm ci filled; fw-deploy from the link).
+  const install = run('npm', ['install', '--offline', '--no-audit', '--no-fund'], { cwd: service });
+  if (!report(install.code === 0, 'npm install --offline in the new service (no registry entry for fw-deploy needed)', `${exited(install)}:\n${install.output}`)) return;
   const test = run('npm', ['test'], { cwd: service });
   report(test.code === 0 && /# pass 2/.test(test.output) && /# fail 0/.test(test.output), 'npm test in the new TypeScript service (tsc against fw-deploy\'s types, then node --test)', `${exited(test)}:\n${test.output}`);
 }

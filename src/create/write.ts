@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { packageRoot } from '../paths';
 import { ConfigError } from '../errors';
 import { serviceNameProblem } from './names';
 import { TEMPLATE_MANIFEST, type Template } from './templates';
@@ -53,7 +54,7 @@ export function writeService(request: CreateRequest): string[] {
   const staging = join(dirname(dir), `.${basename(dir)}.fw-create-${randomBytes(4).toString('hex')}`);
   mkdirSync(staging);
   try {
-    const files = copyTemplate(template.dir, staging, name);
+    const files = copyTemplate(template.dir, staging, name, dir);
     if (existsSync(dir)) rmdirSync(dir); // empty, checked above; rename cannot replace a folder everywhere
     renameSync(staging, dir);
     return files.map((file) => relative(staging, file)).sort();
@@ -63,7 +64,7 @@ export function writeService(request: CreateRequest): string[] {
   }
 }
 
-function copyTemplate(from: string, to: string, name: string): string[] {
+function copyTemplate(from: string, to: string, name: string, serviceDir: string): string[] {
   const written: string[] = [];
   const visit = (source: string, target: string, top: boolean) => {
     for (const entry of readdirSync(source, { withFileTypes: true })) {
@@ -74,7 +75,7 @@ function copyTemplate(from: string, to: string, name: string): string[] {
         mkdirSync(targetPath);
         visit(sourcePath, targetPath, false);
       } else if (entry.isFile()) {
-        copyFile(sourcePath, targetPath, name);
+        copyFile(sourcePath, targetPath, name, serviceDir);
         written.push(targetPath);
       }
     }
@@ -83,15 +84,28 @@ function copyTemplate(from: string, to: string, name: string): string[] {
   return written;
 }
 
-function copyFile(source: string, target: string, name: string): void {
+function copyFile(source: string, target: string, name: string, serviceDir: string): void {
   const bytes = readFileSync(source);
   if (bytes.includes(0)) {
     copyFileSync(source, target);
     return;
   }
-  writeFileSync(target, renderText(bytes.toString('utf8'), name));
+  writeFileSync(target, renderText(bytes.toString('utf8'), name, serviceDir));
 }
 
-export function renderText(text: string, name: string): string {
-  return text.replaceAll(LOWER_NAME_PLACEHOLDER, name.toLowerCase()).replaceAll(NAME_PLACEHOLDER, name);
+/** Where a template's package.json names fw itself (a TypeScript service type-checks against its types). */
+export const FW_DEPENDENCY_PLACEHOLDER = '__FW_DEPLOY_DEPENDENCY__';
+
+/**
+ * The fw a new service depends on: the installed one, by a relative `file:` path, so that
+ * `npm install` needs no registry entry for fw-deploy (npm links the folder, offline).
+ */
+export function fwDependency(serviceDir: string): string {
+  const path = relative(resolve(serviceDir), packageRoot).split(sep).join('/');
+  return `file:${path === '' ? '.' : path}`;
+}
+
+export function renderText(text: string, name: string, serviceDir?: string): string {
+  const rendered = text.replaceAll(LOWER_NAME_PLACEHOLDER, name.toLowerCase()).replaceAll(NAME_PLACEHOLDER, name);
+  return serviceDir === undefined ? rendered : rendered.replaceAll(FW_DEPENDENCY_PLACEHOLDER, fwDependency(serviceDir));
 }

@@ -157,3 +157,19 @@ root('finds the templates of the package whether fw runs compiled or bundled', (
 });
 
 root.run();
+
+const fwLink = suite('the fw a new TypeScript service depends on');
+fwLink.after.each(removeTempDirs);
+
+fwLink('is the fw that created it, linked by a relative file: path (fw-deploy is on no registry), wherever the service goes', () => {
+  for (const where of [['shop'], ['deep', 'down', 'shop']]) {
+    const dir = join(tempDir('fw-link'), ...where);
+    writeService({ template: findTemplate('node-typescript')!, name: 'shop', dir });
+    const dependency: string = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).devDependencies['fw-deploy'];
+    assert.match(dependency, /^file:\.\.\/[^"]*$/);
+    const linked = JSON.parse(readFileSync(join(dir, dependency.slice('file:'.length), 'package.json'), 'utf8'));
+    assert.equal([linked.name, linked.version], ['fw-deploy', JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version]);
+  }
+});
+
+fwLink.run();
