@@ -58,7 +58,9 @@ function loadBundle(name) {
   }
   // Module.wrap's wrapper, with one more parameter: how the bundle asks for another bundle's module.
   const source = `(function (exports, require, module, __filename, __dirname, __fwModule) { ${bytes.toString('latin1')}\n});`;
-  const script = new vm.Script(source, { filename, cachedData });
+  // The build's caches are compiled under a name of no machine (V8 keeps the name in the cache; a
+  // run gives its own, which is what stack traces show).
+  const script = new vm.Script(source, { filename: building ? `/fw-deploy/dist/${basename(filename)}` : filename, cachedData });
   const bundle = new Module(filename, module);
   bundle.filename = filename;
   bundle.paths = Module._nodeModulePaths(dirname(filename));
