@@ -59,8 +59,10 @@ function loadBundle(name) {
   // Module.wrap's wrapper, with one more parameter: how the bundle asks for another bundle's module.
   const source = `(function (exports, require, module, __filename, __dirname, __fwModule) { ${bytes.toString('latin1')}\n});`;
   // The build's caches are compiled under a name of no machine (V8 keeps the name in the cache; a
-  // run gives its own, which is what stack traces show).
-  const script = new vm.Script(source, { filename: building ? `/fw-deploy/dist/${basename(filename)}` : filename, cachedData });
+  // run gives its own, which is what stack traces show). Made from `name`, not cut from the path: a
+  // cut of 13 characters or more would be a V8 slice, which keeps (and serializes) the whole path.
+  const neutralName = `/fw-deploy/dist/${name === 'core' ? 'fw' : `fw-${name}`}.js`;
+  const script = new vm.Script(source, { filename: building ? neutralName : filename, cachedData });
   const bundle = new Module(filename, module);
   bundle.filename = filename;
   bundle.paths = Module._nodeModulePaths(dirname(filename));

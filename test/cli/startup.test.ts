@@ -145,6 +145,13 @@ codeCache('a chunk is loaded only by a command that uses it, from its own cache 
   assert.equal(userCaches().map((name) => statSync(join(home, 'fw', name)).mtimeMs), written);
 });
 
+codeCache('the shipped caches hold no path of the machine that built them (each is compiled under /fw-deploy/dist/<bundle>)', () => {
+  const buildRoot = Buffer.from(join(packagedCaches, '..', '..'));
+  const carrying = readdirSync(packagedCaches).filter((name) => readFileSync(join(packagedCaches, name)).includes(buildRoot));
+  assert.equal(carrying, []);
+  assert.ok(readdirSync(packagedCaches).every((name) => readFileSync(join(packagedCaches, name)).includes(Buffer.from('/fw-deploy/dist/'))));
+});
+
 codeCache('the package holds a code cache for each bundle the build wrote', () => {
   const bundles = readdirSync(join(packagedCaches, '..')).filter((name) => /^fw(-[a-z]+)?\.js$/.test(name)).sort();
   assert.equal(bundles, ['fw-compose.js', 'fw-create.js', 'fw-dev.js', 'fw-local.js', 'fw-plugins.js', 'fw-yaml.js', 'fw.js']);
