@@ -4,6 +4,7 @@
  * evaluated against items. `#name` and `:value` placeholders are resolved while
  * parsing, and every placeholder used is recorded so that unused ones can be refused.
  */
+import { RESERVED_WORDS } from './reserved-words';
 import { addNumbers, canonicalNumber, compareScalars, equalValues, typeOf, validation, type AttributeValue, type Item } from './values';
 
 export type PathSegment = string | number;
@@ -138,7 +139,9 @@ class Parser {
     const token = this.peek();
     if (token === undefined || !/^[#A-Za-z_]/.test(token)) this.syntaxError();
     this.position += 1;
-    return token.startsWith('#') ? this.placeholders.name(token, this.expression) : token;
+    if (token.startsWith('#')) return this.placeholders.name(token, this.expression);
+    if (RESERVED_WORDS.has(token.toUpperCase())) throw validation(`Invalid ${this.expression}: Attribute name is a reserved keyword; reserved keyword: ${token}`);
+    return token;
   }
 
   private call(name: string): boolean {

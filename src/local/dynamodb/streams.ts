@@ -19,7 +19,7 @@ export function streamRecord(
   sequenceNumber: string,
   now: number,
 ): Record<string, unknown> {
-  const { table, key, old, next } = change;
+  const { table, key, old, next, expired } = change;
   const view = table.definition.StreamSpecification?.StreamViewType ?? 'NEW_AND_OLD_IMAGES';
   return {
     eventID: randomUUID().replace(/-/g, ''),
@@ -37,6 +37,8 @@ export function streamRecord(
       StreamViewType: view,
     },
     eventSourceARN: table.definition.LatestStreamArn,
+    // How DynamoDB marks the deletions its TTL process makes.
+    ...(expired ? { userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' } } : {}),
   };
 }
 

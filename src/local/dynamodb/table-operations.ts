@@ -1,4 +1,4 @@
-/** CreateTable, DescribeTable, UpdateTable, DeleteTable, ListTables, and tables that stacks declare. */
+/** CreateTable, DescribeTable, UpdateTable, DeleteTable, ListTables, Update/DescribeTimeToLive, and tables that stacks declare. */
 import { AwsError } from '../protocol/errors';
 import type { AttributeDefinition, IndexDefinition, KeyElement, Table, TableDefinition, TableStore } from './tables';
 import { validation } from './values';
@@ -19,7 +19,7 @@ function checkSchema(name: string, keySchema: unknown, attributes: AttributeDefi
   return schema;
 }
 
-/** A table definition from CreateTable's input or an AWS::DynamoDB::Table's properties (the same shape, but for streams). */
+/** A table definition from CreateTable's input or an AWS::DynamoDB::Table's properties (the same shape, but for streams and TTL). */
 export function tableInput(name: string, properties: Record<string, unknown>): TableInput {
   const attributes = (properties.AttributeDefinitions as AttributeDefinition[] | undefined) ?? [];
   const KeySchema = checkSchema(name, properties.KeySchema, attributes, 'Table');
@@ -28,6 +28,7 @@ export function tableInput(name: string, properties: Record<string, unknown>): T
       ? (list as IndexDefinition[]).map((index) => ({ ...index, KeySchema: checkSchema(index.IndexName, index.KeySchema, attributes, `Index ${index.IndexName}`) }))
       : undefined;
   const stream = properties.StreamSpecification as TableDefinition['StreamSpecification'] | undefined;
+  const ttl = properties.TimeToLiveSpecification as { AttributeName?: unknown; Enabled?: unknown } | undefined;
   return {
     TableName: name,
     KeySchema,
@@ -37,6 +38,8 @@ export function tableInput(name: string, properties: Record<string, unknown>): T
     GlobalSecondaryIndexes: indexes(properties.GlobalSecondaryIndexes),
     LocalSecondaryIndexes: indexes(properties.LocalSecondaryIndexes),
     StreamSpecification: stream ? { StreamEnabled: stream.StreamEnabled ?? true, StreamViewType: stream.StreamViewType } : undefined,
+    // CloudFormation's Enabled is a Boolean, also written as the string "true".
+    TimeToLiveSpecification: ttl && String(ttl.Enabled) === 'true' && typeof ttl.AttributeName === 'string' ? { AttributeName: ttl.AttributeName, Enabled: true } : undefined,
   };
 }
 
@@ -120,9 +123,42 @@ export function tableOperation(store: TableStore, operation: string, input: Reco
       if (!table) throw notFound(input.TableName);
       return { TableDescription: describeTable(updateTable(store, table, input), 'UPDATING') };
     }
+    case 'UpdateTimeToLive': {
+      const table = store.get(String(input.TableName));
+      if (!table) throw notFound(input.TableName);
+      return { TimeToLiveSpecification: updateTimeToLive(store, table, input.TimeToLiveSpecification as Record<string, unknown> | undefined) };
+    }
+    case 'DescribeTimeToLive': {
+      const table = store.get(String(input.TableName));
+      if (!table) throw notFound(input.TableName);
+      const ttl = table.definition.TimeToLiveSpecification;
+      // TTL is on as soon as it is asked for: ENABLING and DISABLING last no time here.
+      return { TimeToLiveDescription: ttl ? { TimeToLiveStatus: 'ENABLED', AttributeName: ttl.AttributeName } : { TimeToLiveStatus: 'DISABLED' } };
+    }
     default:
       return undefined;
   }
+}
+
+function updateTimeToLive(store: TableStore, table: Table, specification: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (!specification || typeof specification !== 'object') {
+    throw validation("1 validation error detected: Value null at 'timeToLiveSpecification' failed to satisfy constraint: Member must not be null");
+  }
+  const { AttributeName, Enabled } = specification;
+  const missing = [
+    typeof AttributeName !== 'string' ? "Value null at 'timeToLiveSpecification.attributeName' failed to satisfy constraint: Member must not be null" : undefined,
+    typeof Enabled !== 'boolean' ? "Value null at 'timeToLiveSpecification.enabled' failed to satisfy constraint: Member must not be null" : undefined,
+  ].filter((message): message is string => message !== undefined);
+  if (missing.length) throw validation(`${missing.length} validation error${missing.length > 1 ? 's' : ''} detected: ${missing.join('; ')}`);
+  const name = AttributeName as string;
+  if (name.length < 1 || name.length > 255) {
+    throw validation(`1 validation error detected: Value '${name}' at 'timeToLiveSpecification.attributeName' failed to satisfy constraint: Member must have length ${name.length < 1 ? 'greater than or equal to 1' : 'less than or equal to 255'}`);
+  }
+  const current = table.definition.TimeToLiveSpecification;
+  if (Enabled && current) throw validation('TimeToLive is already enabled');
+  if (!Enabled && !current) throw validation('TimeToLive is already disabled');
+  store.update(table.definition.TableName, { TimeToLiveSpecification: Enabled ? { AttributeName: name, Enabled: true } : undefined });
+  return { Enabled, AttributeName: name };
 }
 
 function updateTable(store: TableStore, table: Table, input: Record<string, unknown>): Table {

@@ -4,6 +4,7 @@
  * one JSON line per write (a transaction is one line, so it is all there or not at
  * all). On load the log is replayed, a torn last line is dropped, and the log is
  * rewritten compacted; it is compacted again when it grows to several times the items.
+ * Tables with TTL enabled are swept every few seconds for expired items (see TTL_SWEEP_MS).
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -44,6 +45,8 @@ export interface TableDefinition {
   LocalSecondaryIndexes?: IndexDefinition[];
   StreamSpecification?: { StreamEnabled?: boolean; StreamViewType?: string };
   LatestStreamArn?: string;
+  /** Present while TTL is enabled: items whose AttributeName holds an epoch-seconds Number in the past are deleted. */
+  TimeToLiveSpecification?: { AttributeName: string; Enabled: true };
   CreationDateTime: number;
 }
 
@@ -89,6 +92,8 @@ export interface ItemChange {
   key: Item;
   old?: Item;
   next?: Item;
+  /** Deleted by TTL (stream records name DynamoDB itself as the deleter). */
+  expired?: boolean;
 }
 
 /** The key attributes of an item. */
@@ -173,6 +178,25 @@ export class Table {
   }
 }
 
+/**
+ * How often expired items are deleted: every 5 s (AWS takes up to a few days; a local tool should not),
+ * or every FW_LOCAL_DYNAMODB_TTL_SWEEP_MS milliseconds when that variable is set when the local cloud starts.
+ */
+export const ttlSweepMs = (): number => Number(process.env.FW_LOCAL_DYNAMODB_TTL_SWEEP_MS) || 5000;
+
+/** AWS leaves items whose expiry is more than five years in the past (a value in milliseconds, say) alone. */
+const TTL_OLDEST_SECONDS = 5 * 365 * 24 * 60 * 60;
+/** Expired items deleted per log line, so one sweep of a large table is not one huge line. */
+const TTL_DELETES_PER_WRITE = 100;
+
+/** Whether an item's TTL attribute is a Number of epoch seconds that has passed (and is not over five years old). */
+export function hasExpired(item: Item, attributeName: string, nowSeconds: number): boolean {
+  const value = item[attributeName]?.N;
+  if (value === undefined) return false;
+  const expiry = Number(value);
+  return expiry <= nowSeconds && expiry >= nowSeconds - TTL_OLDEST_SECONDS;
+}
+
 export class TableStore {
   private readonly tables = new Map<string, Table>();
   private readonly byId = new Map<string, Table>();
@@ -190,6 +214,23 @@ export class TableStore {
     this.log = new AppendLog(this.logFile);
     for (const definition of readJson<TableDefinition[]>(join(this.folder, 'tables.json'), [])) this.add(definition);
     this.replay();
+    this.sweepTimer = setInterval(() => this.expireItems(Date.now() / 1000), ttlSweepMs());
+    this.sweepTimer.unref();
+  }
+
+  private readonly sweepTimer: NodeJS.Timeout;
+
+  /** Deletes the expired items of every table with TTL enabled, as DynamoDB's TTL process does. */
+  expireItems(nowSeconds: number): void {
+    for (const table of this.tables.values()) {
+      const attributeName = table.definition.TimeToLiveSpecification?.AttributeName;
+      if (!attributeName) continue;
+      const expired = table.all().filter((item) => hasExpired(item, attributeName, nowSeconds));
+      for (let start = 0; start < expired.length; start += TTL_DELETES_PER_WRITE) {
+        const operations = expired.slice(start, start + TTL_DELETES_PER_WRITE).map((item): LogOperation => [table.definition.TableId, 'delete', keyItem(table, item)]);
+        unlessDiskFull(`TTL deletion in ${table.definition.TableName}`, () => this.write(operations, { expired: true }), this.warn);
+      }
+    }
   }
 
   private get logFile(): string {
@@ -228,11 +269,11 @@ export class TableStore {
   }
 
   /** Applies writes to memory and appends them to the log as one line, so they persist together. */
-  write(operations: LogOperation[]): void {
+  write(operations: LogOperation[], { expired = false } = {}): void {
     if (operations.length === 0) return;
-    const changes = operations.map(([tableId, kind, item]) => {
+    const changes = operations.map(([tableId, kind, item]): ItemChange => {
       const table = this.byId.get(tableId)!;
-      return { table, key: keyItem(table, item), old: table.get(item), next: kind === 'put' ? item : undefined };
+      return { table, key: keyItem(table, item), old: table.get(item), next: kind === 'put' ? item : undefined, ...(expired ? { expired } : {}) };
     });
     // On the disk first: a write the disk refuses (full) is answered as failed and not seen by readers.
     this.log.append(`${JSON.stringify(operations)}\n`);
@@ -245,6 +286,7 @@ export class TableStore {
 
   /** Closes the log (the local cloud stops); a later write would open it again. */
   close(): void {
+    clearInterval(this.sweepTimer);
     this.log.close();
   }
 
