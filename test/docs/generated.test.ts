@@ -42,7 +42,7 @@ generated('the coverage reference lists the types the local cloud acts on and th
   const coverage = pages['docs/reference/local-cloud-coverage.md'];
   assert.ok(coverage.includes('\n| `AWS::Lambda::Function` | 5 |\n'));
   assert.match(coverage, /\n\| SQS \| ChangeMessageVisibility, ChangeMessageVisibilityBatch, CreateQueue, .*SendMessage, SendMessageBatch, SetQueueAttributes \|\n/);
-  assert.match(coverage, /\n\| DynamoDB \| .*DeleteItem, .*PutItem, .*UpdateItem, UpdateTable \|\n/);
+  assert.match(coverage, /\n\| DynamoDB \| .*DeleteItem, .*PutItem, .*UpdateItem, UpdateTable, UpdateTimeToLive \|\n/);
 });
 
 generated.run();

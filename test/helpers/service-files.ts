@@ -20,6 +20,7 @@ export const NOT_ACCEPTED: Record<string, string> = {
   'test/fixtures/plugins/event-type/fw.yml': '/functions/report/events/0: must NOT have additional properties (cronJob)',
   'test/fixtures/plugins/v3-service/serverless.yml': '/functions/reader: must NOT have additional properties (iamRoleStatementsInherit)',
   'test/fixtures/plugins/popular/appsync/serverless.yml': '/: must NOT have additional properties (appSync)',
+  'test/fixtures/plugins/popular/appsync-pipeline/serverless.yml': '/: must NOT have additional properties (appSync)',
   'test/fixtures/plugins/popular/lift/serverless.yml': '/: must NOT have additional properties (constructs)',
   'test/fixtures/plugins/popular/step-functions/serverless.yml': '/: must NOT have additional properties (stepFunctions)',
 };
