@@ -13,7 +13,9 @@ import {
   SecretsManagerClient,
   UpdateSecretCommand,
 } from '@aws-sdk/client-secrets-manager';
-import { failure, outputsOf, settle, startTestCloud, type TestCloud } from './helpers';
+import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { failure, outputsOf, settle, startTestCloud, zip, type TestCloud } from './helpers';
 
 const PUNCTUATION = '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~';
 
@@ -151,6 +153,37 @@ secrets('a stack declares secrets, functions read them, an update makes a new ve
   await cfn.send(new DeleteStackCommand({ StackName: 'secrets' }));
   assert.is((await settle(cfn, stack.StackId!)).StackStatus, 'DELETE_COMPLETE');
   assert.equal((await client.send(new ListSecretsCommand({ IncludePlannedDeletion: true }))).SecretList, []);
+});
+
+secrets("a function reads a stack's secret with the Secrets Manager client its runtime hands it", async ({ cfn, s3, config }) => {
+  const handler = `
+    const { SecretsManagerClient, GetSecretValueCommand } = require('@aws-sdk/client-secrets-manager');
+    exports.handler = async () => JSON.parse((await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: process.env.SECRET }))).SecretString);`;
+  await s3.send(new CreateBucketCommand({ Bucket: 'deploys' }));
+  await s3.send(new PutObjectCommand({ Bucket: 'deploys', Key: 'code.zip', Body: await zip({ 'reader.js': handler }) }));
+  const template = {
+    Resources: {
+      Credentials: { Type: 'AWS::SecretsManager::Secret', Properties: { SecretString: '{"user":"app","password":"s3cr3t"}' } },
+      Reader: {
+        Type: 'AWS::Lambda::Function',
+        Properties: {
+          Code: { S3Bucket: 'deploys', S3Key: 'code.zip' },
+          Handler: 'reader.handler',
+          Runtime: 'nodejs20.x',
+          FunctionName: 'secret-reader',
+          Role: 'arn:aws:iam::000000000000:role/reader',
+          Environment: { Variables: { SECRET: { Ref: 'Credentials' } } },
+        },
+      },
+    },
+  };
+  await cfn.send(new CreateStackCommand({ StackName: 'reader', TemplateBody: JSON.stringify(template) }));
+  const stack = await settle(cfn, 'reader');
+  assert.is(stack.StackStatus, 'CREATE_COMPLETE', stack.StackStatusReason);
+  const lambda = new LambdaClient({ ...config, maxAttempts: 1 });
+  const result = await lambda.send(new InvokeCommand({ FunctionName: 'secret-reader' }));
+  lambda.destroy();
+  assert.equal(JSON.parse(Buffer.from(result.Payload!).toString()), { user: 'app', password: 's3cr3t' });
 });
 
 secrets('acknowledged writes survive a restart on the same data folder', async (context) => {
