@@ -20,6 +20,7 @@ import { claimDataFolder, leaseDataFolder } from './state/data-folder';
 import { LogStore } from './logs/store';
 import { InvocationMetrics } from './cloudwatch/invocation-metrics';
 import { ParameterStore } from './ssm/parameters';
+import { SecretStore } from './secretsmanager/secrets';
 
 export const ACCOUNT_ID = '000000000000';
 
@@ -55,6 +56,7 @@ export class LocalCloud implements LocalServices {
   readonly engine: StackEngine;
   readonly logs: LogStore;
   readonly ssm: ParameterStore;
+  readonly secretsManager: SecretStore;
   /** ECR repositories and the images recorded in them (ecr/service.ts). */
   readonly ecr: ImageRepositoryStore;
   /** Topics, subscriptions, functions, mappings and rules made by API calls instead of stacks. */
@@ -93,6 +95,7 @@ export class LocalCloud implements LocalServices {
     this.engine = new StackEngine(this, this);
     this.logs = new LogStore(this.dataDir, (line) => this.log(line));
     this.ssm = new ParameterStore(this.dataDir);
+    this.secretsManager = new SecretStore(this.dataDir);
     this.ecr = new ImageRepositoryStore(this.dataDir);
     this.apiResources = new ApiResourceStore(this.dataDir);
     this.functions = new FunctionRuntime(this, options.functions);

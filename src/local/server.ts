@@ -28,16 +28,17 @@ import { VERSION_CODE_PATH } from './runtime/code';
 import { logsApi } from './logs/service';
 import { publish, snsAction } from './sns/service';
 import { ssmApi } from './ssm/service';
+import { secretsManagerApi } from './secretsmanager/service';
 import { stsAction } from './sts/service';
 
-type Service = 'cloudformation' | 'sts' | 'sns' | 'sqs' | 'lambda' | 'logs' | 'ssm' | 'dynamodb' | 'ecr' | 'events' | 'apigateway' | 'kinesis' | 'monitoring' | 'gateway' | 's3';
+type Service = 'cloudformation' | 'sts' | 'sns' | 'sqs' | 'lambda' | 'logs' | 'ssm' | 'secretsmanager' | 'dynamodb' | 'ecr' | 'events' | 'apigateway' | 'kinesis' | 'monitoring' | 'gateway' | 's3';
 
 const QUERY_VERSIONS: Record<string, Service> = { '2010-05-15': 'cloudformation', '2011-06-15': 'sts', '2010-03-31': 'sns', '2012-11-05': 'sqs' };
 
-const TARGET_PREFIXES: Record<string, Service> = { Logs_20140328: 'logs', AmazonSSM: 'ssm', DynamoDB_20120810: 'dynamodb', AmazonSQS: 'sqs', AWSEvents: 'events', Kinesis_20131202: 'kinesis', GraniteServiceVersion20100801: 'monitoring', AmazonEC2ContainerRegistry_V20150921: 'ecr' };
+const TARGET_PREFIXES: Record<string, Service> = { Logs_20140328: 'logs', AmazonSSM: 'ssm', secretsmanager: 'secretsmanager', DynamoDB_20120810: 'dynamodb', AmazonSQS: 'sqs', AWSEvents: 'events', Kinesis_20131202: 'kinesis', GraniteServiceVersion20100801: 'monitoring', AmazonEC2ContainerRegistry_V20150921: 'ecr' };
 
 /** Credential-scope service names that are also the local service's name. */
-const SIGNED_SERVICES = new Set<string>(['cloudformation', 'sts', 'sns', 'sqs', 'logs', 'ssm', 'lambda', 'dynamodb', 'events', 'apigateway', 'kinesis', 'ecr', 's3']);
+const SIGNED_SERVICES = new Set<string>(['cloudformation', 'sts', 'sns', 'sqs', 'logs', 'ssm', 'secretsmanager', 'lambda', 'dynamodb', 'events', 'apigateway', 'kinesis', 'ecr', 's3']);
 
 /**
  * Which AWS service a request is for, the way the SDK and the AWS CLI address
@@ -211,7 +212,7 @@ export class LocalServer {
     if (service === 'gateway') return this.gateway.handle(request);
     if (service === 'lambda') return lambdaApi(this.cloud, request);
     if (service === 'apigateway') return this.restStages.handle(request) ?? apiGatewayApi(() => this.cloud.resources('AWS::ApiGateway::ApiKey').map(({ record }) => record), request);
-    if (service === 'logs' || service === 'ssm' || service === 'dynamodb' || service === 'events' || service === 'sqs' || service === 'kinesis' || service === 'monitoring' || service === 'ecr') {
+    if (service === 'logs' || service === 'ssm' || service === 'secretsmanager' || service === 'dynamodb' || service === 'events' || service === 'sqs' || service === 'kinesis' || service === 'monitoring' || service === 'ecr') {
       if (service === 'kinesis') refuseCbor(request);
       const operation = (header(request, 'x-amz-target') ?? '').split('.')[1] ?? '';
       const input = jsonInput(service, operation, request.body);
@@ -220,6 +221,7 @@ export class LocalServer {
       if (service === 'sqs') return this.sqs.handle(operation, input);
       if (service === 'kinesis') return kinesisApi(this.cloud, operation, input, request.region);
       if (service === 'monitoring') return cloudWatchApi(this.cloud, operation, input);
+      if (service === 'secretsmanager') return secretsManagerApi(this.cloud, operation, input, request.region);
       if (service === 'ecr') return ecrApi(this.cloud.ecr, this.cloud.accountId, operation, input, request.region);
       return service === 'logs' ? logsApi(this.cloud, operation, input) : ssmApi(this.cloud, operation, input);
     }

@@ -9,6 +9,7 @@ import type { S3Store } from './s3/store';
 import type { ApiResourceStore } from './state/api-resources';
 import type { LogStore } from './logs/store';
 import type { ParameterStore } from './ssm/parameters';
+import type { SecretStore } from './secretsmanager/secrets';
 
 /*
  * What the parts of the local cloud need from each other, as interfaces. `cloud.ts` (the
@@ -92,6 +93,7 @@ export interface Stores {
   readonly stacks: StackStore;
   readonly logs: LogStore;
   readonly ssm: ParameterStore;
+  readonly secretsManager: SecretStore;
 }
 
 /** What the stack engine needs: the stack store, parameters for SSM-typed parameters, and a hook to call when an operation ends. */

@@ -10,6 +10,7 @@ const SCHEMA_PACKAGES: Record<string, string> = {
   kinesis: '@aws-sdk/client-kinesis',
   monitoring: '@aws-sdk/client-cloudwatch',
   ecr: '@aws-sdk/client-ecr',
+  secretsmanager: '@aws-sdk/client-secrets-manager',
 };
 
 /**

@@ -2,6 +2,7 @@ import { customResourceProvider, isCustomResourceType } from './custom-resource'
 import type { ResourceProvider } from './provider';
 import { recordedProvider } from './recorded';
 import { s3BucketProvider } from './s3-bucket';
+import { secretProvider } from './secret';
 import * as gateway from './api-gateway';
 import * as lambda from './lambda';
 import * as simple from './simple';
@@ -26,6 +27,7 @@ const PROVIDERS: Record<string, ResourceProvider> = {
   'AWS::Events::Rule': simple.eventsRuleProvider,
   'AWS::Events::EventBus': simple.eventBusProvider,
   'AWS::SSM::Parameter': simple.ssmParameterProvider,
+  'AWS::SecretsManager::Secret': secretProvider,
   'AWS::Lambda::Permission': simple.lambdaPermissionProvider,
   'AWS::Lambda::EventInvokeConfig': simple.lambdaEventInvokeConfigProvider,
   'AWS::Lambda::Function': lambda.lambdaFunctionProvider,
