@@ -59,3 +59,12 @@ export function renderInputTemplate(transformer: InputTransformer, event: Record
   }
   return out;
 }
+
+/** A rendered template as a Lambda target receives it: the JSON it holds, else the text as a JSON string. */
+export function parsedOrText(rendered: string): unknown {
+  try {
+    return JSON.parse(rendered) as unknown;
+  } catch {
+    return rendered;
+  }
+}

@@ -3,7 +3,7 @@ import { eventBridgeEvent } from './event';
 import { matchesPattern } from './event-pattern';
 import { jsonResponse, type LocalResponse } from '../http';
 import { busName, eventResourceOperation } from './resources';
-import { atPath, renderInputTemplate, type InputTransformer } from './input-transformer';
+import { atPath, parsedOrText, renderInputTemplate, type InputTransformer } from './input-transformer';
 
 interface Entry {
   Source?: string;
@@ -28,15 +28,6 @@ function parseDetail(detail: string | undefined): Record<string, unknown> | unde
     return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/** A rendered template as a Lambda target receives it: the JSON it holds, else the text as a JSON string. */
-function parsedOrText(rendered: string): unknown {
-  try {
-    return JSON.parse(rendered) as unknown;
-  } catch {
-    return rendered;
   }
 }
 
