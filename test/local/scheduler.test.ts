@@ -39,6 +39,21 @@ scheduler('fires due cron rules with the Scheduled Event, or with the target Inp
   assert.equal(invoked[1].event, { k: 1 });
 });
 
+scheduler('renders a target InputTransformer, and InputPath, from the Scheduled Event', () => {
+  const InputTransformer = { InputPathsMap: { kind: '$.detail-type', rule: '$.resources[0]' }, InputTemplate: '{"kind": <kind>, "from": "<rule>", "name": <aws.events.rule-name>}' };
+  const { cloud, invoked } = fakeCloud([
+    { ScheduleExpression: 'cron(0 12 * * ? *)', State: 'ENABLED', Targets: [{ Arn: 'arn:aws:lambda:eu-west-1:000000000000:function:shaped', InputTransformer }] },
+    { ScheduleExpression: 'cron(0 12 * * ? *)', State: 'ENABLED', Targets: [{ Arn: 'arn:aws:lambda:eu-west-1:000000000000:function:path', InputPath: '$.source' }] },
+  ]);
+  const rules = new Scheduler(cloud);
+  rules.fireCronRules(new Date('2026-11-21T12:00:30Z'));
+  rules.stop();
+  assert.equal(
+    invoked.map((call) => call.event),
+    [{ kind: 'Scheduled Event', from: 'arn:aws:events:eu-west-1:000000000000:rule/rule-0', name: 'rule-0' }, 'aws.events'],
+  );
+});
+
 scheduler.run();
 
 const patterns = suite('EventBridge event patterns');

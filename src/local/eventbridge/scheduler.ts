@@ -1,10 +1,13 @@
 import type { TriggerServices } from '../service-interfaces';
 import { eventBridgeEvent } from './event';
 import { cronMatches, rateInterval } from './schedule';
+import { atPath, parsedOrText, renderInputTemplate, type InputTransformer } from './input-transformer';
 
 interface Target {
   Arn?: string;
   Input?: string;
+  InputPath?: string;
+  InputTransformer?: InputTransformer;
   Id?: string;
 }
 
@@ -29,10 +32,15 @@ export class Scheduler {
   private fire(ruleArn: string, region: string, targets: Target[]): void {
     for (const target of targets) {
       if (!target.Arn?.includes(':lambda:')) continue;
-      const event = target.Input
+      const event = eventBridgeEvent({ detailType: 'Scheduled Event', source: 'aws.events', account: this.cloud.accountId, region, resources: [ruleArn], detail: {} });
+      const payload = target.Input
         ? (JSON.parse(target.Input) as unknown)
-        : eventBridgeEvent({ detailType: 'Scheduled Event', source: 'aws.events', account: this.cloud.accountId, region, resources: [ruleArn], detail: {} });
-      this.cloud.functions.invokeAsync(target.Arn, event);
+        : target.InputTransformer
+          ? parsedOrText(renderInputTemplate(target.InputTransformer, event, { name: ruleArn.split('/').pop()!, arn: ruleArn }))
+          : target.InputPath
+            ? atPath(event, target.InputPath)
+            : event;
+      this.cloud.functions.invokeAsync(target.Arn, payload);
     }
   }
 

@@ -1,9 +1,9 @@
-import { AwsError } from '../protocol/errors';
 import type { LocalServices } from '../service-interfaces';
 import { eventBridgeEvent } from './event';
 import { matchesPattern } from './event-pattern';
 import { jsonResponse, type LocalResponse } from '../http';
 import { busName, eventResourceOperation } from './resources';
+import { atPath, parsedOrText, renderInputTemplate, type InputTransformer } from './input-transformer';
 
 interface Entry {
   Source?: string;
@@ -18,11 +18,17 @@ interface Target {
   Arn?: string;
   Input?: string;
   InputPath?: string;
+  InputTransformer?: InputTransformer;
 }
 
-/** `$.detail.user` style paths, the subset InputPath uses. */
-function atPath(event: Record<string, unknown>, path: string): unknown {
-  return path.replace(/^\$\.?/, '').split('.').filter(Boolean).reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], event);
+/** A Detail must be a JSON object; anything else fails its entry alone. */
+function parseDetail(detail: string | undefined): Record<string, unknown> | undefined {
+  try {
+    const parsed = JSON.parse(detail ?? '{}') as unknown;
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -32,13 +38,12 @@ function atPath(event: Record<string, unknown>, path: string): unknown {
 export function eventBridgeApi(cloud: LocalServices, operation: string, input: Record<string, unknown>, region: string): LocalResponse {
   if (operation !== 'PutEvents') return jsonResponse(eventResourceOperation(cloud, operation, input, region), 200, 'application/x-amz-json-1.1');
   const entries = (input.Entries as Entry[] | undefined) ?? [];
-  const results: { EventId: string }[] = [];
+  const results: ({ EventId: string } | { ErrorCode: string; ErrorMessage: string })[] = [];
   for (const entry of entries) {
-    let detail: unknown;
-    try {
-      detail = JSON.parse(entry.Detail ?? '{}');
-    } catch {
-      throw new AwsError('ValidationException', 'Detail is malformed.');
+    const detail = parseDetail(entry.Detail);
+    if (!detail) {
+      results.push({ ErrorCode: 'MalformedDetail', ErrorMessage: 'Detail is malformed.' });
+      continue;
     }
     const event = eventBridgeEvent({
       detailType: entry.DetailType,
@@ -57,12 +62,13 @@ export function eventBridgeApi(cloud: LocalServices, operation: string, input: R
       if (!matchesPattern(parsed, event)) continue;
       for (const target of (record.properties.Targets as Target[] | undefined) ?? []) {
         if (!target.Arn) continue;
-        const payload = target.Input ? (JSON.parse(target.Input) as unknown) : target.InputPath ? atPath(event, target.InputPath) : event;
+        const rendered = target.InputTransformer ? renderInputTemplate(target.InputTransformer, event, { name: record.physicalId, arn: String(record.attributes.Arn) }) : undefined;
+        const payload = rendered !== undefined ? parsedOrText(rendered) : target.Input ? (JSON.parse(target.Input) as unknown) : target.InputPath ? atPath(event, target.InputPath) : event;
         const service = target.Arn.split(':')[2];
         if (service === 'lambda') cloud.functions.invokeAsync(target.Arn, payload);
         else if (service === 'sqs' || service === 'sns') {
           try {
-            cloud.sendToDestination(target.Arn, JSON.stringify(payload));
+            cloud.sendToDestination(target.Arn, rendered ?? JSON.stringify(payload));
           } catch (error) {
             cloud.log(`EventBridge target ${target.Arn} could not be reached: ${(error as Error).message}`);
           }
@@ -70,5 +76,6 @@ export function eventBridgeApi(cloud: LocalServices, operation: string, input: R
       }
     }
   }
-  return jsonResponse({ FailedEntryCount: 0, Entries: results }, 200, 'application/x-amz-json-1.1');
+  const failed = results.filter((result) => 'ErrorCode' in result).length;
+  return jsonResponse({ FailedEntryCount: failed, Entries: results }, 200, 'application/x-amz-json-1.1');
 }

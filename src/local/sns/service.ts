@@ -193,6 +193,41 @@ export function publish(cloud: LocalServices, topicArn: string, publication: Pub
   return messageId;
 }
 
+/** `Prefix.entry.N.Name` / `.Value.DataType` / `.Value.StringValue` (or `BinaryValue`) of a query request. */
+function messageAttributes(params: QueryParams, prefix: string): Record<string, MessageAttribute> {
+  const attributes: Record<string, MessageAttribute> = {};
+  for (let i = 1; params.string(`${prefix}.entry.${i}.Name`) !== undefined; i++) {
+    attributes[params.string(`${prefix}.entry.${i}.Name`)!] = {
+      Type: params.string(`${prefix}.entry.${i}.Value.DataType`) ?? 'String',
+      Value: params.string(`${prefix}.entry.${i}.Value.StringValue`) ?? params.string(`${prefix}.entry.${i}.Value.BinaryValue`) ?? '',
+    };
+  }
+  return attributes;
+}
+
+/** PublishBatch: up to 10 entries, each published as Publish does it; an entry's own mistake fails only that entry. */
+function publishBatch(cloud: LocalServices, params: QueryParams): Record<string, unknown> {
+  const topicArn = params.required('TopicArn');
+  const entries = params.structs('PublishBatchRequestEntries');
+  if (entries.length === 0) throw new AwsError('EmptyBatchRequest', "The batch request doesn't contain any entries.");
+  if (entries.length > 10) throw new AwsError('TooManyEntriesInBatchRequest', 'The batch request contains more entries than permissible.');
+  const ids = entries.map((entry) => entry.Id ?? '');
+  if (new Set(ids).size !== ids.length) throw new AwsError('BatchEntryIdsNotDistinct', 'Two or more batch entries in the request have the same Id.');
+  if (ids.some((id) => !/^[\w-]{1,80}$/.test(id))) throw new AwsError('InvalidBatchEntryId', "The Id of a batch entry in a batch request doesn't abide by the specification.");
+  topic(cloud, topicArn);
+  const successful: Record<string, string>[] = [];
+  const failed: Record<string, unknown>[] = [];
+  entries.forEach((entry, index) => {
+    if (entry.Message === undefined || entry.Message === '') {
+      failed.push({ Id: entry.Id, Code: 'InvalidParameter', Message: 'Invalid parameter: Empty message', SenderFault: true });
+      return;
+    }
+    const attributes = messageAttributes(params, `PublishBatchRequestEntries.member.${index + 1}.MessageAttributes`);
+    successful.push({ Id: entry.Id, MessageId: publish(cloud, topicArn, { message: entry.Message, subject: entry.Subject, attributes }) });
+  });
+  return { Successful: successful, Failed: failed };
+}
+
 function subscriptionMember(subscription: Subscription, cloud: LocalServices): Record<string, string> {
   return { SubscriptionArn: subscription.arn, Owner: cloud.accountId, Protocol: subscription.protocol, Endpoint: subscription.endpoint, TopicArn: subscription.topicArn };
 }
@@ -309,16 +344,11 @@ export function snsAction(cloud: LocalServices, params: QueryParams, region = 'u
       return { Subscriptions: subscriptions(cloud, topicArn).map((subscription) => subscriptionMember(subscription, cloud)) };
     }
     case 'Publish': {
-      const attributes: Record<string, MessageAttribute> = {};
-      for (let i = 1; params.string(`MessageAttributes.entry.${i}.Name`) !== undefined; i++) {
-        attributes[params.string(`MessageAttributes.entry.${i}.Name`)!] = {
-          Type: params.string(`MessageAttributes.entry.${i}.Value.DataType`) ?? 'String',
-          Value: params.string(`MessageAttributes.entry.${i}.Value.StringValue`) ?? params.string(`MessageAttributes.entry.${i}.Value.BinaryValue`) ?? '',
-        };
-      }
       const topicArn = params.string('TopicArn') ?? params.required('TargetArn');
-      return { MessageId: publish(cloud, topicArn, { message: params.required('Message'), subject: params.string('Subject'), attributes }) };
+      return { MessageId: publish(cloud, topicArn, { message: params.required('Message'), subject: params.string('Subject'), attributes: messageAttributes(params, 'MessageAttributes') }) };
     }
+    case 'PublishBatch':
+      return publishBatch(cloud, params);
     default:
       throw new AwsError('InvalidAction', `The action ${params.action} is not valid for this web service.`);
   }

@@ -26,10 +26,22 @@ function opaqueCiphertext(value: string): string {
 export class ParameterStore {
   private readonly file: string;
   private readonly parameters: Record<string, Parameter>;
+  /** Earlier versions of each parameter, oldest first (AWS keeps 100 versions, the current one included). */
+  private readonly historyFile: string;
+  private readonly earlier: Record<string, Parameter[]>;
 
   constructor(dataDir: string) {
     this.file = join(dataDir, 'state', 'ssm.json');
     this.parameters = readJson<Record<string, Parameter>>(this.file, {});
+    this.historyFile = join(dataDir, 'state', 'ssm-history.json');
+    this.earlier = readJson<Record<string, Parameter[]>>(this.historyFile, {});
+  }
+
+  /** Every version of a parameter, oldest first; a parameter stored before history was kept has only its current one. */
+  history(name: string): Parameter[] {
+    const current = this.find(name);
+    if (!current) return [];
+    return [...(Object.hasOwn(this.earlier, name) ? this.earlier[name] : []), current];
   }
 
   value(name: string): string | undefined {
@@ -59,6 +71,10 @@ export class ParameterStore {
       DataType: input.DataType ?? 'text',
     };
     if (parameter.Type === 'SecureString') parameter.Ciphertext = opaqueCiphertext(parameter.Value);
+    if (existing) {
+      this.earlier[input.Name] = [...(this.earlier[input.Name] ?? []), existing].slice(-99);
+      writeJsonAtomic(this.historyFile, this.earlier);
+    }
     this.parameters[input.Name] = parameter;
     writeJsonAtomic(this.file, this.parameters);
     return parameter;
@@ -68,6 +84,10 @@ export class ParameterStore {
     this.get(name);
     delete this.parameters[name];
     writeJsonAtomic(this.file, this.parameters);
+    if (Object.hasOwn(this.earlier, name)) {
+      delete this.earlier[name];
+      writeJsonAtomic(this.historyFile, this.earlier);
+    }
   }
 
   /** The value a read returns: a SecureString's ciphertext unless decryption was asked for. */

@@ -12,6 +12,32 @@ function shape(cloud: LocalServices, parameter: Parameter, withDecryption: boole
   return { ...fields, Value: cloud.ssm.valueAsRead(parameter, withDecryption), ARN: `arn:aws:ssm:us-east-1:${cloud.accountId}:parameter/${name}` };
 }
 
+/** GetParameterHistory: every kept version, oldest first, 50 a page at most (MaxResults, NextToken). */
+function parameterHistory(cloud: LocalServices, input: Record<string, unknown>, withDecryption: boolean): Record<string, unknown> {
+  const name = String(input.Name);
+  const maxResults = input.MaxResults === undefined ? 50 : Number(input.MaxResults);
+  if (maxResults < 1) throw new AwsError('ValidationException', `1 validation error detected: Value '${maxResults}' at 'maxResults' failed to satisfy constraint: Member must have value greater than or equal to 1`);
+  if (maxResults > 50) throw new AwsError('ValidationException', `1 validation error detected: Value '${maxResults}' at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to 50`);
+  const versions = cloud.ssm.history(name);
+  if (versions.length === 0) throw new AwsError('ParameterNotFound', '');
+  let start = 0;
+  if (input.NextToken !== undefined) {
+    const token = /^v1:(\d+)$/.exec(Buffer.from(String(input.NextToken), 'base64url').toString('utf8'));
+    if (!token || Number(token[1]) >= versions.length) throw new AwsError('InvalidNextToken', 'The specified token is not valid.');
+    start = Number(token[1]);
+  }
+  const page = versions.slice(start, start + maxResults);
+  const next = start + maxResults < versions.length ? Buffer.from(`v1:${start + maxResults}`).toString('base64url') : undefined;
+  const user = `arn:aws:iam::${cloud.accountId}:user/local`;
+  return {
+    Parameters: page.map((parameter) => {
+      const { ARN: _arn, ...fields } = shape(cloud, parameter, withDecryption);
+      return { ...fields, LastModifiedUser: user, Tier: 'Standard', Labels: [], Policies: [] };
+    }),
+    NextToken: next,
+  };
+}
+
 /** SSM Parameter Store (JSON 1.1): what `${ssm:…}` variables read. */
 export function ssmApi(cloud: LocalServices, operation: string, input: Record<string, unknown>): LocalResponse {
   const withDecryption = input.WithDecryption === true;
@@ -42,6 +68,16 @@ export function ssmApi(cloud: LocalServices, operation: string, input: Record<st
       cloud.ssm.delete(String(input.Name));
       return jsonResponse({}, 200, JSON_11);
     }
+    case 'DeleteParameters': {
+      const names = (input.Names as string[] | undefined) ?? [];
+      if (names.length === 0) throw new AwsError('ValidationException', "1 validation error detected: Value '[]' at 'names' failed to satisfy constraint: Member must have length greater than or equal to 1");
+      if (names.length > 10) throw new AwsError('ValidationException', `1 validation error detected: Value '[${names.join(', ')}]' at 'names' failed to satisfy constraint: Member must have length less than or equal to 10`);
+      const deleted = names.filter((name) => cloud.ssm.find(name));
+      for (const name of deleted) cloud.ssm.delete(name);
+      return jsonResponse({ DeletedParameters: deleted, InvalidParameters: names.filter((name) => !deleted.includes(name)) }, 200, JSON_11);
+    }
+    case 'GetParameterHistory':
+      return jsonResponse(parameterHistory(cloud, input, withDecryption), 200, JSON_11);
     default:
       throw new AwsError('UnknownOperationException', `The local cloud does not implement SSM ${operation}`);
   }
