@@ -487,7 +487,7 @@ secrets('everything in the data folder is readable by its user only: files 0600,
   assert.equal({ kinds, open, root: (statSync(dataDir).mode & 0o777).toString(8) }, { kinds: ['.fw-local-cloud', 'blobs', 'functions', 'processes', 'state'], open: [], root: '700' });
   // `fw local reset` removes only the entries it knows the local cloud writes.
   assert.equal(kinds.filter((kind) => !LOCAL_CLOUD_ENTRIES.includes(kind)), []);
-  assert.equal(readdirSync(join(dataDir, 'state')).sort(), ['cloudformation.json', 'invocation-metrics.jsonl', 'logs.json', 'operations', 's3.json', 'ssm.json']);
+  assert.equal(readdirSync(join(dataDir, 'state')).sort(), ['cloudformation.json', 'invocation-metrics.jsonl', 'logs.json', 'operations', 's3.json', 'ssm-history.json', 'ssm.json']);
 });
 
 secrets.run();
