@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { Transform, type Readable } from 'node:stream';
 import {
   DeleteObjectsCommand,
   GetObjectCommand,
@@ -54,6 +55,20 @@ export interface Upload {
   sha256: string;
 }
 
+/** Files from this size up are streamed to S3 with their bytes counted, so upload progress moves within them. */
+export const STREAMED_UPLOAD_BYTES = 8 * 1024 * 1024;
+
+/** A file as a stream that reports each chunk's size as the request reads it. */
+function countedStream(file: string, read: (bytes: number) => void): Readable {
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      read(chunk.length);
+      callback(null, chunk);
+    },
+  });
+  return createReadStream(file, { highWaterMark: 1024 * 1024 }).pipe(counter);
+}
+
 /**
  * Uploads in parallel (a few at a time), each with its sha256 as metadata and the encryption
  * `provider.deploymentBucket` asks for (`uploadEncryption`); returns how many went up.
@@ -73,11 +88,18 @@ export async function uploadAll(
   onProgress?.(0, total);
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
-      const body = next.file ? readFileSync(next.file) : Buffer.from(next.body ?? '');
       const contentType = next.key.endsWith('.json') ? 'application/json' : 'application/zip';
-      await clients.s3.send(new PutObjectCommand({ Bucket: bucket, Key: next.key, Body: body, Metadata: { filesha256: next.sha256 }, ContentType: contentType, ...encryption }));
-      done += body.length;
-      onProgress?.(done, total);
+      const size = sizeOf(next);
+      // A large file is streamed, its bytes counted as the request takes them: progress moves within it.
+      const streamed = onProgress !== undefined && next.file !== undefined && size >= STREAMED_UPLOAD_BYTES;
+      const body = streamed ? countedStream(next.file!, (bytes) => onProgress!((done += bytes), total)) : next.file ? readFileSync(next.file) : Buffer.from(next.body ?? '');
+      await clients.s3.send(
+        new PutObjectCommand({ Bucket: bucket, Key: next.key, Body: body, ...(streamed ? { ContentLength: size } : {}), Metadata: { filesha256: next.sha256 }, ContentType: contentType, ...encryption }),
+      );
+      if (!streamed) {
+        done += size;
+        onProgress?.(done, total);
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, uploads.length) }, worker));
