@@ -1,4 +1,6 @@
 import { describedSettings } from './stack-settings';
+import { checkIntrinsicShapes } from '../template/intrinsic-shapes';
+import { dependencyGraph } from '../template/graph';
 import { validationError } from '../protocol/errors';
 import type { QueryParams } from '../protocol/query';
 import type { LocalServices } from '../service-interfaces';
@@ -168,6 +170,8 @@ export class DescribeApi {
 
   validateTemplate(params: QueryParams) {
     const template = this.templateFromParams(params);
+    checkIntrinsicShapes(template);
+    dependencyGraph(template);
     const capabilities = Object.values(template.Resources).some((r) => r.Type.startsWith('AWS::IAM::')) ? ['CAPABILITY_IAM'] : [];
     return {
       Parameters: Object.entries(template.Parameters ?? {}).map(([key, declaration]) => ({

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { checkIntrinsicShapes } from '../template/intrinsic-shapes';
 import { AwsError, validationError } from '../protocol/errors';
 import type { EngineServices, LocalServices, StackOperations } from '../service-interfaces';
 import { providerFor } from '../providers/registry';
@@ -68,6 +69,7 @@ export class StackEngine implements StackOperations {
 
   /** Everything checked before an operation is accepted. */
   validate(input: OperationInput): void {
+    checkIntrinsicShapes(input.template);
     const graph = dependencyGraph(input.template);
     creationOrder(graph);
     parameterValues(input.template, input.parameters, (name) => this.cloud.ssm.value(name));

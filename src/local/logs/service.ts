@@ -2,20 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { AwsError } from '../protocol/errors';
 import type { LocalServices } from '../service-interfaces';
 import { jsonResponse, type LocalResponse } from '../http';
+import { compileFilterPattern } from './filter-pattern';
 import { LogStore } from './store';
 
 const JSON_11 = 'application/x-amz-json-1.1';
 const RETENTION_DAYS = [1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653];
-
-/** CloudWatch Logs filter patterns, the plain-term kind: every term must appear (`?term` makes terms alternatives). */
-export function matchesFilter(message: string, pattern: string | undefined): boolean {
-  if (!pattern || !pattern.trim() || pattern.trim().startsWith('{')) return true;
-  const terms = [...pattern.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]);
-  const optional = terms.filter((term) => term.startsWith('?')).map((term) => term.slice(1));
-  const required = terms.filter((term) => !term.startsWith('?'));
-  if (optional.length > 0) return optional.some((term) => message.includes(term));
-  return required.every((term) => (term.startsWith('-') ? !message.includes(term.slice(1)) : message.includes(term)));
-}
 
 function groupMustExist(cloud: LocalServices, name: string): void {
   if (!cloud.logs.hasGroup(name)) throw new AwsError('ResourceNotFoundException', 'The specified log group does not exist.');
@@ -36,6 +27,7 @@ function logsOperation(cloud: LocalServices, operation: string, input: Record<st
     case 'FilterLogEvents': {
       const group = String(input.logGroupName ?? '');
       groupMustExist(cloud, group);
+      const matches = compileFilterPattern(input.filterPattern as string | undefined);
       const start = Number(input.startTime ?? 0);
       const end = Number(input.endTime ?? Number.MAX_SAFE_INTEGER);
       const streams = input.logStreamNames as string[] | undefined;
@@ -43,7 +35,7 @@ function logsOperation(cloud: LocalServices, operation: string, input: Record<st
       const matching = cloud.logs
         .events(group, streams)
         .filter((event) => event.timestamp >= start && event.timestamp <= end && (!prefix || event.logStreamName.startsWith(prefix)))
-        .filter((event) => matchesFilter(event.message, input.filterPattern as string | undefined));
+        .filter((event) => matches(event.message));
       const offset = input.nextToken ? Number(input.nextToken) : 0;
       const limit = Math.min(Number(input.limit ?? 10_000), 10_000);
       const page = matching.slice(offset, offset + limit);
