@@ -11,6 +11,7 @@ import type { RemoveResult } from './remove';
 import type { ServiceRequest } from './request';
 import type { LocalCredentials, RunningLocalCloud } from '../local/index';
 import type { RuntimeOptions } from '../local/runtime/functions';
+import { ANY_LOCAL_CREDENTIALS } from '../local/access/credentials';
 
 export type { LocalCredentials } from '../local/index';
 
@@ -67,7 +68,6 @@ export interface LocalCloud extends RunningLocalCloud {
   stop(): Promise<void>;
 }
 
-const ANY_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 const REGION = 'us-east-1';
 
 /**
@@ -101,7 +101,7 @@ export async function startLocalCloud(options: LocalCloudOptions = {}): Promise<
     if (temporary) rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
-  const credentials = options.credentials ? { accessKeyId: options.credentials.accessKeyId, secretAccessKey: options.credentials.secretAccessKey } : { ...ANY_CREDENTIALS };
+  const credentials = options.credentials ? { accessKeyId: options.credentials.accessKeyId, secretAccessKey: options.credentials.secretAccessKey } : { ...ANY_LOCAL_CREDENTIALS };
   const target = { local: { port: running.port, dataDir }, localCloudRunning: true, localCredentials: credentials } as const;
   let stopped: Promise<void> | undefined;
   return {

@@ -25,6 +25,12 @@ export function readConfigText(path: string, shown: string): string {
   return readFileSync(path, 'utf8');
 }
 
+/** What says a file was not changed since it was read: its size and modification time. */
+export function fileStamp(path: string): string {
+  const stats = statSync(path);
+  return `${stats.size}:${stats.mtimeMs}`;
+}
+
 /** The service file's text as last read, with the size and modification time it had. */
 let lastServiceFile: { path: string; stamp: string; text: string } | undefined;
 
@@ -34,8 +40,7 @@ let lastServiceFile: { path: string; stamp: string; text: string } | undefined;
  */
 export function readServiceFileText(path: string, shown: string): string {
   checkReadableFile(path, shown);
-  const stats = statSync(path);
-  const stamp = `${stats.size}:${stats.mtimeMs}`;
+  const stamp = fileStamp(path);
   if (lastServiceFile?.path === path && lastServiceFile.stamp === stamp) return lastServiceFile.text;
   const text = readFileSync(path, 'utf8');
   lastServiceFile = { path, stamp, text };

@@ -81,15 +81,16 @@ export async function uploadAll(
   concurrency = 4,
   onProgress?: (doneBytes: number, totalBytes: number) => void,
 ): Promise<number> {
+  // Each size once (a stat per file): the total and each upload's progress and length use it.
+  const sizes = new Map(uploads.map((upload) => [upload, upload.file ? statSync(upload.file).size : Buffer.byteLength(upload.body ?? '')]));
   const queue = [...uploads];
-  const sizeOf = (upload: Upload) => (upload.file ? statSync(upload.file).size : Buffer.byteLength(upload.body ?? ''));
-  const total = onProgress ? uploads.reduce((sum, upload) => sum + sizeOf(upload), 0) : 0;
+  const total = [...sizes.values()].reduce((sum, size) => sum + size, 0);
   let done = 0;
   onProgress?.(0, total);
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
       const contentType = next.key.endsWith('.json') ? 'application/json' : 'application/zip';
-      const size = sizeOf(next);
+      const size = sizes.get(next)!;
       // A large file is streamed, its bytes counted as the request takes them: progress moves within it.
       const streamed = onProgress !== undefined && next.file !== undefined && size >= STREAMED_UPLOAD_BYTES;
       const body = streamed ? countedStream(next.file!, (bytes) => onProgress!((done += bytes), total)) : next.file ? readFileSync(next.file) : Buffer.from(next.body ?? '');

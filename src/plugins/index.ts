@@ -1,7 +1,7 @@
-import { statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { findServiceFile } from '../config/find';
 import { copyConfig, loadSource, type LoadedSource } from '../config/service';
+import { fileStamp } from '../config/read-file';
 import { importModule } from '../config/module';
 import type { Service } from '../constructs/service';
 import type { LoadedService } from '../package/load';
@@ -52,13 +52,13 @@ export async function loadPlugins({ cwd, options }: { cwd: string; options: Reco
   if (session && session.serviceFile === file.path) {
     Object.assign(session.options, options);
     // The same file as when the session's plugins were loaded: what was read then is still the file.
-    if (session.source && sameStamp(session.sourceStamp, stampOf(file.path))) return session;
-    const stamp = stampOf(file.path);
+    const stamp = fileStamp(file.path);
+    if (session.source && session.sourceStamp === stamp) return session;
     session.source = await loadSource(cwd, options);
     session.sourceStamp = stamp;
     return session;
   }
-  const stamp = stampOf(file.path);
+  const stamp = fileStamp(file.path);
   const source = await loadSource(cwd, options);
   // Plugins change the configuration they are handed (`serverless.service`); variables start from the file as written.
   const written: LoadedSource = { file: source.file, raw: copyConfig(source.raw) };
@@ -84,13 +84,6 @@ export async function loadPlugins({ cwd, options }: { cwd: string; options: Reco
   return manager;
 }
 
-/** What says a file was not changed since it was read: its size and modification time. */
-function stampOf(path: string): string {
-  const stat = statSync(path);
-  return `${stat.size}:${stat.mtimeMs}`;
-}
-
-const sameStamp = (a: string | undefined, b: string) => a === b;
 
 /** Every place `after` differs from `before`, as a path and the new value (deepest objects first compared key by key). */
 function configurationChanges(before: unknown, after: unknown, path: string[] = []): Array<{ path: string[]; value: unknown }> {
