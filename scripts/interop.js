@@ -4,7 +4,8 @@
 // temporary data folder, runs S3 (mb, cp, ls), DynamoDB (create-table, put-item, get-item), SQS
 // (create-queue, send, receive) and Kinesis (create-stream, put-record, get-records) with each
 // client; a public boto3 app deployed unchanged and driven as its README says
-// (scripts/interop/public-python-app.js); and (scripts/interop/moto-deploy.js) fw deploy, update and
+// (scripts/interop/public-python-app.js); a function vendoring Debian's old boto3, which reads no
+// AWS_ENDPOINT_URL (scripts/interop/old-boto3.js); and (scripts/interop/moto-deploy.js) fw deploy, update and
 // remove against moto through --endpoint-url. It prints what it ran, what passed and what it skipped (a missing client is a skip,
 // not a pass). Exit code 1 when a check failed.
 //
@@ -18,6 +19,7 @@ const { spawnSync } = require('child_process');
 const { hasPython, startFwLocal } = require('./bench/servers');
 const { motoDeployChecks } = require('./interop/moto-deploy');
 const { publicPythonAppChecks } = require('./interop/public-python-app');
+const { oldBoto3Checks } = require('./interop/old-boto3');
 
 const CLIENT_TIMEOUT_MS = 60_000;
 
@@ -182,6 +184,7 @@ async function main() {
       results.push('SKIP  boto3 checks: python3 has no boto3 (pip install boto3)');
     }
     results.push(...(await publicPythonAppChecks(server.url)));
+    results.push(...(await oldBoto3Checks(server.url)));
   } finally {
     await server.stop();
     fs.rmSync(scratch, { recursive: true, force: true });

@@ -55,6 +55,56 @@ def route_local_https():
     module.URLLib3Session.send = send
     module.URLLib3Session._fw_local = True
 
+# botocore before 1.31 (boto3 before 1.28) reads no AWS_ENDPOINT_URL: a function that ships such a
+# boto3 (pinned in its requirements, or an old runtime's) would reach AWS itself. Its clients are given
+# the configured endpoint as newer botocore resolves it (AWS_ENDPOINT_URL_<SERVICE ID>, then
+# AWS_ENDPOINT_URL, unless AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true) when they name none. The hook
+# patches botocore.session as it is imported, so clients a handler creates at load time are covered.
+def configured_endpoint(session, service_name):
+    env = os.environ
+    if env.get('AWS_IGNORE_CONFIGURED_ENDPOINT_URLS', '').lower() == 'true':
+        return None
+    try:
+        service_id = session.get_service_model(service_name).service_id
+    except Exception:
+        service_id = service_name
+    key = 'AWS_ENDPOINT_URL_' + str(service_id).upper().replace(' ', '_').replace('-', '_')
+    return env.get(key) or env.get('AWS_ENDPOINT_URL') or None
+
+def route_old_botocore(module):
+    try:
+        import botocore.configprovider as provider
+    except ImportError:
+        return
+    if hasattr(provider, 'ConfiguredEndpointProvider'):
+        return
+    original = module.Session.create_client
+    def create_client(self, service_name, *args, **kwargs):
+        if len(args) < 5 and kwargs.get('endpoint_url') is None:
+            endpoint = configured_endpoint(self, service_name)
+            if endpoint:
+                kwargs['endpoint_url'] = endpoint
+        return original(self, service_name, *args, **kwargs)
+    module.Session.create_client = create_client
+
+class BotocoreSessionHook:
+    def find_spec(self, name, path=None, target=None):
+        if name != 'botocore.session':
+            return None
+        import importlib.util
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.loader is None or not hasattr(spec.loader, 'exec_module'):
+            return spec
+        exec_module = spec.loader.exec_module
+        def exec_and_route(module):
+            exec_module(module)
+            route_old_botocore(module)
+        spec.loader.exec_module = exec_and_route
+        return spec
+
+sys.meta_path.insert(0, BotocoreSessionHook())
+
 handler, load_error = None, None
 try:
     handler = load()
