@@ -55,7 +55,7 @@ def route_local_https():
     module.URLLib3Session.send = send
     module.URLLib3Session._fw_local = True
 
-# botocore before 1.31 (boto3 before 1.28) reads no AWS_ENDPOINT_URL: a function that ships such a
+# botocore before 1.31.57 (boto3 before 1.28.57) reads no AWS_ENDPOINT_URL: a function that ships such a
 # boto3 (pinned in its requirements, or an old runtime's) would reach AWS itself. Its clients are given
 # the configured endpoint as newer botocore resolves it (AWS_ENDPOINT_URL_<SERVICE ID>, then
 # AWS_ENDPOINT_URL, unless AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true) when they name none. The hook
