@@ -3,6 +3,7 @@ import type { StackRecord } from './cloudformation/model';
 import { byCodeUnits, byKey } from '../order';
 import { keyName } from './gateway/service';
 import { isCustomResourceType, notRunReason } from './providers/custom-resource';
+import { runtimeMismatch } from './runtime/interpreters';
 import { jsonResponse, type LocalRequest, type LocalResponse } from './http';
 
 export const DEPLOY_REPORT_PATH = '/_fw/deploy-report';
@@ -43,6 +44,8 @@ export function notEnforced(cloud: Pick<Stores, 'stacks' | 's3'>, stack: StackRe
       if (record.type === 'AWS::Lambda::Function') {
         const runtime = functionNotRun(properties);
         if (runtime) lines.push(`${record.logicalId}: ${runtime} not run by the local cloud (it runs Node.js and Python functions); invoking it fails`);
+        const mismatch = runtime ? undefined : runtimeMismatch(String(properties.Runtime ?? 'nodejs20.x'));
+        if (mismatch) lines.push(`${record.logicalId}: ${mismatch}`);
       }
       const listenerNote = loadBalancerNotEmulated(record.type, properties);
       if (listenerNote) lines.push(`${record.logicalId}: ${listenerNote}`);

@@ -1,4 +1,5 @@
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -84,3 +85,26 @@ images('fw deploy creates the image function and lists it as not run locally', a
 });
 
 images.run();
+
+const CURRENT_NODE = `nodejs${process.versions.node.split('.')[0]}.x`;
+const versions = suite<TestService>('functions whose runtime version the local cloud runs on another version are named at deploy');
+
+versions.before(async context => {
+  const service = `service: versions\nprovider:\n  name: aws\n  runtime: ${CURRENT_NODE}\nfunctions:\n  current:\n    handler: handler.hello\n  old:\n    handler: handler.hello\n    runtime: nodejs16.x\n  legacy:\n    handler: handler.hello\n    runtime: python2.7\n`;
+  Object.assign(context, await startTestService({ 'fw.yml': service, 'handler.js': 'exports.hello = async () => "hi";\n', 'handler.py': 'def hello(event, context):\n    return "hi"\n' }));
+});
+versions.after(async context => context.stop());
+
+versions('a nodejs16.x function runs on the local cloud’s Node.js, a python2.7 one on python3: both said once, the current runtime not', async context => {
+  const result = await context.fw('deploy');
+  assert.is(result.code, 0, result.stderr);
+  const python3 = spawnSync('python3', ['-c', 'import sys; print("%d.%d" % sys.version_info[:2])'], { encoding: 'utf8' });
+  const legacy = python3.status === 0 ? `runtime python2.7 runs on Python ${python3.stdout.trim()} here (no python2.7 on the PATH)` : 'runtime python2.7 not run: no python3 on the PATH; invoking it fails';
+  const lines = result.stdout.split('\n').filter(line => /^ {2}- \w+LambdaFunction: /.test(line));
+  assert.equal(lines, [`  - LegacyLambdaFunction: ${legacy}`, `  - OldLambdaFunction: runtime nodejs16.x runs on Node.js ${process.versions.node} here (the local cloud's own)`]);
+  const lambda = new LambdaClient({ endpoint: context.cloud.url, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
+  const answer = await lambda.send(new InvokeCommand({ FunctionName: 'versions-dev-old' }));
+  assert.is(Buffer.from(answer.Payload!).toString(), '"hi"');
+});
+
+versions.run();

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { pythonInterpreter } from './interpreters';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { processTreeResidentBytes } from './process-memory';
@@ -169,7 +170,7 @@ export class Worker {
     // --preserve-symlinks: the code folder links folders shared with earlier packages (shared-folders.ts);
     // modules keep the paths under it, as under /var/task on AWS.
     const [command, args] = config.runtime.startsWith('python')
-      ? ['python3', ['-u', host.pythonBootstrap()]]
+      ? [pythonInterpreter(config.runtime).command, ['-u', host.pythonBootstrap()]]
       : [process.execPath, [`--max-old-space-size=${config.memory}`, '--preserve-symlinks', nodeBootstrap()]];
     this.child = launch(command, args, config.codeDir, env);
     // The environment's log stream (and the function's group) exists from its start, as on Lambda, where its init is logged.
