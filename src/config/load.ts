@@ -1,9 +1,9 @@
 import { extname, relative } from 'node:path';
 import { ConfigError, show } from '../errors';
-import { parseJson } from './json';
+import { parseJson } from '../formats/json';
 import { asConfigError, importModule } from './module';
-import { parseYaml } from './yaml';
-import { plainConfig } from './plain-data';
+import { parseYaml } from '../formats/yaml';
+import { plainConfig } from '../formats/plain-data';
 import { readServiceFileText } from './read-file';
 import { settleConfig } from './settle';
 import type { ServiceFile } from './find';

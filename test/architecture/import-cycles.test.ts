@@ -157,9 +157,8 @@ const UPWARD_IMPORTS = [
   'constructs/custom-resources.ts -> package/zip.ts',
   'constructs/function.ts -> package/artifacts.ts',
   'constructs/service.ts -> package/artifacts.ts',
-  // The local cloud reads templates with fw's YAML reader and container images as fw resolves them.
+  // The local cloud checks container image URIs as fw does.
   'local/providers/lambda.ts -> constructs/function-image.ts',
-  'local/template/parse.ts -> config/yaml.ts',
   // Packaging runs the plugins' hooks (the service file is loaded twice today: issue "Layers that read top to bottom", item 3).
   'package/service.ts -> plugins/index.ts',
   // The synthesizer walks the construct tree.
