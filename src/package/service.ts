@@ -10,7 +10,7 @@ import { createStackTemplate, synthesize } from '../synth/synthesize';
 import { splitPackagedTemplate } from '../synth/split/package';
 import type { Template } from '../synth/template';
 import { version } from '../version';
-import type { Artifact, Artifacts } from './artifacts';
+import type { Artifact, Artifacts } from '../artifacts/artifact';
 import { buildArtifacts } from './build';
 import { checkHandlerFiles } from './handler-files';
 import { parseS3Uri } from './build';

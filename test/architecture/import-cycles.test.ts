@@ -152,13 +152,6 @@ const UPWARD_IMPORTS = [
   'config/service-json-schema.ts -> constructs/events/registry.ts',
   'config/types.ts -> constructs/events/registry.ts',
   'config/types.ts -> constructs/service.ts',
-  // Constructs name their artifacts and zip fw's own custom-resource handler.
-  'constructs/custom-resources.ts -> package/artifacts.ts',
-  'constructs/custom-resources.ts -> package/zip.ts',
-  'constructs/function.ts -> package/artifacts.ts',
-  'constructs/service.ts -> package/artifacts.ts',
-  // The local cloud checks container image URIs as fw does.
-  'local/providers/lambda.ts -> constructs/function-image.ts',
   // Packaging runs the plugins' hooks (the service file is loaded twice today: issue "Layers that read top to bottom", item 3).
   'package/service.ts -> plugins/index.ts',
   // The synthesizer walks the construct tree.
