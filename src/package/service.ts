@@ -6,7 +6,7 @@ import { Service } from '../constructs/service';
 import { writeCustomResourcesZip } from '../constructs/custom-resources';
 import { DEFAULT_RUNTIME } from '../constructs/function';
 import type { ServiceConfig } from '../constructs/model';
-import { createStackTemplate, synthesize } from '../synth/synthesize';
+import { createStackTemplate, synthesize } from '../constructs/synthesize';
 import { splitPackagedTemplate } from '../synth/split/package';
 import type { Template } from '../synth/template';
 import { version } from '../version';

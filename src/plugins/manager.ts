@@ -327,7 +327,7 @@ export class PluginManager {
     if (!this.preview || (!this.preview.fromTree && this.state.service)) {
       let template: Template = { AWSTemplateFormatVersion: '2010-09-09', Description: '', Resources: {}, Outputs: {} };
       if (this.state.service) {
-        const { synthesize } = require('../synth/synthesize') as typeof import('../synth/synthesize');
+        const { synthesize } = require('../constructs/synthesize') as typeof import('../constructs/synthesize');
         // A copy of its own (see finalize): plugins edit the preview in place.
         template = JSON.parse(JSON.stringify(synthesize(this.state.service))) as Template;
         template.Outputs ??= {};
