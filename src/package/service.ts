@@ -14,7 +14,7 @@ import type { Artifact, Artifacts } from '../artifacts/artifact';
 import { buildArtifacts } from './build';
 import { checkHandlerFiles } from './handler-files';
 import { parseS3Uri } from './build';
-import { loadServiceConfig, type LoadedService } from './load';
+import { loadServiceConfig, type LoadedService } from '../service/load';
 import { attachPlugins, compile as compilePlugins, finalize as finalizePlugins, loadPlugins, loadServiceWithPlugins, startPackage } from '../plugins';
 import { byCodeUnits } from '../order';
 import { removeStagingOnSignal, removeStaleStaging } from './staging';

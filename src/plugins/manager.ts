@@ -87,7 +87,7 @@ export class PluginManager {
   /** The Serverless v3 `serverless` object, made when a plugin first needs it. */
   v3?: import('./v3').ServerlessV3;
   /** The service file as it was read, before plugins saw it: where variables and validation start. */
-  source?: import('../config/service').LoadedSource;
+  source?: import('../config/load').LoadedSource;
   /** The file's size and modification time when `source` was read. */
   sourceStamp?: string;
 
