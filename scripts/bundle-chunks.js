@@ -22,7 +22,7 @@ const CHUNKS = [
   { name: 'plugins', pattern: /^src\/(plugins\/(v3[^/]*|manager|load)|cli\/plugin-commands)\.ts$/ },
   // fw create's templates and prompts.
   { name: 'create', pattern: /^src\/create\// },
-  // The full YAML library: the common subset of YAML is read by src/config/yaml-subset.ts.
+  // The full YAML library: the common subset of YAML is read by src/formats/yaml-subset.ts.
   { name: 'yaml', pattern: /^node_modules\/yaml\// },
 ];
 

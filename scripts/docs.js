@@ -122,7 +122,7 @@ function table(rows) {
 
 function configurationReference() {
   const service = schema();
-  let out = `${HEADER('the JSON Schema `fw schema` prints (src/config/service-json-schema.ts)')}# Configuration reference\n\n`;
+  let out = `${HEADER('the JSON Schema `fw schema` prints (src/service/json-schema.ts)')}# Configuration reference\n\n`;
   out +=
     'Every setting of the service file (`fw.yml`, `serverless.yml`, …) fw validates, from the JSON Schema ' +
     '`fw schema` prints (see [The service file](../guides/service-file.md)). Any setting also accepts a `${…}` ' +

@@ -4,7 +4,7 @@
 'use strict';
 const { mkdirSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
-const { serviceJsonSchema } = require('../dist/src/config/service-json-schema');
+const { serviceJsonSchema } = require('../dist/src/service/json-schema');
 
 const out = path.join(__dirname, '..', 'dist', 'schema', 'service.schema.json');
 mkdirSync(path.dirname(out), { recursive: true });

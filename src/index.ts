@@ -4,7 +4,7 @@
 // the SDK's notice that its own future releases drop Node.js 20 is noise to a program using fw.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-export { defineConfig } from './config/types';
+export { defineConfig } from './service/types';
 export type {
   FunctionConfig,
   FunctionEvent,
@@ -17,7 +17,7 @@ export type {
   ServiceConfig,
   ServiceConfigExport,
   ServiceConfigFunction,
-} from './config/types';
+} from './service/types';
 
 // Constructs a service file adds with `addConstructs` (issue 9): the same classes fw synthesizes.
 export { Construct } from 'constructs';

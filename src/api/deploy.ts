@@ -87,7 +87,7 @@ export async function openDeployment(request: DeployRequest): Promise<Deployment
     packaged = plugins.attachPlugins(read, manager);
   } else {
     // Container images go where the stack goes (the local cloud's ECR with --local): the connection is opened when packaging needs it.
-    const imageTarget = async (loaded: import('../package/load').LoadedService) => (opened ??= request.connection ?? (await connectFor(loaded, request))).clients.target;
+    const imageTarget = async (loaded: import('../service/load').LoadedService) => (opened ??= request.connection ?? (await connectFor(loaded, request))).clients.target;
     const reporter = reporterOf(request);
     const { packagingLine } = require('../package/artifacts') as typeof import('../package/artifacts');
     packaged = await packageService({ cwd, options, imageTarget, watched: request.watched, onProgress: progress => reporter.progress(packagingLine(progress)) }).catch(async error => {

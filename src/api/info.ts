@@ -7,7 +7,7 @@ import { serviceInfo, type ServiceInfo } from './service-info';
  * Throws CloudError when the service is not deployed for the stage.
  */
 export async function info(request: CloudRequest = {}): Promise<ServiceInfo> {
-  const { loadServiceConfig } = require('../package/load') as typeof import('../package/load');
+  const { loadServiceConfig } = require('../service/load') as typeof import('../service/load');
   const { describeStack } = require('../deploy/stack') as typeof import('../deploy/stack');
   const { describeAwsError } = require('../aws/clients') as typeof import('../aws/clients');
   const { deployedResources } = require('../deploy/deployed') as typeof import('../deploy/deployed');

@@ -1,6 +1,6 @@
 import type { Connection } from '../deploy/connect';
 import type { Reporter } from '../deploy/deploy';
-import type { LoadedService } from '../package/load';
+import type { LoadedService } from '../service/load';
 
 /** Which service, and the options the commands take for it (`--stage`, `--region`, `--config`, `--param`). */
 export interface ServiceRequest {

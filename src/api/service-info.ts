@@ -1,7 +1,7 @@
 import type { Stack } from '@aws-sdk/client-cloudformation';
 import type { ServiceSummary } from '../deploy/summary';
 import type { TemplateResource } from '../synth/template';
-import type { LoadedService } from '../package/load';
+import type { LoadedService } from '../service/load';
 
 /** A deployed service: what `fw info` prints, as data. */
 export interface ServiceInfo {

@@ -3,7 +3,7 @@ import type { StackEvent } from '@aws-sdk/client-cloudformation';
 import { ServiceCommand } from './base';
 import type { Reporter } from '../deploy/deploy';
 import type { Connection } from '../deploy/connect';
-import type { LoadedService } from '../package/load';
+import type { LoadedService } from '../service/load';
 
 /** Options of every command that talks to CloudFormation, on AWS or elsewhere. */
 export abstract class CloudCommand extends ServiceCommand {
@@ -62,7 +62,7 @@ export abstract class CloudCommand extends ServiceCommand {
   }
 
   protected async loadService(): Promise<LoadedService> {
-    const { loadServiceConfig } = require('../package/load') as typeof import('../package/load');
+    const { loadServiceConfig } = require('../service/load') as typeof import('../service/load');
     return loadServiceConfig(this.serviceDir, this.cliOptions());
   }
 

@@ -36,7 +36,7 @@ export class DeployListFunctionsCommand extends CloudCommand {
   async run(): Promise<number> {
     const { publishedVersions } = require('../deploy/function-versions') as typeof import('../deploy/function-versions');
     const { lambdaClient, describeAwsError } = require('../aws/clients') as typeof import('../aws/clients');
-    const { functionOf } = require('../package/load') as typeof import('../package/load');
+    const { functionOf } = require('../service/load') as typeof import('../service/load');
     const loaded = await this.loadService();
     const connection = await this.connect(loaded);
     try {

@@ -11,7 +11,7 @@ abstract class FunctionDeployingCommand extends CloudCommand {
     const { describeAwsError } = require('../aws/clients') as typeof import('../aws/clients');
     // Container images go where the function goes: the connection is opened when packaging needs it.
     let opened: import('../deploy/connect').Connection | undefined;
-    const imageTarget = async (loaded: import('../package/load').LoadedService) => (opened ??= await this.connect(loaded)).clients.target;
+    const imageTarget = async (loaded: import('../service/load').LoadedService) => (opened ??= await this.connect(loaded)).clients.target;
     const packaged = await packageService({ cwd: process.cwd(), options: this.cliOptions(), imageTarget }).catch(async error => {
       await opened?.close();
       throw error;

@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option } from 'clipanion';
 import { ConfigError } from '../errors';
-import type { LoadedService } from '../package/load';
+import type { LoadedService } from '../service/load';
 import { CloudCommand } from './cloud-command';
 import { ServiceCommand } from './base';
 
 /** `functionOf`, loaded when a command runs (the package modules are not needed at start-up). */
 export function lazyFunctionOf(loaded: LoadedService, key: string) {
-  return (require('../package/load') as typeof import('../package/load')).functionOf(loaded, key);
+  return (require('../service/load') as typeof import('../service/load')).functionOf(loaded, key);
 }
 
 /** A JSON file given with an option (`--path`, `--contextPath`): its value, or a one-line error naming the file and option. */
@@ -154,7 +154,7 @@ export class InvokeLocalCommand extends ServiceCommand {
       throw new ConfigError('--docker is not supported: fw invoke local runs Node.js handlers in this process and Python handlers with python3, without Docker');
     }
     if (this.dockerArg !== undefined) this.context.stderr.write('--docker-arg: ignored, fw invoke local does not use Docker\n');
-    const { loadServiceConfig } = require('../package/load') as typeof import('../package/load');
+    const { loadServiceConfig } = require('../service/load') as typeof import('../service/load');
     const { invokeHandler, parseEnvOptions } = require('../deploy/invoke-local') as typeof import('../deploy/invoke-local');
     const event = readEvent(this.data, this.eventPath, this.raw);
     const clientContext = readContext(this.clientContext, this.contextPath);

@@ -26,7 +26,7 @@ export class MetricsCommand extends CloudCommand {
   async run(): Promise<number> {
     const { functionMetrics, formatMetrics, serviceTotal } = require('../deploy/metrics') as typeof import('../deploy/metrics');
     const { cloudWatchClient, describeAwsError } = require('../aws/clients') as typeof import('../aws/clients');
-    const { functionOf } = require('../package/load') as typeof import('../package/load');
+    const { functionOf } = require('../service/load') as typeof import('../service/load');
     const now = Date.now();
     const end = parseTimeOption(this.endTime, '--endTime', now, now);
     const start = parseTimeOption(this.startTime, '--startTime', end - 24 * 3600 * 1000, now);

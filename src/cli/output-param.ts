@@ -57,7 +57,7 @@ abstract class ParamCommand extends ServiceCommand {
 
 /** `params.default`, then `params.<stage>`, then `--param`: later ones win, as `${param:…}` reads them. */
 async function stageParams(command: ParamCommand): Promise<{ stage: string; params: Record<string, unknown> }> {
-  const { loadServiceConfig } = require('../package/load') as typeof import('../package/load');
+  const { loadServiceConfig } = require('../service/load') as typeof import('../service/load');
   const { cliParams } = require('../variables/sources/param') as typeof import('../variables/sources/param');
   const options = command.cliOptionsForParams();
   const loaded = await loadServiceConfig(command.serviceFolder(), options);

@@ -24,7 +24,7 @@ export class PrintCommand extends ServiceCommand {
   async run(): Promise<number> {
     if (this.format !== 'yaml' && this.format !== 'json' && this.format !== 'text') throw new ConfigError(`--format expects "yaml", "json" or "text", got ${JSON.stringify(this.format)}`);
     if (this.transform !== undefined && this.transform !== 'keys') throw new ConfigError(`--transform expects "keys", got ${JSON.stringify(this.transform)}`);
-    const { loadService } = require('../config/service') as typeof import('../config/service');
+    const { loadService } = require('../service/load') as typeof import('../service/load');
     const { config } = await loadService({
       cwd: process.cwd(),
       options: this.cliOptions(),

@@ -21,7 +21,7 @@ export class SchemaCommand extends FwCommand {
   config = Option.String('--config,-c', { description: 'Path to the service file, with --plugins' });
 
   async run(): Promise<number> {
-    const { serviceJsonSchema } = require('../config/service-json-schema') as typeof import('../config/service-json-schema');
+    const { serviceJsonSchema } = require('../service/json-schema') as typeof import('../service/json-schema');
     let extensions = {};
     if (this.plugins) {
       const { loadPlugins } = require('../plugins') as typeof import('../plugins');

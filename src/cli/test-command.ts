@@ -29,7 +29,7 @@ export class TestCommand extends CloudCommand {
     const { existsSync, readFileSync } = require('node:fs') as typeof import('node:fs');
     const { join } = require('node:path') as typeof import('node:path');
     const { ConfigError } = require('../errors') as typeof import('../errors');
-    const { parseYaml } = require('../config/yaml') as typeof import('../config/yaml');
+    const { parseYaml } = require('../formats/yaml') as typeof import('../formats/yaml');
     const tests = require('../deploy/http-tests') as typeof import('../deploy/http-tests');
     const { info } = require('../api/info') as typeof import('../api/info');
     const file = join(this.serviceDir, tests.TEST_FILE);

@@ -66,8 +66,8 @@ export function loadComposeFile(file: string): Application {
   if (!existsSync(file)) throw new ConfigError(`Compose file "${shown}" (--config) does not exist`);
   const text = readConfigText(file, shown);
   const raw = file.endsWith('.json')
-    ? (require('../config/json') as typeof import('../config/json')).parseJson(text, shown)
-    : (require('../config/yaml') as typeof import('../config/yaml')).parseYaml(text, shown);
+    ? (require('../formats/json') as typeof import('../formats/json')).parseJson(text, shown)
+    : (require('../formats/yaml') as typeof import('../formats/yaml')).parseYaml(text, shown);
   const errors: string[] = [];
   if (!composeSchema(raw, { errors })) {
     const { path, problem } = readableProblem(errors[0] ?? '');

@@ -7,7 +7,7 @@ import { basename, dirname, extname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../errors';
 import { FW_MODULE_NAMES } from '../fw-module';
-import { syntaxError } from './code-frame';
+import { syntaxError } from '../formats/code-frame';
 import { checkReadableFile } from './read-file';
 import { settleConfig } from './settle';
 

@@ -519,7 +519,7 @@ const TOP_LEVEL = {
   resources: documented('CloudFormation added to the stack: Resources, Outputs, Conditions, … and extensions of the generated resources', either('CloudFormation sections (Resources, Outputs, …) or a list of them', resourcesSection, list(resourcesSection))),
 };
 
-/** The parts of the file's schema, typed: src/config/types.ts derives the service file's types from them. */
+/** The parts of the file's schema, typed: src/service/types.ts derives the service file's types from them. */
 export const providerSchema = shape(PROVIDER, { required: ['name'] });
 export const functionSchema = shape(FUNCTION);
 export const topLevelSchema = shape(TOP_LEVEL, { required: ['service'] });

@@ -4,7 +4,7 @@ import * as naming from '../synth/naming';
 import { checkFunctionName } from '../synth/name-checks';
 import { ConfigError, invalid } from '../errors';
 import { functionImage, type FunctionImage } from './function-image';
-import type { Artifact } from '../package/artifacts';
+import type { Artifact } from '../artifacts/artifact';
 import type { FunctionConfig, Json, RuntimeManagement } from './model';
 import { CfnOutput, Resource, getAtt, join, ref } from './resource';
 import type { Service } from './service';

@@ -1,7 +1,7 @@
 import { Construct } from 'constructs';
 import * as naming from '../synth/naming';
 import { invalid } from '../errors';
-import type { Artifacts } from '../package/artifacts';
+import type { Artifacts } from '../artifacts/artifact';
 import type { IamStatement, Json, ProviderConfig, ServiceConfig, StringLike } from './model';
 import { LambdaLayer, type LayerConfig } from './lambda-layer';
 import { DeploymentBucket, type DeploymentBucketSettings } from './deployment-bucket';

@@ -7,7 +7,7 @@ import {
   type LambdaClient,
 } from '@aws-sdk/client-lambda';
 import { CloudError } from '../errors';
-import { functionOf } from '../package/load';
+import { functionOf } from '../service/load';
 import type { PackagedService } from '../package/service';
 import * as naming from '../synth/naming';
 import { lambdaClient, type AwsClients } from '../aws/clients';

@@ -1,6 +1,6 @@
 import { UpdateStackCommand } from '@aws-sdk/client-cloudformation';
 import { CloudError, ConfigError } from '../errors';
-import type { LoadedService } from '../package/load';
+import type { LoadedService } from '../service/load';
 import type { PackageState } from '../package/service';
 import { STATE_FILE } from '../package/service';
 import type { AwsClients } from '../aws/clients';

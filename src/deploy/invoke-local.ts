@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { ConfigError } from '../errors';
 import type { FunctionConfig } from '../constructs/model';
-import type { LoadedService } from '../package/load';
+import type { LoadedService } from '../service/load';
 
 export interface LocalInvocation {
   loaded: LoadedService;

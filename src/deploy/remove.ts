@@ -1,6 +1,6 @@
 import { DeleteStackCommand, ListStacksCommand, type StackSummary } from '@aws-sdk/client-cloudformation';
 import { CloudError, StackError } from '../errors';
-import type { LoadedService } from '../package/load';
+import type { LoadedService } from '../service/load';
 import { describeAwsError, type AwsClients } from '../aws/clients';
 import { deletePrefix } from './bucket';
 import type { Reporter } from './deploy';

@@ -1,5 +1,5 @@
 import type { Stack } from '@aws-sdk/client-cloudformation';
-import { functionOf, type LoadedService } from '../package/load';
+import { functionOf, type LoadedService } from '../service/load';
 import * as naming from '../synth/naming';
 import type { TemplateResource } from '../synth/template';
 

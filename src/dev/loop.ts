@@ -33,7 +33,7 @@ export interface DevOutput {
 export async function runDevLoop(request: DevRequest, output: DevOutput, signal: AbortSignal): Promise<void> {
   const { atEndpoint, connectFor, cwdOf, optionsOf } = require('../api/request') as typeof import('../api/request');
   const { openDeployment } = require('../api/deploy') as typeof import('../api/deploy');
-  const { loadServiceConfig } = require('../package/load') as typeof import('../package/load');
+  const { loadServiceConfig } = require('../service/load') as typeof import('../service/load');
   const { watchService } = require('./watch') as typeof import('./watch');
   const { syntaxErrors } = require('./syntax') as typeof import('./syntax');
   const { streamFunctionLogs } = require('./logs') as typeof import('./logs');

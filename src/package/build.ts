@@ -1,7 +1,8 @@
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, type Stats } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { ConfigError, invalid, show } from '../errors';
-import type { Artifact, ArtifactInput, Artifacts, FunctionToPackage, PackageConfig } from './artifacts';
+import type { Artifact, Artifacts } from '../artifacts/artifact';
+import type { ArtifactInput, FunctionToPackage, PackageConfig } from './artifacts';
 import { bundleHandlers, esbuildOptions, type Bundle, type BundleRequest } from './bundle';
 import { findDevDependencies, isDevDependencyFile, type DevDependencies } from './dependencies';
 import { relativeInside, walkFiles, type SourceFile } from './files';
@@ -9,7 +10,7 @@ import { excludedFolders, isIncluded, negate, rules } from './patterns';
 import { DeflatePool, SyncDeflater } from './deflate';
 import { EntryCache } from './entry-cache';
 import type { WatchedTrust } from './watched-files';
-import { compressedEntry, hashBytes, renamed, sortEntries, zipEntry, ZipWriter, type ZipEntry } from './zip';
+import { compressedEntry, hashBytes, renamed, sortEntries, zipEntry, ZipWriter, type ZipEntry } from '../artifacts/zip';
 import { byKey } from '../order';
 import { timed } from '../terminal/timings';
 

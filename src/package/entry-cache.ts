@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readFileSync, readSync, writeFileSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import type { ZipEntry } from './zip';
+import type { ZipEntry } from '../artifacts/zip';
 
 /** The index of the last package's compressed files, written beside its zips. */
 export const ENTRY_CACHE_FILE = 'package-cache.json';

@@ -4,8 +4,8 @@ import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { CloudError } from '../errors';
 import type { AwsTarget } from '../aws/clients';
 import { sdkConfig } from '../aws/clients';
-import type { Artifact, Artifacts } from './artifacts';
-import { hashBytes } from './zip';
+import type { Artifact, Artifacts } from '../artifacts/artifact';
+import { hashBytes } from '../artifacts/zip';
 
 /**
  * `package.artifact: s3://bucket/key.zip` (service-wide or per function), as Serverless v3 deploys

@@ -1,6 +1,6 @@
 import type { Parameter, RollbackConfiguration, Tag } from '@aws-sdk/client-cloudformation';
 import type { ServerSideEncryption } from '@aws-sdk/client-s3';
-import type { PackagedService } from './service';
+import type { LoadedService } from '../service/load';
 
 /**
  * The deploy-time settings of `provider` that change no template but change the requests that
@@ -9,25 +9,25 @@ import type { PackagedService } from './service';
  * encrypted and how many deployments the bucket keeps.
  */
 
-type Provider = PackagedService['config']['provider'];
-const provider = (packaged: Pick<PackagedService, 'config'>): Provider & Record<string, unknown> =>
+type Provider = LoadedService['config']['provider'];
+const provider = (packaged: Pick<LoadedService, 'config'>): Provider & Record<string, unknown> =>
   packaged.config.provider as Provider & Record<string, unknown>;
 
 /** v3 tags the stack `STAGE: <stage>`, unless `stackTags` sets a key spelled the same in any case. */
-export function stackTags(packaged: Pick<PackagedService, 'config' | 'stage'>): Tag[] {
+export function stackTags(packaged: Pick<LoadedService, 'config' | 'stage'>): Tag[] {
   const custom = provider(packaged).stackTags ?? {};
   const own = Object.keys(custom).some(key => key.toLowerCase() === 'stage') ? {} : { STAGE: packaged.stage };
   return Object.entries({ ...own, ...custom }).map(([Key, Value]) => ({ Key, Value: String(Value) }));
 }
 
 /** `provider.iam.deploymentRole`, else the older `provider.cfnRole`: CloudFormation acts as this role. */
-export function deploymentRole(packaged: Pick<PackagedService, 'config'>): string | undefined {
+export function deploymentRole(packaged: Pick<LoadedService, 'config'>): string | undefined {
   const settings = provider(packaged);
   return settings.iam?.deploymentRole ?? (settings.cfnRole as string | undefined);
 }
 
 /** What every stack operation carrying the full template sends: role, notification topics, parameters. */
-export function stackOperationSettings(packaged: Pick<PackagedService, 'config'>): { RoleARN?: string; NotificationARNs: string[]; Parameters?: Parameter[] } {
+export function stackOperationSettings(packaged: Pick<LoadedService, 'config'>): { RoleARN?: string; NotificationARNs: string[]; Parameters?: Parameter[] } {
   const settings = provider(packaged);
   const role = deploymentRole(packaged);
   const parameters = settings.stackParameters as Parameter[] | undefined;
@@ -43,18 +43,18 @@ export function stackOperationSettings(packaged: Pick<PackagedService, 'config'>
  * `provider.stackPolicy` (a list of statements) as CloudFormation's policy document; none for an empty
  * list. A statement's single `Action` is sent as a list, as v3's validation rewrites it.
  */
-export function stackPolicyBody(packaged: Pick<PackagedService, 'config'>): string | undefined {
+export function stackPolicyBody(packaged: Pick<LoadedService, 'config'>): string | undefined {
   const statements = provider(packaged).stackPolicy as Array<Record<string, unknown>> | undefined;
   if (!statements || statements.length === 0) return undefined;
   const listed = statements.map(statement => (typeof statement?.Action === 'string' ? { ...statement, Action: [statement.Action] } : statement));
   return JSON.stringify({ Statement: listed });
 }
 
-export function rollbackConfiguration(packaged: Pick<PackagedService, 'config'>): RollbackConfiguration | undefined {
+export function rollbackConfiguration(packaged: Pick<LoadedService, 'config'>): RollbackConfiguration | undefined {
   return provider(packaged).rollbackConfiguration as RollbackConfiguration | undefined;
 }
 
-export const disableRollback = (packaged: Pick<PackagedService, 'config'>): boolean => provider(packaged).disableRollback === true;
+export const disableRollback = (packaged: Pick<LoadedService, 'config'>): boolean => provider(packaged).disableRollback === true;
 
 type DeploymentBucketObject = {
   serverSideEncryption?: string;
@@ -65,7 +65,7 @@ type DeploymentBucketObject = {
   maxPreviousDeploymentArtifacts?: number;
 };
 
-function deploymentBucketObject(packaged: Pick<PackagedService, 'config'>): DeploymentBucketObject {
+function deploymentBucketObject(packaged: Pick<LoadedService, 'config'>): DeploymentBucketObject {
   const bucket = provider(packaged).deploymentBucket;
   return bucket && typeof bucket === 'object' ? (bucket as DeploymentBucketObject) : {};
 }
@@ -79,7 +79,7 @@ export interface UploadEncryption {
   SSECustomerKeyMD5?: string;
 }
 
-export function uploadEncryption(packaged: Pick<PackagedService, 'config'>): UploadEncryption {
+export function uploadEncryption(packaged: Pick<LoadedService, 'config'>): UploadEncryption {
   const bucket = deploymentBucketObject(packaged);
   const fields: UploadEncryption = {
     ServerSideEncryption: bucket.serverSideEncryption as ServerSideEncryption | undefined,
@@ -92,7 +92,7 @@ export function uploadEncryption(packaged: Pick<PackagedService, 'config'>): Upl
 }
 
 /** How many deployment folders stay in the bucket after a deploy (v3's default: 5). */
-export function keptDeployments(packaged: Pick<PackagedService, 'config'>): number {
+export function keptDeployments(packaged: Pick<LoadedService, 'config'>): number {
   return deploymentBucketObject(packaged).maxPreviousDeploymentArtifacts ?? 5;
 }
 
@@ -100,7 +100,7 @@ export function keptDeployments(packaged: Pick<PackagedService, 'config'>): numb
  * Every `provider` setting that changes the requests of a deploy but not its template, as one value:
  * part of the deployment hash, so changing one deploys even when the template and code are unchanged.
  */
-export function deployTimeSettings(packaged: Pick<PackagedService, 'config'>): unknown {
+export function deployTimeSettings(packaged: Pick<LoadedService, 'config'>): unknown {
   const settings = provider(packaged);
   const logs = settings.logs as { restApi?: unknown } | undefined;
   const tracing = settings.tracing as { apiGateway?: unknown } | undefined;

@@ -1,10 +1,10 @@
 import { join, relative } from 'node:path';
 import { findServiceFile } from '../config/find';
-import { copyConfig, loadSource, type LoadedSource } from '../config/service';
+import { copyConfig, loadSource, type LoadedSource } from '../config/load';
 import { fileStamp } from '../config/read-file';
 import { importModule } from '../config/module';
 import type { Service } from '../constructs/service';
-import type { LoadedService } from '../package/load';
+import type { LoadedService } from '../service/load';
 import type { Template } from '../synth/template';
 import { pluginNames, resolvePlugin, type PluginSpec } from './load';
 import type { PluginDeclarations } from './types';
@@ -148,7 +148,7 @@ function isClass(value: unknown): value is new (...args: unknown[]) => unknown {
  * the schema they extended (their top-level keys, function properties, `custom` keys, event types).
  */
 export async function loadServiceWithPlugins(manager: PluginManager, cwd: string, options: Record<string, unknown>): Promise<LoadedService> {
-  const { loadServiceConfig } = require('../package/load') as typeof import('../package/load');
+  const { loadServiceConfig } = require('../service/load') as typeof import('../service/load');
   // `${construct:…}` is known to service files that can add constructs (fw.ts, fw.js).
   const withConstructs = /\.[cm]?[jt]s$/.test(manager.serviceFile);
   const addSource = withConstructs && sources.construct === undefined;

@@ -87,7 +87,7 @@ export class PluginManager {
   /** The Serverless v3 `serverless` object, made when a plugin first needs it. */
   v3?: import('./v3').ServerlessV3;
   /** The service file as it was read, before plugins saw it: where variables and validation start. */
-  source?: import('../config/service').LoadedSource;
+  source?: import('../config/load').LoadedSource;
   /** The file's size and modification time when `source` was read. */
   sourceStamp?: string;
 
@@ -327,7 +327,7 @@ export class PluginManager {
     if (!this.preview || (!this.preview.fromTree && this.state.service)) {
       let template: Template = { AWSTemplateFormatVersion: '2010-09-09', Description: '', Resources: {}, Outputs: {} };
       if (this.state.service) {
-        const { synthesize } = require('../synth/synthesize') as typeof import('../synth/synthesize');
+        const { synthesize } = require('../constructs/synthesize') as typeof import('../constructs/synthesize');
         // A copy of its own (see finalize): plugins edit the preview in place.
         template = JSON.parse(JSON.stringify(synthesize(this.state.service))) as Template;
         template.Outputs ??= {};

@@ -139,34 +139,6 @@ function layerOf(file: string): string {
   return parts[0] === 'index.ts' ? 'index' : 'base';
 }
 
-/**
- * Imports that still go up, each a debt to pay: the test fails on any other, and on one of these
- * once it is gone (remove it from the list then).
- */
-const UPWARD_IMPORTS = [
-  // The service file's loading runs the variables (it belongs above them, beside plugins' loading).
-  'config/service.ts -> variables/dotenv.ts',
-  'config/service.ts -> variables/index.ts',
-  'config/service.ts -> variables/parse.ts',
-  // The JSON schema and config types are derived from the constructs' event registry and service.
-  'config/service-json-schema.ts -> constructs/events/registry.ts',
-  'config/types.ts -> constructs/events/registry.ts',
-  'config/types.ts -> constructs/service.ts',
-  // Constructs name their artifacts and zip fw's own custom-resource handler.
-  'constructs/custom-resources.ts -> package/artifacts.ts',
-  'constructs/custom-resources.ts -> package/zip.ts',
-  'constructs/function.ts -> package/artifacts.ts',
-  'constructs/service.ts -> package/artifacts.ts',
-  // The local cloud reads templates with fw's YAML reader and container images as fw resolves them.
-  'local/providers/lambda.ts -> constructs/function-image.ts',
-  'local/template/parse.ts -> config/yaml.ts',
-  // Packaging runs the plugins' hooks (the service file is loaded twice today: issue "Layers that read top to bottom", item 3).
-  'package/service.ts -> plugins/index.ts',
-  // The synthesizer walks the construct tree.
-  'synth/synthesize.ts -> constructs/resource.ts',
-  'synth/synthesize.ts -> constructs/service.ts',
-];
-
 importCycles('every folder and file of src/ has a layer in docs/architecture.md', () => {
   const layers = new Set(documentedLayers());
   const unplaced = [...new Set(sourceFiles(SRC).map(layerOf))].filter((layer) => !layers.has(layer));
@@ -180,15 +152,14 @@ importCycles('folders import only downward in the order docs/architecture.md dra
       .filter((target) => rank.get(layerOf(target))! < rank.get(layerOf(file))!)
       .map((target) => `${relative(SRC, file)} -> ${relative(SRC, target)}`),
   );
-  assert.equal(upward.sort(), [...UPWARD_IMPORTS].sort());
+  assert.equal(upward.sort(), []);
 });
 
-importCycles('without the listed debts, no two folders of src/ import each other, even through others', () => {
-  const debts = new Set(UPWARD_IMPORTS);
+importCycles('no two folders of src/ import each other, even through others', () => {
   const edges = new Map<string, Set<string>>();
   for (const file of sourceFiles(SRC)) {
     for (const target of dependenciesOf(file)) {
-      if (layerOf(file) === layerOf(target) || debts.has(`${relative(SRC, file)} -> ${relative(SRC, target)}`)) continue;
+      if (layerOf(file) === layerOf(target)) continue;
       if (!edges.has(layerOf(file))) edges.set(layerOf(file), new Set());
       edges.get(layerOf(file))!.add(layerOf(target));
     }

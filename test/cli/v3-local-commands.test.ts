@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { runFw } from '../helpers/cli';
 import { TEST_ENV } from '../helpers/local-cloud';
 import { Service } from '../../src/constructs/service';
-import { synthesize } from '../../src/synth/synthesize';
+import { synthesize } from '../../src/constructs/synthesize';
 import { version } from '../../src/version';
 import { startLocalCloud } from '../../src/local';
 import { recordEndpoint } from '../../src/local/state/running-endpoint';

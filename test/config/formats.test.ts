@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadService } from '../../src/config/service';
+import { loadService } from '../../src/service/load';
 import { errorOf, FIXTURES, tempService } from './helpers';
 
 const EXPECTED = {

@@ -2,7 +2,7 @@ import semver from 'semver';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { checkFrameworkVersion } from '../../src/config/framework-version';
-import { loadService } from '../../src/config/service';
+import { loadService } from '../../src/service/load';
 import { version } from '../../src/version';
 import { errorOf, tempService } from './helpers';
 

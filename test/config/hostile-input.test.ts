@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readdirSync, ftruncateSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadService } from '../../src/config/service';
+import { loadService } from '../../src/service/load';
 import { packageService } from '../../src/package/service';
 import { show } from '../../src/errors';
 import { secretValues } from '../../src/secrets';

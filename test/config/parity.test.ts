@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadService } from '../../src/config/service';
+import { loadService } from '../../src/service/load';
 import { FIXTURES } from './helpers';
 
 const CASE = join(FIXTURES, 'variables-parity');

@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import * as t from 'typanion';
 import { applyValidationMode, validateConfig } from '../../src/config/schema';
-import { loadService } from '../../src/config/service';
+import { loadService } from '../../src/service/load';
 import { ConfigError } from '../../src/errors';
 import { errorOf, tempService } from './helpers';
 import { synth } from '../helpers/synth';

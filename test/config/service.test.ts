@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { loadService } from '../../src/config/service';
+import { loadService } from '../../src/service/load';
 import { errorOf, tempService } from './helpers';
 
 const service = suite('loadService');

@@ -13,7 +13,7 @@ import { runDevLoop } from '../../src/dev/loop';
 import { codeDirectory, unpacked } from '../../src/local/runtime/code';
 import { walkFiles } from '../../src/package/files';
 import { WatchedFiles } from '../../src/package/watched-files';
-import { writeZip, zipEntry } from '../../src/package/zip';
+import { writeZip, zipEntry } from '../../src/artifacts/zip';
 import { LOCAL_CREDENTIALS, startTestCloud, startTestService, type TestCloud, type TestService } from '../helpers/local-cloud';
 
 /** Zip bytes of `files` (name → text), as fw writes them. */

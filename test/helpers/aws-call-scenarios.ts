@@ -3,7 +3,7 @@ import { CreateBucketCommand, ListObjectsV2Command, PutObjectCommand, S3Client }
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeZip, zipEntry } from '../../src/package/zip';
+import { writeZip, zipEntry } from '../../src/artifacts/zip';
 
 /**
  * The scenarios whose AWS calls Serverless v3 and fw are compared on: each a service and a few

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { parseYaml } from '../../src/config/yaml';
+import { parseYaml } from '../../src/formats/yaml';
 
 export const ROOT = join(__dirname, '..', '..', '..');
 const NAMES = ['fw.yml', 'fw.yaml', 'fw.json', 'serverless.yml', 'serverless.yaml', 'serverless.json'];

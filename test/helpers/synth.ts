@@ -1,6 +1,6 @@
 import { Service } from '../../src/constructs/service';
 import type { ServiceConfig } from '../../src/constructs/model';
-import { synthesize } from '../../src/synth/synthesize';
+import { synthesize } from '../../src/constructs/synthesize';
 import type { Template } from '../../src/synth/template';
 
 export const ARTIFACT_DIR = 'serverless/app/dev/1704067200000-2024-01-01T00:00:00.000Z';

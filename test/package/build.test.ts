@@ -5,7 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildArtifacts } from '../../src/package/build';
 import { walkFiles } from '../../src/package/files';
-import { writeZip, zipEntry } from '../../src/package/zip';
+import { writeZip, zipEntry } from '../../src/artifacts/zip';
 import { fn, input, names, readZip, removeDir, tempDir, text, writeTree } from './helpers';
 
 const build = suite('buildArtifacts');

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, wr
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Artifacts } from '../../src/package/artifacts';
+import type { Artifacts } from '../../src/artifacts/artifact';
 import { buildArtifacts } from '../../src/package/build';
 import { ENTRY_CACHE_FILE } from '../../src/package/entry-cache';
 import { fn, input, removeDir, tempDir, text, writeTree } from './helpers';

@@ -56,7 +56,7 @@ const BUILT_IN = {
   websocket: () => (require('./websocket') as typeof import('./websocket')).WebsocketEvent,
 } satisfies Record<string, () => EventType>;
 
-/** Each built-in event type's class, by its key under `events` (src/config/types.ts derives the event types from their schemas). */
+/** Each built-in event type's class, by its key under `events` (src/service/types.ts derives the event types from their schemas). */
 export type BuiltInEventTypes = { [type in keyof typeof BUILT_IN]: ReturnType<(typeof BUILT_IN)[type]> };
 
 /** fw's own event types, every module loaded: for `fw schema`, which describes them all. */

@@ -1,5 +1,5 @@
 import { AwsError } from '../protocol/errors';
-import { ECR_URI } from '../../constructs/function-image';
+import { ECR_URI } from '../../artifacts/image-uri';
 import { CODE_SIZE, keptOnUpdate, materializeCode, publishVersion } from '../runtime/code';
 import { functionNameOf } from '../runtime/functions';
 import { arn, generatedName, randomSuffix } from './names';

@@ -1,5 +1,5 @@
 import { validationError } from '../protocol/errors';
-import { parseYaml } from '../../config/yaml';
+import { parseYaml } from '../../formats/yaml';
 import type { Template } from './types';
 
 const SECTIONS = new Set(['AWSTemplateFormatVersion', 'Description', 'Metadata', 'Parameters', 'Rules', 'Mappings', 'Conditions', 'Transform', 'Resources', 'Outputs']);

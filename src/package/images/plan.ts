@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { imageSource, parseEcrUri, type ImageBuild } from '../../constructs/function-image';
+import { parseEcrUri } from '../../artifacts/image-uri';
+import { imageSource, type ImageBuild } from '../../constructs/function-image';
 import { ConfigError } from '../../errors';
 
 /** What packaging must do for a service's container images before its template can be written. */

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { ImageBuild, ResolvedImages } from '../../constructs/function-image';
-import { parseEcrUri } from '../../constructs/function-image';
+import { parseEcrUri } from '../../artifacts/image-uri';
 import { describeAwsError, type AwsTarget } from '../../aws/clients';
 import { CloudError } from '../../errors';
 import { DockerFailure, runDocker, type DockerOutput } from './docker';

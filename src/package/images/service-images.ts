@@ -1,6 +1,6 @@
 import type { ResolvedImages } from '../../constructs/function-image';
 import type { AwsTarget } from '../../aws/clients';
-import type { LoadedService } from '../load';
+import type { LoadedService } from '../../service/load';
 import { planImages } from './plan';
 
 /** Where packaging reaches ECR for a loaded service (the deploy's connection, or AWS as `fw package` does). */

@@ -4,7 +4,7 @@ import { ConfigError } from '../../../src/errors';
 import type { ServiceConfig } from '../../../src/constructs/model';
 import { Service } from '../../../src/constructs/service';
 import type { Template } from '../../../src/synth/template';
-import { synthesize } from '../../../src/synth/synthesize';
+import { synthesize } from '../../../src/constructs/synthesize';
 import { ARTIFACT_DIR, synth, versionId } from '../../helpers/synth';
 
 const cloudFront = suite('cloudFront event');

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ConfigError } from '../../src/errors';
-import { parseYaml } from '../../src/config/yaml';
+import { parseYaml } from '../../src/formats/yaml';
 
 /**
  * The commonest YAML mistakes in a service file. `v3` is where serverless@3.40.0 reports each

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseYaml } from '../../src/config/yaml';
+import { parseYaml } from '../../src/formats/yaml';
 import { ConfigError } from '../../src/errors';
 
 const tags = suite('CloudFormation short tags in YAML');

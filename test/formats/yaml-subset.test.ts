@@ -2,8 +2,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseYamlWithLibrary } from '../../src/config/yaml';
-import { parseYamlSubset } from '../../src/config/yaml-subset';
+import { parseYamlWithLibrary } from '../../src/formats/yaml';
+import { parseYamlSubset } from '../../src/formats/yaml-subset';
 
 const subset = suite('YAML subset reader');
 

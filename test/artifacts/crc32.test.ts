@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as zlib from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { crc32, tableCrc32 } from '../../src/package/crc32';
+import { crc32, tableCrc32 } from '../../src/artifacts/crc32';
 
 const crc = suite('crc32');
 

@@ -1,6 +1,6 @@
 import { builtInEventTypes } from '../constructs/events/registry';
-import { INTRINSIC_DEFINITION, VARIABLE_DEFINITION, allowVariables, jsonSchemaOf, type JsonSchema } from './json-schema';
-import { any, documented, serviceSchema, type Schema, type SchemaExtensions } from './schema';
+import { INTRINSIC_DEFINITION, VARIABLE_DEFINITION, allowVariables, jsonSchemaOf, type JsonSchema } from '../config/json-schema';
+import { any, documented, serviceSchema, type Schema, type SchemaExtensions } from '../config/schema';
 
 /**
  * The JSON Schema (draft-07, which yaml-language-server and VS Code read) of a service file,

@@ -4,8 +4,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createDeflateRaw, deflateRawSync, type DeflateRaw } from 'node:zlib';
 import { DeflatePool, SyncDeflater } from '../../src/package/deflate';
-import { hashBytes, sortEntries, writeZip, zipEntry, ZipWriter } from '../../src/package/zip';
-import { readZip, removeDir, tempDir } from './helpers';
+import { hashBytes, sortEntries, writeZip, zipEntry, ZipWriter } from '../../src/artifacts/zip';
+import { readZip, removeDir, tempDir } from '../package/helpers';
 
 const zip = suite('zip writer');
 let dir = '';

@@ -13,9 +13,9 @@
 import type * as t from 'typanion';
 import type { BuiltInEventTypes } from '../constructs/events/registry';
 import type { Service } from '../constructs/service';
-import type { functionSchema, layerSchema, packageSchema, providerSchema, resourcesSection, topLevelSchema } from './schema';
+import type { functionSchema, layerSchema, packageSchema, providerSchema, resourcesSection, topLevelSchema } from '../config/schema';
 
-export type { Intrinsic, Runtime } from './schema';
+export type { Intrinsic, Runtime } from '../config/schema';
 
 /**
  * An event's object form as the editor should check it: typanion lets unknown fields through

@@ -1,11 +1,11 @@
 import type { IConstruct } from 'constructs';
 import { ConfigError } from '../errors';
-import { Element, type Fragment } from '../constructs/resource';
-import type { Service } from '../constructs/service';
-import * as naming from './naming';
-import { stripNulls } from './merge';
-import { applyUserResources } from './overrides';
-import { DEFAULT_DESCRIPTION, type Template } from './template';
+import { Element, type Fragment } from './resource';
+import type { Service } from './service';
+import * as naming from '../synth/naming';
+import { stripNulls } from '../synth/merge';
+import { applyUserResources } from '../synth/overrides';
+import { DEFAULT_DESCRIPTION, type Template } from '../synth/template';
 
 const where = (construct: IConstruct) => `Service/${construct.node.path}`;
 
