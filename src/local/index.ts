@@ -4,6 +4,7 @@ import { AccessGuard } from './access/guard';
 import type { LocalCredentials } from './access/credentials';
 import { WILDCARD_HOSTS, isLoopback, urlHost } from './access/hosts';
 import { LocalCloud } from './cloud';
+import { batchedLines } from './diagnostic-lines';
 import type { RuntimeOptions } from './runtime/functions';
 import type { StoppedOperation } from './cloudformation/engine';
 import { LocalServer } from './server';
@@ -67,7 +68,7 @@ export async function startLocalCloud(options: StartOptions): Promise<RunningLoc
   const host = options.host ?? '127.0.0.1';
   const cloud = new LocalCloud({
     dataDir: options.dataDir,
-    log: options.quiet ? undefined : (line) => process.stderr.write(`[fw local] ${line}\n`),
+    log: options.quiet ? undefined : batchedLines('[fw local] ', (text) => process.stderr.write(text)),
     credentials: options.credentials,
     provisioningDelay: options.provisioningDelay,
     functions: options.functions,

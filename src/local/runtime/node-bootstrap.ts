@@ -266,7 +266,7 @@ async function invokeOnce(handler: Handler | undefined, loadError: unknown, mess
   const written = [process.stdout, process.stderr].filter((stream) => dirty.has(stream));
   dirty.clear();
   await Promise.all(written.map((stream) => new Promise((done) => (originalWrite.get(stream) as (chunk: string, callback: () => void) => boolean).call(stream, `${FLUSH_MARKER}${message.id}\n`, () => done(undefined)))));
-  reply({ ...result, markers: written.length });
+  reply({ ...result, markers: written.length, maxRss: process.resourceUsage().maxRSS });
   currentRequest = undefined;
 }
 

@@ -17,10 +17,22 @@ export interface FunctionErrorPayload {
   stackTrace?: string[];
 }
 
+/**
+ * What a result says besides its value: `markers`, how many flush markers were written (see
+ * FLUSH_MARKER); `maxRss`, the runtime process's own peak resident memory in kB (getrusage), which
+ * spares the local cloud reading /proc after every invocation.
+ */
+interface ResultFields {
+  type: 'result';
+  id: string;
+  markers?: number;
+  maxRss?: number;
+}
+
 export type ReplyMessage =
   | { type: 'ready' }
-  | { type: 'result'; id: string; ok: true; value: unknown; markers?: number }
-  | { type: 'result'; id: string; ok: false; error: FunctionErrorPayload; markers?: number }
+  | (ResultFields & { ok: true; value: unknown })
+  | (ResultFields & { ok: false; error: FunctionErrorPayload })
   | { type: 'log'; id?: string; level: string; message: string };
 
 /**

@@ -1,6 +1,6 @@
 /** The Python side of a function's process: same JSON-lines protocol as the Node bootstrap. */
 export const PYTHON_BOOTSTRAP = String.raw`
-import importlib, json, os, sys, time, traceback
+import importlib, json, os, resource, sys, time, traceback
 
 FLUSH_MARKER = '\x00fw-flush '
 
@@ -74,5 +74,6 @@ for line in sys.stdin:
     for stream in (sys.stdout, sys.stderr):
         stream.write(FLUSH_MARKER + message['id'] + '\n')
         stream.flush()
+    result['maxRss'] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     reply(result)
 `;
