@@ -42,3 +42,26 @@ export type ReplyMessage =
  * one only to an output written to since the last invocation); without it, two.
  */
 export const FLUSH_MARKER = '\u0000fw-flush ';
+
+/**
+ * Calls `onLine` with each line a stream carries (without its `\n`), the last one even without one.
+ * What readline does, at a fraction of its cost per line: a message each way per invocation.
+ */
+export function readLines(input: NodeJS.ReadableStream, onLine: (line: string) => void): void {
+  let partial = '';
+  input.setEncoding('utf8');
+  input.on('data', (chunk: string) => {
+    let start = 0;
+    for (let end = chunk.indexOf('\n'); end !== -1; end = chunk.indexOf('\n', start)) {
+      const line = partial + chunk.slice(start, end);
+      partial = '';
+      start = end + 1;
+      onLine(line);
+    }
+    partial += chunk.slice(start);
+  });
+  input.on('end', () => {
+    if (partial) onLine(partial);
+    partial = '';
+  });
+}

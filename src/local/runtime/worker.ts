@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { peakMemoryMb } from './peak-memory';
-import { FLUSH_MARKER, type FunctionErrorPayload, type InvokeMessage, type ReplyMessage } from './protocol';
+import { FLUSH_MARKER, readLines, type FunctionErrorPayload, type InvokeMessage, type ReplyMessage } from './protocol';
 
 export interface FunctionConfig {
   name: string;
@@ -200,7 +200,7 @@ export class Worker {
         if (marker !== -1) this.flushed(output, line.slice(marker + FLUSH_MARKER.length));
       });
     }
-    createInterface({ input: this.child.stdio[3] as Readable }).on('line', (line) => this.received(line));
+    readLines(this.child.stdio[3] as Readable, (line) => this.received(line));
     // A process that died mid-write must not take the server down with an EPIPE.
     for (const pipe of this.child.stdio) pipe?.on('error', () => {});
   }
