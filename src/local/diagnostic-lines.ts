@@ -2,13 +2,19 @@
 const unwritten = new Set<() => void>();
 let exitHooked = false;
 
+export interface BatchedLines {
+  (line: string): void;
+  /** Writes the lines waiting now (a start or a stop that is over has said everything). */
+  flush(): void;
+}
+
 /**
  * The local cloud's diagnostics (`[fw local] GET /hello → 200`), written in one write per turn of
  * the event loop: under load a line per request written on its own was a system call per request,
- * a tenth of the server's time. Lines keep their order and are written at the latest as the
+ * a twentieth of the server's time. Lines keep their order and are written at the latest as the
  * process exits.
  */
-export function batchedLines(prefix: string, write: (text: string) => void): (line: string) => void {
+export function batchedLines(prefix: string, write: (text: string) => void): BatchedLines {
   let pending = '';
   const flush = () => {
     unwritten.delete(flush);
@@ -20,11 +26,12 @@ export function batchedLines(prefix: string, write: (text: string) => void): (li
     exitHooked = true;
     process.once('exit', () => unwritten.forEach((flushOne) => flushOne()));
   }
-  return (line) => {
+  const log = (line: string) => {
     if (!unwritten.has(flush)) {
       unwritten.add(flush);
       setImmediate(flush);
     }
     pending += `${prefix}${line}\n`;
   };
+  return Object.assign(log, { flush });
 }
