@@ -35,6 +35,19 @@ store('lines appended after the snapshot go to the journal alone, and a restart 
   assert.equal(messages(reread, '/aws/lambda/hello').at(-1), 'a again #4');
 });
 
+store('a stream made empty (a function environment starting) is a journal line, kept by a restart', ({ dataDir }) => {
+  const logs = new LogStore(dataDir);
+  logs.append('/aws/lambda/hello', 'first', ['START']);
+  logs.flush();
+  const snapshot = readFileSync(join(dataDir, 'state', 'logs.json'), 'utf8');
+  logs.append('/aws/lambda/hello', 'second', []);
+  logs.flush();
+  assert.is(readFileSync(join(dataDir, 'state', 'logs.json'), 'utf8'), snapshot, 'the snapshot was not rewritten');
+  const reread = new LogStore(dataDir);
+  assert.equal(reread.streams('/aws/lambda/hello').map((stream) => stream.name), ['first', 'second']);
+  assert.equal(messages(reread, '/aws/lambda/hello'), ['first START #0']);
+});
+
 store('a deleted group stays deleted: the next snapshot replaces the journal that held its lines', ({ dataDir }) => {
   const logs = new LogStore(dataDir);
   logs.append('gone', 's', ['one']);

@@ -18,13 +18,16 @@ interface LogGroup {
   retentionInDays?: number;
 }
 
-/** A line of the journal: an event appended to a stream of a group the snapshot has. */
-type JournalLine = [sequence: number, group: string, stream: string, timestamp: number, message: string];
+/** A line of the journal: an event appended to a stream (made if need be), or without a message, a stream made empty. */
+type JournalLine = [sequence: number, group: string, stream: string, timestamp: number, message?: string];
 
 const EVENTS_KEPT_PER_STREAM = 10_000;
 const FLUSH_DELAY_MS = 200;
-/** The journal is folded into the snapshot once it is this big, or bigger than the snapshot. */
-const JOURNAL_BYTES_BEFORE_SNAPSHOT = 4 * 1024 * 1024;
+/**
+ * The journal is folded into the snapshot once it is this big and twice the snapshot: writing a
+ * snapshot holds the server for as long as serializing every group takes (tens of ms for 10 MB).
+ */
+const JOURNAL_BYTES_BEFORE_SNAPSHOT = 16 * 1024 * 1024;
 
 /**
  * CloudWatch Logs for the local cloud: what functions print, kept per group and stream. Saved as a
@@ -64,9 +67,10 @@ export class LogStore {
     }
     for (const [sequence, group, stream, timestamp, message] of readJsonLines<JournalLine>(this.journal)) {
       const events = ((this.groups[group] ??= { created: timestamp, streams: {} }).streams[stream] ??= []);
+      this.nextSequence = Math.max(this.nextSequence, sequence + 1);
+      if (message === undefined) continue;
       events.push({ timestamp, message, ingestionTime: timestamp, sequence });
       if (events.length > EVENTS_KEPT_PER_STREAM) events.splice(0, events.length - EVENTS_KEPT_PER_STREAM);
-      this.nextSequence = Math.max(this.nextSequence, sequence + 1);
     }
     this.snapshotBytes = existsSync(this.file) ? statSync(this.file).size : 0;
     this.journalBytes = existsSync(this.journal) ? statSync(this.journal).size : 0;
@@ -163,16 +167,17 @@ export class LogStore {
 
   append(group: string, stream: string, messages: string[]): void {
     this.createGroup(group);
-    const events = (this.groups[group].streams[stream] ??= []);
+    const streams = this.groups[group].streams;
     const now = Date.now();
+    // A stream made empty (a function environment's, from its start) is a line of its own.
+    if (messages.length === 0 && !Object.hasOwn(streams, stream)) this.unsaved.push([this.nextSequence++, group, stream, now]);
+    const events = (streams[stream] ??= []);
     for (const message of messages) {
       const sequence = this.nextSequence++;
       events.push({ timestamp: now, message, ingestionTime: now, sequence });
       this.unsaved.push([sequence, group, stream, now, message]);
     }
     if (events.length > EVENTS_KEPT_PER_STREAM) events.splice(0, events.length - EVENTS_KEPT_PER_STREAM);
-    // A stream the snapshot lacks (an environment's, made empty) is saved with the next snapshot; its lines make it anyway.
-    if (messages.length === 0) this.snapshotDue = true;
     this.scheduleFlush();
   }
 
@@ -229,7 +234,7 @@ export class LogStore {
       appendJsonLines(this.journal, this.unsaved);
       this.unsaved = [];
       this.journalBytes = existsSync(this.journal) ? statSync(this.journal).size : size;
-      this.snapshotDue = this.journalBytes > Math.max(JOURNAL_BYTES_BEFORE_SNAPSHOT, this.snapshotBytes);
+      this.snapshotDue = this.journalBytes > Math.max(JOURNAL_BYTES_BEFORE_SNAPSHOT, 2 * this.snapshotBytes);
       if (!this.snapshotDue) return;
     }
     if (!this.snapshotDue && existsSync(this.file)) return;
