@@ -1,6 +1,10 @@
 /** The Python side of a function's process: same JSON-lines protocol as the Node bootstrap. */
 export const PYTHON_BOOTSTRAP = String.raw`
-import importlib, json, os, resource, sys, time, traceback
+import importlib, json, os, sys, time, traceback
+try:
+    import resource
+except ImportError:
+    resource = None
 
 FLUSH_MARKER = '\x00fw-flush '
 
@@ -74,6 +78,7 @@ for line in sys.stdin:
     for stream in (sys.stdout, sys.stderr):
         stream.write(FLUSH_MARKER + message['id'] + '\n')
         stream.flush()
-    result['maxRss'] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    if resource is not None:
+        result['maxRss'] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     reply(result)
 `;

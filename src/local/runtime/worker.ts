@@ -285,6 +285,8 @@ export class Worker {
    * other processes added at the last read.
    */
   private peakMemory(runtimePeakKb: number | undefined): number | undefined {
+    // Elsewhere than on Linux /proc is missing and getrusage's unit differs: the REPORT line says the memory size.
+    if (process.platform !== 'linux') return undefined;
     const now = Date.now();
     if (runtimePeakKb !== undefined && now - this.treeReadAt < TREE_PEAK_READ_INTERVAL_MS) return Math.ceil((runtimePeakKb + this.othersPeakKb) / 1024);
     const tree = peakMemoryMb(this.child.pid);
