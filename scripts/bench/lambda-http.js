@@ -1,7 +1,9 @@
 // A trivial function behind an HTTP API in `fw local start`, against a do-nothing Node.js server, in
 // the same run: requests per second and latency (p50, p99) from 1, 10 and 100 clients (keep-alive
-// connections of autocannon, on loopback), then the local cloud's memory (its process and every
-// function process under it) once the burst's environments were retired for being idle.
+// connections of autocannon, on loopback) and the CPU time each request cost the server process and,
+// for the local cloud, the function processes under it (Linux /proc), then the local cloud's memory
+// (its process and every function process under it) once the burst's environments were retired for
+// being idle.
 // Goals (issue 28): at least 5,000 requests/s at 10 clients with p99 under 20 ms, no errors, and the
 // memory back under 200 MB after the idle time.
 //
@@ -106,15 +108,62 @@ function treeRssMb(pid) {
   return kb / 1024;
 }
 
-async function measureTarget(name, url) {
+/** The processes under a process (Linux /proc), itself excluded. */
+function descendants(pid) {
+  const found = [];
+  const pending = [pid];
+  while (pending.length) {
+    const current = pending.pop();
+    try {
+      const children = fs.readFileSync(`/proc/${current}/task/${current}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+      found.push(...children);
+      pending.push(...children);
+    } catch {
+      // gone
+    }
+  }
+  return found;
+}
+
+/** CPU time (user + system) a process has used so far, in µs (Linux /proc; 0 once it is gone). */
+function cpuMicros(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+const CLOCK_TICKS = 100;
+
+/**
+ * One load's requests per second, latency and errors, and the CPU time per request of the server
+ * process and, apart, of the processes under it (a function's environments), those alive at the
+ * start and the end of the load.
+ */
+async function measuredLoad(url, connections, seconds, pid) {
+  const before = new Map([pid, ...descendants(pid)].map((id) => [id, cpuMicros(id)]));
+  const result = await load(url, connections, seconds);
+  const after = new Map([pid, ...descendants(pid)].map((id) => [id, cpuMicros(id)]));
+  let functions = 0;
+  for (const [id, micros] of after) if (id !== pid) functions += micros - (before.get(id) ?? 0);
+  const requests = Math.max(1, result.requests.total);
+  return {
+    perSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx + result.timeouts,
+    serverCpu: (after.get(pid) - before.get(pid)) / requests,
+    functionsCpu: functions / requests,
+  };
+}
+
+async function measureTarget(name, url, pid) {
   const rows = [];
   await load(url, 10, 1); // warm-up: environments started, JIT warm
   for (const connections of CLIENTS) {
     const runs = [];
-    for (let run = 0; run < RUNS; run++) {
-      const result = await load(url, connections, SECONDS);
-      runs.push({ perSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx + result.timeouts });
-    }
+    for (let run = 0; run < RUNS; run++) runs.push(await measuredLoad(url, connections, SECONDS, pid));
     rows.push({
       name,
       connections,
@@ -122,6 +171,8 @@ async function measureTarget(name, url) {
       p50: median(runs.map((r) => r.p50)),
       p99: median(runs.map((r) => r.p99)),
       errors: runs.reduce((sum, r) => sum + r.errors, 0),
+      serverCpu: median(runs.map((r) => r.serverCpu)),
+      functionsCpu: median(runs.map((r) => r.functionsCpu)),
     });
   }
   return rows;
@@ -134,7 +185,7 @@ async function lambdaHttpBench() {
   try {
     const url = await deployHello(local.url);
     const idleBefore = treeRssMb(local.pid);
-    const rows = [...(await measureTarget('do-nothing server', floor.url)), ...(await measureTarget('fw local, HTTP API → function', url))];
+    const rows = [...(await measureTarget('do-nothing server', floor.url, floor.pid)), ...(await measureTarget('fw local, HTTP API → function', url, local.pid))];
     const afterLoad = treeRssMb(local.pid);
     await new Promise((resolve) => setTimeout(resolve, (IDLE_SECONDS + 2) * 1000));
     const afterIdle = treeRssMb(local.pid);
@@ -146,8 +197,11 @@ async function lambdaHttpBench() {
 }
 
 function lambdaHttpReport({ rows, memory, load }) {
-  const table = [['server', 'clients', 'req/s', 'p50', 'p99', 'errors']];
-  for (const row of rows) table.push([row.name, String(row.connections), String(Math.round(row.perSecond)), `${row.p50} ms`, `${row.p99} ms`, String(row.errors)]);
+  const table = [['server', 'clients', 'req/s', 'p50', 'p99', 'errors', 'server CPU/req', 'functions CPU/req']];
+  const micros = (value) => `${Math.round(value)} µs`;
+  for (const row of rows) {
+    table.push([row.name, String(row.connections), String(Math.round(row.perSecond)), `${row.p50} ms`, `${row.p99} ms`, String(row.errors), micros(row.serverCpu), row.name.startsWith('fw') ? micros(row.functionsCpu) : '-']);
+  }
   const ten = rows.find((row) => row.name.startsWith('fw') && row.connections === 10);
   const verdicts = [];
   if (ten) {

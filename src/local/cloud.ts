@@ -158,7 +158,7 @@ export class LocalCloud implements LocalServices {
     await this.functions.stop();
     // On a full disk what could not be saved is said in one line each, and the local cloud still stops.
     unlessDiskFull('saving stacks on stop', () => this.stacks.save(), (line) => this.log(line));
-    unlessDiskFull('saving function logs on stop', () => this.logs.flush(), (line) => this.log(line));
+    unlessDiskFull('saving function logs on stop', () => this.logs.close(), (line) => this.log(line));
     unlessDiskFull('saving invocation metrics on stop', () => this.invocationMetrics.flush(), (line) => this.log(line));
     this.dynamodb.close();
     this.releaseDataFolder();

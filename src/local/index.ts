@@ -4,6 +4,7 @@ import { AccessGuard } from './access/guard';
 import type { LocalCredentials } from './access/credentials';
 import { WILDCARD_HOSTS, isLoopback, urlHost } from './access/hosts';
 import { LocalCloud } from './cloud';
+import { batchedLines } from './diagnostic-lines';
 import type { RuntimeOptions } from './runtime/functions';
 import type { StoppedOperation } from './cloudformation/engine';
 import { LocalServer } from './server';
@@ -65,9 +66,10 @@ function interfaceUrls(port: number): string[] {
 /** Starts the local cloud: every emulated AWS API on one port, state under dataDir. */
 export async function startLocalCloud(options: StartOptions): Promise<RunningLocalCloud> {
   const host = options.host ?? '127.0.0.1';
+  const log = options.quiet ? undefined : batchedLines('[fw local] ', (text) => process.stderr.write(text));
   const cloud = new LocalCloud({
     dataDir: options.dataDir,
-    log: options.quiet ? undefined : (line) => process.stderr.write(`[fw local] ${line}\n`),
+    log,
     credentials: options.credentials,
     provisioningDelay: options.provisioningDelay,
     functions: options.functions,
@@ -96,6 +98,7 @@ export async function startLocalCloud(options: StartOptions): Promise<RunningLoc
   // Load balancer listeners get ports of their own on the same address.
   await cloud.loadBalancers.listen(host);
   let stopped: Promise<void> | undefined;
+  log?.flush();
   return {
     url,
     port,
@@ -111,6 +114,7 @@ export async function startLocalCloud(options: StartOptions): Promise<RunningLoc
           server.http.closeAllConnections();
         });
         await cloud.close();
+        log?.flush();
       })();
       return stopped;
     },

@@ -94,8 +94,9 @@ async function start(context: { disk: Disk; lines: string[] }): Promise<RunningL
   const write = process.stderr.write.bind(process.stderr);
   process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
     const text = String(chunk);
+    // The local cloud writes its lines in batches, one write per turn of the event loop.
     if (text.startsWith('[fw local]')) {
-      context.lines.push(text.trimEnd());
+      context.lines.push(...text.trimEnd().split('\n'));
       return true;
     }
     return (write as (...args: unknown[]) => boolean)(chunk, ...rest);

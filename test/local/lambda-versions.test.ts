@@ -13,6 +13,7 @@ import {
   PublishVersionCommand,
   UpdateAliasCommand,
   UpdateFunctionCodeCommand,
+  UpdateFunctionConfigurationCommand,
 } from '@aws-sdk/client-lambda';
 import { failure, settle, startTestCloud, zip, type TestCloud } from './helpers';
 
@@ -114,6 +115,21 @@ versions('a stack\'s AWS::Lambda::Alias points `name:live` at the stack\'s versi
   assert.equal([await answer(lambda, 'stacked:live'), await answer(lambda, 'stacked', '1')], [['2', 'second'], ['1', 'first']]);
   const alias = await lambda.send(new GetAliasCommand({ FunctionName: 'stacked', Name: 'live' }));
   assert.equal([alias.FunctionVersion, alias.Description], ['2', 'two']);
+});
+
+versions('UpdateFunctionConfiguration reaches the next invocation: a changed variable, then a changed handler, each in a new environment', async ({ lambda }) => {
+  const source = `exports.main = async () => ({ greeting: process.env.GREETING, pid: process.pid });
+exports.other = async () => ({ greeting: 'other ' + process.env.GREETING, pid: process.pid });`;
+  await lambda.send(new CreateFunctionCommand({ FunctionName: 'configured', Runtime: 'nodejs20.x', Role: ROLE, Handler: 'index.main', Environment: { Variables: { GREETING: 'hello' } }, Code: { ZipFile: await zip({ 'index.js': source }) } }));
+  const call = async () => (await answer(lambda, 'configured'))[1] as { greeting: string; pid: number };
+  const first = await call();
+  const warm = await call();
+  assert.equal([first.greeting, warm.greeting, warm.pid === first.pid], ['hello', 'hello', true]);
+  await lambda.send(new UpdateFunctionConfigurationCommand({ FunctionName: 'configured', Environment: { Variables: { GREETING: 'bonjour' } } }));
+  const changed = await call();
+  assert.equal([changed.greeting, changed.pid === first.pid], ['bonjour', false]);
+  await lambda.send(new UpdateFunctionConfigurationCommand({ FunctionName: 'configured', Handler: 'index.other' }));
+  assert.is((await call()).greeting, 'other bonjour');
 });
 
 versions.run();

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomFillSync, randomUUID } from 'node:crypto';
 import { header, type LocalRequest, type LocalResponse } from '../http';
 
 const TEXT_TYPES = /^(text\/|application\/(json|xml|javascript|x-www-form-urlencoded)|[^;]*\+(json|xml))/i;
@@ -42,8 +42,18 @@ function restBodyOf(request: LocalRequest, handling: RestBodyHandling): { body: 
 
 /** An HTTP API request id (`requestContext.requestId`, the `apigw-requestid` response header) and a REST API's `extendedRequestId`: 16 characters such as `IRrm5jULIAMEMeg=`. */
 export function shortRequestId(): string {
-  return randomBytes(11).toString('base64');
+  // Cut from a pool filled 372 ids at a time: a randomBytes call per request cost 15 µs.
+  if (randomPoolUsed + SHORT_ID_BYTES > randomPool.length) {
+    randomFillSync(randomPool);
+    randomPoolUsed = 0;
+  }
+  randomPoolUsed += SHORT_ID_BYTES;
+  return randomPool.toString('base64', randomPoolUsed - SHORT_ID_BYTES, randomPoolUsed);
 }
+
+const SHORT_ID_BYTES = 11;
+const randomPool = Buffer.alloc(SHORT_ID_BYTES * 372);
+let randomPoolUsed = randomPool.length;
 
 /** Lower-case names, a repeated header's values joined with commas (HTTP APIs, payload 2.0). */
 function singleHeaders(request: LocalRequest): Record<string, string> {

@@ -1,6 +1,8 @@
+import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { readJson, writeJsonAtomic } from '../state/files';
-import { StorageFailure } from '../state/storage-failure';
+import { readJson, writeFileAtomic } from '../state/files';
+import { appendJsonLines, readJsonLines } from '../state/json-lines';
+import { guardWrite, StorageFailure } from '../state/storage-failure';
 
 export interface LogEvent {
   timestamp: number;
@@ -16,30 +18,89 @@ interface LogGroup {
   retentionInDays?: number;
 }
 
+/** A line of the journal: an event appended to a stream (made if need be), or without a message, a stream made empty. */
+type JournalLine = [sequence: number, group: string, stream: string, timestamp: number, message?: string];
+
 const EVENTS_KEPT_PER_STREAM = 10_000;
-const MIN_FLUSH_DELAY_MS = 200;
-const MAX_FLUSH_DELAY_MS = 5_000;
+const FLUSH_DELAY_MS = 200;
+/**
+ * The journal is folded into the snapshot once it is this big and twice the snapshot: writing a
+ * snapshot holds the server for as long as serializing every group takes (tens of ms for 10 MB).
+ */
+const JOURNAL_BYTES_BEFORE_SNAPSHOT = 16 * 1024 * 1024;
 
 /**
- * CloudWatch Logs for the local cloud: what functions print, kept per group and
- * stream. Writes are batched because a busy function logs many lines a second.
+ * CloudWatch Logs for the local cloud: what functions print, kept per group and stream. Saved as a
+ * snapshot of every group (logs.json) and a journal of the lines appended since (logs.jsonl): a
+ * busy function logs several lines per invocation, which a flush appends, where rewriting the
+ * whole store each time cost more the more it held. Anything but an appended line (a group made
+ * or deleted, PutLogEvents, a retention) is saved with a new snapshot, as is a journal grown big.
  */
 export class LogStore {
   private readonly file: string;
+  private readonly journal: string;
   private readonly groups: Record<string, LogGroup>;
   private flushTimer?: NodeJS.Timeout;
   private nextSequence = 0;
+  /** Lines appended since the last flush, for the journal. */
+  private unsaved: JournalLine[] = [];
+  /** Whether the next flush writes a snapshot: something else than lines changed, or the journal is big. */
+  private snapshotDue = false;
+  private journalBytes = 0;
+  private snapshotBytes = 0;
 
   constructor(
     dataDir: string,
     private readonly warn: (line: string) => void = () => {},
   ) {
     this.file = join(dataDir, 'state', 'logs.json');
+    this.journal = join(dataDir, 'state', 'logs.jsonl');
+    this.recoverSnapshot();
     this.groups = readJson<Record<string, LogGroup>>(this.file, {});
     const stored = Object.values(this.groups).flatMap((group) => Object.values(group.streams).flat());
     this.nextSequence = stored.reduce((highest, event) => Math.max(highest, event.sequence ?? -1), -1) + 1;
-    // Events stored by an older fw get their sequence now.
-    for (const event of stored) event.sequence ??= this.nextSequence++;
+    // Events stored by an older fw get their sequence now, saved with the next snapshot.
+    for (const event of stored) {
+      if (event.sequence !== undefined) continue;
+      event.sequence = this.nextSequence++;
+      this.snapshotDue = true;
+    }
+    for (const [sequence, group, stream, timestamp, message] of readJsonLines<JournalLine>(this.journal)) {
+      const events = ((this.groups[group] ??= { created: timestamp, streams: {} }).streams[stream] ??= []);
+      this.nextSequence = Math.max(this.nextSequence, sequence + 1);
+      if (message === undefined) continue;
+      events.push({ timestamp, message, ingestionTime: timestamp, sequence });
+      if (events.length > EVENTS_KEPT_PER_STREAM) events.splice(0, events.length - EVENTS_KEPT_PER_STREAM);
+    }
+    this.snapshotBytes = existsSync(this.file) ? statSync(this.file).size : 0;
+    this.journalBytes = existsSync(this.journal) ? statSync(this.journal).size : 0;
+  }
+
+  /**
+   * A snapshot replaces the snapshot and the journal together (see writeSnapshot): a crash between
+   * its steps leaves either the old pair or the new snapshot, never the new snapshot with the old journal.
+   */
+  private recoverSnapshot(): void {
+    const next = `${this.file}.next`;
+    const replayed = `${this.journal}.replayed`;
+    if (existsSync(next)) {
+      // The new snapshot never took the old one's place: the old pair stands.
+      if (existsSync(replayed)) renameSync(replayed, this.journal);
+      rmSync(next, { force: true });
+    }
+    rmSync(replayed, { force: true });
+  }
+
+  private writeSnapshot(): void {
+    const next = `${this.file}.next`;
+    const replayed = `${this.journal}.replayed`;
+    const text = JSON.stringify(this.groups);
+    writeFileAtomic(next, text);
+    if (existsSync(this.journal)) guardWrite(this.journal, () => renameSync(this.journal, replayed));
+    guardWrite(this.file, () => renameSync(next, this.file));
+    rmSync(replayed, { force: true });
+    this.snapshotBytes = Buffer.byteLength(text);
+    this.journalBytes = 0;
   }
 
   /** The eventId FilterLogEvents gives the event: its time and the sequence it was stored with. */
@@ -48,12 +109,15 @@ export class LogStore {
   }
 
   createGroup(name: string): void {
-    if (!this.groups[name]) this.groups[name] = { created: Date.now(), streams: {} };
+    if (this.groups[name]) return;
+    this.groups[name] = { created: Date.now(), streams: {} };
+    this.snapshotDue = true;
     this.scheduleFlush();
   }
 
   deleteGroup(name: string): void {
     delete this.groups[name];
+    this.snapshotDue = true;
     this.scheduleFlush();
   }
 
@@ -62,6 +126,7 @@ export class LogStore {
     const found = this.groups[group];
     if (!found || found.streams[stream]) return false;
     found.streams[stream] = [];
+    this.snapshotDue = true;
     this.scheduleFlush();
     return true;
   }
@@ -77,11 +142,13 @@ export class LogStore {
     for (const event of events) list.push({ timestamp: event.timestamp, message: event.message, ingestionTime: now, sequence: this.nextSequence++ });
     list.sort((a, b) => a.timestamp - b.timestamp);
     if (list.length > EVENTS_KEPT_PER_STREAM) list.splice(0, list.length - EVENTS_KEPT_PER_STREAM);
+    this.snapshotDue = true;
     this.scheduleFlush();
   }
 
   setRetention(group: string, days: number | undefined): void {
     this.groups[group].retentionInDays = days;
+    this.snapshotDue = true;
     this.scheduleFlush();
   }
 
@@ -100,9 +167,16 @@ export class LogStore {
 
   append(group: string, stream: string, messages: string[]): void {
     this.createGroup(group);
-    const events = (this.groups[group].streams[stream] ??= []);
+    const streams = this.groups[group].streams;
     const now = Date.now();
-    for (const message of messages) events.push({ timestamp: now, message, ingestionTime: now, sequence: this.nextSequence++ });
+    // A stream made empty (a function environment's, from its start) is a line of its own.
+    if (messages.length === 0 && !Object.hasOwn(streams, stream)) this.unsaved.push([this.nextSequence++, group, stream, now]);
+    const events = (streams[stream] ??= []);
+    for (const message of messages) {
+      const sequence = this.nextSequence++;
+      events.push({ timestamp: now, message, ingestionTime: now, sequence });
+      this.unsaved.push([sequence, group, stream, now, message]);
+    }
     if (events.length > EVENTS_KEPT_PER_STREAM) events.splice(0, events.length - EVENTS_KEPT_PER_STREAM);
     this.scheduleFlush();
   }
@@ -129,10 +203,7 @@ export class LogStore {
     }));
   }
 
-  /** The whole store is rewritten at each flush: under load, flushes are spaced so they take at most a twentieth of the time. */
-  private flushDelayMs = MIN_FLUSH_DELAY_MS;
-
-  private scheduleFlush(delay = this.flushDelayMs): void {
+  private scheduleFlush(delay = FLUSH_DELAY_MS): void {
     if (this.flushTimer) return;
     this.flushTimer = setTimeout(() => this.flushLater(), delay);
     this.flushTimer.unref();
@@ -149,11 +220,26 @@ export class LogStore {
     }
   }
 
+  /** Saves everything as one snapshot, the journal folded in: what a stopping local cloud leaves. */
+  close(): void {
+    if (this.journalBytes > 0 || this.unsaved.length > 0) this.snapshotDue = true;
+    this.flush();
+  }
+
   flush(): void {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
-    const started = Date.now();
-    writeJsonAtomic(this.file, this.groups);
-    this.flushDelayMs = Math.min(MAX_FLUSH_DELAY_MS, Math.max(MIN_FLUSH_DELAY_MS, (Date.now() - started) * 20));
+    if (!this.snapshotDue && this.unsaved.length > 0) {
+      const size = this.journalBytes;
+      appendJsonLines(this.journal, this.unsaved);
+      this.unsaved = [];
+      this.journalBytes = existsSync(this.journal) ? statSync(this.journal).size : size;
+      this.snapshotDue = this.journalBytes > Math.max(JOURNAL_BYTES_BEFORE_SNAPSHOT, 2 * this.snapshotBytes);
+      if (!this.snapshotDue) return;
+    }
+    if (!this.snapshotDue && existsSync(this.file)) return;
+    this.writeSnapshot();
+    this.unsaved = [];
+    this.snapshotDue = false;
   }
 }

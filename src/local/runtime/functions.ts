@@ -145,11 +145,16 @@ export class FunctionRuntime implements FunctionInvoker {
     return found;
   }
 
-  config(reference: string, qualifier?: string): FunctionConfig {
-    const record = this.record(reference);
+  config(reference: string, qualifier?: string, record = this.record(reference)): FunctionConfig {
     const version = this.version(reference, qualifier);
     const properties = record.properties;
     const variables = ((properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {}) as Record<string, unknown>;
+    // What the configuration is made of: while none of it changed, the one made last time is it.
+    const inputs: unknown[] = [record.physicalId, properties.Handler, properties.Runtime, properties.MemorySize, properties.Timeout, record.attributes.Arn, version?.CodeSha256 ?? record.attributes.CodeSha256, this.cloud.baseUrl];
+    for (const name in variables) inputs.push(name, variables[name]);
+    const cacheKey = `${record.physicalId}:${version?.Version ?? '$LATEST'}`;
+    const cached = this.configs.get(cacheKey);
+    if (cached && cached.inputs.length === inputs.length && cached.inputs.every((value, index) => value === inputs[index])) return cached.config;
     // A queue URL or API endpoint passed in the environment (`!Ref Queue`) must reach this server, not AWS.
     const environment = Object.fromEntries(Object.entries(variables).map(([key, value]) => [key, localizeEndpoints(String(value), this.cloud.baseUrl)]));
     const arn = String(record.attributes.Arn);
@@ -167,13 +172,17 @@ export class FunctionRuntime implements FunctionInvoker {
       revision: '',
     };
     config.revision = JSON.stringify(config);
+    this.configs.set(cacheKey, { inputs, config });
     return config;
   }
 
+  /** The configuration last made for each function version, with what it was made of (see config()). */
+  private readonly configs = new Map<string, { inputs: unknown[]; config: FunctionConfig }>();
+
   /** Invokes a function and waits for its result, as `Invoke` with RequestResponse does. */
   async invoke(reference: string, event: unknown, qualifier?: string, clientContext?: unknown): Promise<InvokeOutcome> {
-    const config = this.config(reference, qualifier);
     const record = this.record(reference);
+    const config = this.config(reference, qualifier, record);
     const image = (record.properties.Code as { ImageUri?: unknown } | undefined)?.ImageUri;
     if (image !== undefined) {
       throw new AwsError('InvalidRuntimeException', `The local cloud does not run container image functions; ${config.name} runs ${String(image)}`, 502);

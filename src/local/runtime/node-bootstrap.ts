@@ -7,10 +7,9 @@ import { Socket } from 'node:net';
 import { existsSync, readFileSync } from 'node:fs';
 import Module, { register } from 'node:module';
 import { delimiter, dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { format } from 'node:util';
-import { FLUSH_MARKER, type FunctionErrorPayload, type InvokeMessage, type ReplyMessage } from './protocol';
+import { FLUSH_MARKER, readLines, type FunctionErrorPayload, type InvokeMessage, type ReplyMessage } from './protocol';
 
 /**
  * Lambda's Node.js runtimes bundle the AWS SDK v3 (NODE_PATH ends with /var/runtime/node_modules),
@@ -247,9 +246,8 @@ async function main(): Promise<void> {
   });
   reply({ type: 'ready' });
   // One invocation at a time: the local cloud sends the next only after this one's result.
-  createInterface({ input: process.stdin })
-    .on('line', (line) => void invokeOnce(handler, loadError, JSON.parse(line) as InvokeMessage))
-    .on('close', () => process.exit(0));
+  readLines(process.stdin, (line) => void invokeOnce(handler, loadError, JSON.parse(line) as InvokeMessage));
+  process.stdin.on('close', () => process.exit(0));
 }
 
 async function invokeOnce(handler: Handler | undefined, loadError: unknown, message: InvokeMessage): Promise<void> {
@@ -266,7 +264,7 @@ async function invokeOnce(handler: Handler | undefined, loadError: unknown, mess
   const written = [process.stdout, process.stderr].filter((stream) => dirty.has(stream));
   dirty.clear();
   await Promise.all(written.map((stream) => new Promise((done) => (originalWrite.get(stream) as (chunk: string, callback: () => void) => boolean).call(stream, `${FLUSH_MARKER}${message.id}\n`, () => done(undefined)))));
-  reply({ ...result, markers: written.length });
+  reply({ ...result, markers: written.length, maxRss: process.resourceUsage().maxRSS });
   currentRequest = undefined;
 }
 

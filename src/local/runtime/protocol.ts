@@ -17,10 +17,22 @@ export interface FunctionErrorPayload {
   stackTrace?: string[];
 }
 
+/**
+ * What a result says besides its value: `markers`, how many flush markers were written (see
+ * FLUSH_MARKER); `maxRss`, the runtime process's own peak resident memory in kB (getrusage), which
+ * spares the local cloud reading /proc after every invocation.
+ */
+interface ResultFields {
+  type: 'result';
+  id: string;
+  markers?: number;
+  maxRss?: number;
+}
+
 export type ReplyMessage =
   | { type: 'ready' }
-  | { type: 'result'; id: string; ok: true; value: unknown; markers?: number }
-  | { type: 'result'; id: string; ok: false; error: FunctionErrorPayload; markers?: number }
+  | (ResultFields & { ok: true; value: unknown })
+  | (ResultFields & { ok: false; error: FunctionErrorPayload })
   | { type: 'log'; id?: string; level: string; message: string };
 
 /**
@@ -30,3 +42,26 @@ export type ReplyMessage =
  * one only to an output written to since the last invocation); without it, two.
  */
 export const FLUSH_MARKER = '\u0000fw-flush ';
+
+/**
+ * Calls `onLine` with each line a stream carries (without its `\n`), the last one even without one.
+ * What readline does, at a fraction of its cost per line: a message each way per invocation.
+ */
+export function readLines(input: NodeJS.ReadableStream, onLine: (line: string) => void): void {
+  let partial = '';
+  input.setEncoding('utf8');
+  input.on('data', (chunk: string) => {
+    let start = 0;
+    for (let end = chunk.indexOf('\n'); end !== -1; end = chunk.indexOf('\n', start)) {
+      const line = partial + chunk.slice(start, end);
+      partial = '';
+      start = end + 1;
+      onLine(line);
+    }
+    partial += chunk.slice(start);
+  });
+  input.on('end', () => {
+    if (partial) onLine(partial);
+    partial = '';
+  });
+}

@@ -1,6 +1,10 @@
 /** The Python side of a function's process: same JSON-lines protocol as the Node bootstrap. */
 export const PYTHON_BOOTSTRAP = String.raw`
 import importlib, json, os, sys, time, traceback
+try:
+    import resource
+except ImportError:
+    resource = None
 
 FLUSH_MARKER = '\x00fw-flush '
 
@@ -124,5 +128,7 @@ for line in sys.stdin:
     for stream in (sys.stdout, sys.stderr):
         stream.write(FLUSH_MARKER + message['id'] + '\n')
         stream.flush()
+    if resource is not None:
+        result['maxRss'] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     reply(result)
 `;

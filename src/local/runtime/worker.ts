@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { peakMemoryMb } from './peak-memory';
-import { FLUSH_MARKER, type FunctionErrorPayload, type InvokeMessage, type ReplyMessage } from './protocol';
+import { FLUSH_MARKER, readLines, type FunctionErrorPayload, type InvokeMessage, type ReplyMessage } from './protocol';
 
 export interface FunctionConfig {
   name: string;
@@ -42,6 +42,9 @@ export interface WorkerHost {
   /** Called when the environment is ready (its handler loaded), has finished an invocation, or has gone. */
   available?(worker: Worker): void;
 }
+
+/** How often the peak memory of an environment's every process is read from /proc, at most (see Worker.peakMemory). */
+const TREE_PEAK_READ_INTERVAL_MS = 1_000;
 
 /** Lambda's limit on the init phase of an on-demand environment: one whose runtime is not ready by then is ended. */
 const INIT_TIMEOUT_MS = 10_000;
@@ -125,6 +128,8 @@ export class Worker {
     /** How many flush markers the result said were written. */
     markers?: number;
     result?: Invocation;
+    /** The runtime process's own peak resident memory (kB), as its result said. */
+    runtimePeakKb?: number;
   };
   private readonly startedAt = Date.now();
   private initDuration?: number;
@@ -196,7 +201,7 @@ export class Worker {
         if (marker !== -1) this.flushed(output, line.slice(marker + FLUSH_MARKER.length));
       });
     }
-    createInterface({ input: this.child.stdio[3] as Readable }).on('line', (line) => this.received(line));
+    readLines(this.child.stdio[3] as Readable, (line) => this.received(line));
     // A process that died mid-write must not take the server down with an EPIPE.
     for (const pipe of this.child.stdio) pipe?.on('error', () => {});
   }
@@ -227,6 +232,7 @@ export class Worker {
       }
       this.pending.result = message.ok ? { ok: true, value: message.value, logs: [] } : { ok: false, error: message.error, logs: [] };
       this.pending.markers = message.markers ?? 2;
+      this.pending.runtimePeakKb = message.maxRss;
       this.finishWhenFlushed();
     }
   }
@@ -258,7 +264,7 @@ export class Worker {
     const init = this.initDuration !== undefined && this.firstInvocation ? `\tInit Duration: ${this.initDuration.toFixed(2)} ms` : '';
     this.firstInvocation = false;
     // Like Lambda's, the peak of the environment over its life so far, never above its memory size.
-    this.maxMemoryUsed = Math.min(this.config.memory, Math.max(this.maxMemoryUsed, peakMemoryMb(this.child.pid) ?? 0));
+    this.maxMemoryUsed = Math.min(this.config.memory, Math.max(this.maxMemoryUsed, this.peakMemory(pending.runtimePeakKb) ?? 0));
     this.log(`REPORT RequestId: ${pending.id}\tDuration: ${duration.toFixed(2)} ms\tBilled Duration: ${Math.max(1, Math.ceil(duration))} ms\tMemory Size: ${this.config.memory} MB\tMax Memory Used: ${this.maxMemoryUsed || this.config.memory} MB${init}\t`);
     this.pending = undefined;
     this.busy = false;
@@ -269,6 +275,27 @@ export class Worker {
 
   private firstInvocation = true;
   private maxMemoryUsed = 0;
+  /** When /proc was last read for the peak of the whole environment, and what its other processes (the shell, what the function started) added to the runtime's own peak, in kB. */
+  private treeReadAt = 0;
+  private othersPeakKb = 0;
+
+  /**
+   * The environment's peak memory in MB. Reading /proc for every process of the environment costs
+   * more than a trivial invocation, so it is read at most once a second (and after the first
+   * invocation); in between, the runtime's own peak (getrusage, sent with its result) plus what the
+   * other processes added at the last read.
+   */
+  private peakMemory(runtimePeakKb: number | undefined): number | undefined {
+    // Elsewhere than on Linux /proc is missing and getrusage's unit differs: the REPORT line says the memory size.
+    if (process.platform !== 'linux') return undefined;
+    const now = Date.now();
+    if (runtimePeakKb !== undefined && now - this.treeReadAt < TREE_PEAK_READ_INTERVAL_MS) return Math.ceil((runtimePeakKb + this.othersPeakKb) / 1024);
+    const tree = peakMemoryMb(this.child.pid);
+    if (tree === undefined) return runtimePeakKb === undefined ? undefined : Math.ceil(runtimePeakKb / 1024);
+    this.treeReadAt = now;
+    if (runtimePeakKb !== undefined) this.othersPeakKb = Math.max(0, tree * 1024 - runtimePeakKb);
+    return tree;
+  }
 
   private deathReason?: string;
 

@@ -26,6 +26,12 @@ export function readJsonLines<T>(file: string): T[] {
 const madeFolders = new Set<string>();
 
 export function appendJsonLine(file: string, value: unknown): void {
+  appendJsonLines(file, [value]);
+}
+
+/** Appends several values in one write, or none of them (a full disk leaves the file as it was). */
+export function appendJsonLines(file: string, values: unknown[]): void {
+  if (values.length === 0) return;
   const folder = dirname(file);
   if (!madeFolders.has(folder) || !existsSync(folder)) {
     makePrivateDir(folder);
@@ -34,7 +40,7 @@ export function appendJsonLine(file: string, value: unknown): void {
   const size = existsSync(file) ? statSync(file).size : 0;
   guardWrite(file, () => {
     try {
-      appendFileSync(file, `${JSON.stringify(value)}\n`, { mode: PRIVATE_FILE });
+      appendFileSync(file, values.map((value) => `${JSON.stringify(value)}\n`).join(''), { mode: PRIVATE_FILE });
     } catch (error) {
       // A line cut short by a full disk would glue the next line onto it: the file goes back to its last whole line.
       if (existsSync(file)) truncateSync(file, size);
