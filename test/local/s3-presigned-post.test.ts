@@ -1,7 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CreateBucketCommand, GetObjectCommand, HeadObjectCommand, PutBucketCorsCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, GetObjectCommand, HeadObjectCommand, PutBucketCorsCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createPresignedPost, type PresignedPost } from '@aws-sdk/s3-presigned-post';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { startTestCloud, type TestCloud } from './helpers';
 
 // Browser form uploads (S3 POST Object) with the policy @aws-sdk/s3-presigned-post makes: the
@@ -97,6 +98,14 @@ forms("a page of another site may post a form only where the bucket's CORS rules
   for (const [name, value] of Object.entries(presigned.fields)) form.append(name, value);
   const lambda = await fetch(`${t.cloud.url}/2015-03-31/functions/anything/invocations`, { method: 'POST', body: form });
   assert.equal(lambda.status, 403);
+});
+
+forms('a presigned PUT sent with a form content type (urllib and `curl -d` send one by default) is an S3 upload', async ({ s3 }) => {
+  const url = await getSignedUrl(s3, new PutObjectCommand({ Bucket: 'uploads', Key: 'typed.txt' }), { expiresIn: 60 });
+  const put = await fetch(url, { method: 'PUT', body: 'a=1&b=2', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  assert.equal(put.status, 200, await put.text());
+  const stored = await s3.send(new GetObjectCommand({ Bucket: 'uploads', Key: 'typed.txt' }));
+  assert.equal({ body: await stored.Body!.transformToString(), type: stored.ContentType }, { body: 'a=1&b=2', type: 'application/x-www-form-urlencoded' });
 });
 
 forms.run();
