@@ -32,11 +32,32 @@ import { secretsManagerApi } from './secretsmanager/service';
 import { stsAction } from './sts/service';
 import type { StackRole } from './iam/roles';
 
-type Service = 'cloudformation' | 'sts' | 'iam' | 'sns' | 'sqs' | 'lambda' | 'logs' | 'ssm' | 'secretsmanager' | 'dynamodb' | 'dynamodbstreams' | 'ecr' | 'events' | 'apigateway' | 'kinesis' | 'monitoring' | 'gateway' | 's3';
+type Service = 'unserved' | 'cloudformation' | 'sts' | 'iam' | 'sns' | 'sqs' | 'lambda' | 'logs' | 'ssm' | 'secretsmanager' | 'dynamodb' | 'dynamodbstreams' | 'ecr' | 'events' | 'apigateway' | 'kinesis' | 'monitoring' | 'gateway' | 's3';
 
 const QUERY_VERSIONS: Record<string, Service> = { '2010-05-15': 'cloudformation', '2011-06-15': 'sts', '2010-05-08': 'iam', '2010-03-31': 'sns', '2012-11-05': 'sqs' };
 
 const TARGET_PREFIXES: Record<string, Service> = { Logs_20140328: 'logs', AmazonSSM: 'ssm', secretsmanager: 'secretsmanager', DynamoDB_20120810: 'dynamodb', DynamoDBStreams_20120810: 'dynamodbstreams', AmazonSQS: 'sqs', AWSEvents: 'events', Kinesis_20131202: 'kinesis', GraniteServiceVersion20100801: 'monitoring', AmazonEC2ContainerRegistry_V20150921: 'ecr' };
+
+/** How "not emulated" answers name a service, by its local name, credential scope or JSON target prefix. */
+const SERVICE_NAMES: Record<string, string> = {
+  apigateway: 'API Gateway',
+  lambda: 'Lambda',
+  kms: 'KMS',
+  TrentService: 'KMS',
+  states: 'Step Functions',
+  AWSStepFunctions: 'Step Functions',
+  'cognito-idp': 'Cognito user pools',
+  AWSCognitoIdentityProviderService: 'Cognito user pools',
+  'cognito-identity': 'Cognito identity pools',
+  AWSCognitoIdentityService: 'Cognito identity pools',
+  ses: 'SES',
+  email: 'SES',
+  firehose: 'Firehose',
+  Firehose_20150804: 'Firehose',
+  monitoring: 'CloudWatch',
+  appsync: 'AppSync',
+  'execute-api': 'API Gateway',
+};
 
 /** Credential-scope service names that are also the local service's name. */
 const SIGNED_SERVICES = new Set<string>(['cloudformation', 'sts', 'iam', 'sns', 'sqs', 'logs', 'ssm', 'secretsmanager', 'lambda', 'dynamodb', 'events', 'apigateway', 'kinesis', 'ecr', 's3']);
@@ -53,15 +74,40 @@ export function serviceOf(request: LocalRequest): Service {
     const service = TARGET_PREFIXES[target.split('.')[0]];
     if (service) return service;
   }
-  const scope = /Credential=[^/]*\/[^/]*\/[^/]*\/([^/]+)\/aws4_request/.exec(header(request, 'authorization') ?? '')?.[1];
+  const scope = signedScope(request);
   if (scope && SIGNED_SERVICES.has(scope)) return scope as Service;
+  // Another AWS service (KMS, Step Functions, Cognito, SES…): said to be not emulated, never answered as S3.
+  if (target || (scope && scope !== 'execute-api')) return 'unserved';
   const contentType = header(request, 'content-type') ?? '';
-  if (request.method === 'POST' && contentType.startsWith('application/x-www-form-urlencoded')) {
-    const version = new URLSearchParams(request.body.toString('utf8')).get('Version') ?? request.search.get('Version') ?? '';
+  if (request.method === 'POST' && contentType.startsWith('application/x-www-form-urlencoded') && request.path === '/') {
+    const form = new URLSearchParams(request.body.toString('utf8'));
+    const version = form.get('Version') ?? request.search.get('Version') ?? '';
     if (QUERY_VERSIONS[version]) return QUERY_VERSIONS[version];
+    if (form.has('Action')) return 'unserved';
   }
   if (/^\/(2014-11-13|2015-03-31|2017-10-31|2019-09-30|2021-10-31)\/functions|^\/2015-03-31\/event-source-mappings|^\/2016-08-19\/account-settings/.test(request.path)) return 'lambda';
   return 's3';
+}
+
+/** The service a SigV4 Authorization header is scoped to. */
+function signedScope(request: LocalRequest): string | undefined {
+  return /Credential=[^/]*\/[^/]*\/[^/]*\/([^/]+)\/aws4_request/.exec(header(request, 'authorization') ?? '')?.[1];
+}
+
+/** "not emulated: <Service> <Operation>" in the protocol the request speaks, for a service the local cloud does not serve. */
+function unservedResponse(request: LocalRequest): LocalResponse {
+  const target = header(request, 'x-amz-target');
+  const scope = signedScope(request);
+  if (target) {
+    const [prefix, operation = ''] = target.split('.');
+    const name = SERVICE_NAMES[scope ?? ''] ?? SERVICE_NAMES[prefix] ?? scope ?? prefix;
+    const contentType = header(request, 'content-type') ?? '';
+    return jsonError(new AwsError('UnknownOperationException', `not emulated: ${name} ${operation}`), contentType.startsWith('application/x-amz-json') ? contentType : 'application/x-amz-json-1.1');
+  }
+  const action = new URLSearchParams(request.body.toString('utf8')).get('Action') ?? request.search.get('Action');
+  const name = SERVICE_NAMES[scope ?? ''] ?? scope ?? 'this service';
+  if (action) return queryError(new AwsError('InvalidAction', `not emulated: ${name} ${action}`), `https://${scope ?? 'aws'}.amazonaws.com/doc/`);
+  return jsonError(new AwsError('UnknownOperationException', `not emulated: ${name} ${request.method} ${request.path}`), 'application/json');
 }
 
 function regionOf(headers: IncomingMessage['headers']): string {
@@ -189,6 +235,7 @@ export class LocalServer {
 
   async dispatch(request: LocalRequest): Promise<LocalResponse> {
     const service = serviceOf(request);
+    if (service === 'unserved') return unservedResponse(request);
     if (service === 'cloudformation' || service === 'sts' || service === 'sns' || service === 'iam') return this.query(service, request);
     if (service === 's3') {
       try {
@@ -206,7 +253,7 @@ export class LocalServer {
       this.logBug(service, request, error);
       return jsonError(asAwsError(error), jsonContentType);
     }
-    return jsonError(new AwsError('UnknownOperationException', `The local cloud does not serve ${service} ${request.method} ${request.path}`), jsonContentType);
+    return jsonError(new AwsError('UnknownOperationException', `not emulated: ${SERVICE_NAMES[service] ?? service} ${request.method} ${request.path}`), jsonContentType);
   }
 
   private async serveJson(service: Service, request: LocalRequest): Promise<LocalResponse | undefined> {

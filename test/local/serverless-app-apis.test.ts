@@ -20,7 +20,11 @@ import {
 } from '@aws-sdk/client-iam';
 import { CreateFunctionCommand, InvokeAsyncCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { CloudWatchLogsClient, FilterLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
-import { failure, settle, startTestCloud, zip, type TestCloud } from './helpers';
+import { DescribeEventBusCommand, DisableRuleCommand, DescribeRuleCommand, EnableRuleCommand, EventBridgeClient, PutRuleCommand } from '@aws-sdk/client-eventbridge';
+import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
+import { DescribeParametersCommand, PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
+import { GetSessionTokenCommand, STSClient } from '@aws-sdk/client-sts';
+import { failure, settle, signatureShaped, startTestCloud, zip, type TestCloud } from './helpers';
 
 // Operations serverless apps and their tests call beside the data path: reading a table's stream,
 // creating IAM roles, publishing custom metrics, the old InvokeAsync. With SDK v3 clients.
@@ -193,6 +197,44 @@ apis('InvokeAsync (the deprecated asynchronous invoke) runs the function and ans
   });
   logs.destroy();
   lambda.destroy();
+});
+
+apis('smaller calls apps make: STS GetSessionToken, SNS text messages, SSM DescribeParameters, EventBridge Enable/DisableRule and DescribeEventBus', async ({ t }) => {
+  const sts = new STSClient({ ...t.config, maxAttempts: 1 });
+  const { Credentials } = await sts.send(new GetSessionTokenCommand({ DurationSeconds: 900 }));
+  assert.equal({ key: /^ASIA[A-Z2-7]{16}$/.test(Credentials!.AccessKeyId!), token: Credentials!.SessionToken!.length > 0, lasts: Math.round((Credentials!.Expiration!.getTime() - Date.now()) / 60_000) }, { key: true, token: true, lasts: 15 });
+  const sns = new SNSClient({ ...t.config, maxAttempts: 1 });
+  assert.match((await sns.send(new PublishCommand({ PhoneNumber: '+15555550100', Message: 'your code is 1234' }))).MessageId!, /^[0-9a-f-]{36}$/);
+  assert.equal(await errorOf(sns.send(new PublishCommand({ PhoneNumber: '555', Message: 'x' }))), { name: 'InvalidParameterException', message: 'Invalid parameter: PhoneNumber Reason: 555 is not valid to publish to', status: 400 });
+  const ssm = new SSMClient({ ...t.config, maxAttempts: 1 });
+  for (const [Name, Type] of [['/svc/db/host', 'String'], ['/svc/db/password', 'SecureString'], ['/svc/flag', 'String'], ['/other', 'String']]) await ssm.send(new PutParameterCommand({ Name, Value: 'v', Type: Type as 'String' }));
+  const described = await ssm.send(new DescribeParametersCommand({ ParameterFilters: [{ Key: 'Path', Option: 'Recursive', Values: ['/svc'] }] }));
+  assert.equal(described.Parameters!.map(({ Name, Type, Version }) => [Name, Type, Version]), [['/svc/db/host', 'String', 1], ['/svc/db/password', 'SecureString', 1], ['/svc/flag', 'String', 1]]);
+  assert.equal((await ssm.send(new DescribeParametersCommand({ ParameterFilters: [{ Key: 'Type', Values: ['SecureString'] }] }))).Parameters!.map((parameter) => parameter.Name), ['/svc/db/password']);
+  const paged = await ssm.send(new DescribeParametersCommand({ MaxResults: 3 }));
+  assert.equal([paged.Parameters!.length, (await ssm.send(new DescribeParametersCommand({ MaxResults: 3, NextToken: paged.NextToken }))).Parameters!.map((parameter) => parameter.Name)], [3, ['/svc/flag']]);
+  const events = new EventBridgeClient({ ...t.config, maxAttempts: 1 });
+  await events.send(new PutRuleCommand({ Name: 'nightly', ScheduleExpression: 'rate(1 day)' }));
+  await events.send(new DisableRuleCommand({ Name: 'nightly' }));
+  assert.is((await events.send(new DescribeRuleCommand({ Name: 'nightly' }))).State, 'DISABLED');
+  await events.send(new EnableRuleCommand({ Name: 'nightly' }));
+  assert.is((await events.send(new DescribeRuleCommand({ Name: 'nightly' }))).State, 'ENABLED');
+  assert.equal(await events.send(new DescribeEventBusCommand({})).then(({ Name, Arn }) => ({ Name, Arn })), { Name: 'default', Arn: 'arn:aws:events:us-east-1:000000000000:event-bus/default' });
+  for (const client of [sts, sns, ssm, events]) client.destroy();
+});
+
+apis('a service the local cloud does not serve answers "not emulated: <Service> <Operation>" in its own protocol, never as S3', async ({ t }) => {
+  const kms = await fetch(t.cloud.url, { method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'TrentService.Encrypt', ...signatureShaped('kms') }, body: '{"KeyId":"alias/x","Plaintext":"eA=="}' });
+  assert.equal({ status: kms.status, type: kms.headers.get('x-amzn-errortype'), body: await kms.json() }, {
+    status: 400,
+    type: 'UnknownOperationException',
+    body: { __type: 'UnknownOperationException', message: 'not emulated: KMS Encrypt', Message: 'not emulated: KMS Encrypt' },
+  });
+  const ses = await fetch(t.cloud.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...signatureShaped('email') }, body: 'Action=SendEmail&Version=2010-12-01&Source=a%40b.c' });
+  const text = (await ses.text()).replace(/<RequestId>[^<]*<\/RequestId>/, '');
+  assert.equal({ status: ses.status, text }, { status: 400, text: '<ErrorResponse xmlns="https://email.amazonaws.com/doc/"><Error><Type>Sender</Type><Code>InvalidAction</Code><Message>not emulated: SES SendEmail</Message></Error></ErrorResponse>' });
+  const v2 = await fetch(`${t.cloud.url}/v2/apis`, { headers: signatureShaped('apigateway') });
+  assert.equal({ status: v2.status, body: ((await v2.json()) as { message: string }).message }, { status: 400, body: 'not emulated: API Gateway GET /v2/apis' });
 });
 
 apis.run();
