@@ -85,11 +85,10 @@ function protocolOf(req: IncomingMessage, path: string, hostname: string, signat
   if (isGatewayRequest(path, hostname)) return 'gateway';
   if (header(req, 'x-amz-target')) return 'json';
   if (signature && QUERY_SERVICES.has(signature.service)) return 'query';
-  if (signature?.service === 's3') return 's3';
+  if (signature?.service === 'lambda' || /^\/20\d\d-\d\d-\d\d\/functions/.test(path)) return 'json';
   // Query APIs are posted to the service's root: a form-typed body elsewhere is an S3 upload (urllib and
   // `curl -d` send that type by default, to a presigned URL too).
   if ((header(req, 'content-type') ?? '').startsWith('application/x-www-form-urlencoded') && path === '/') return 'query';
-  if (signature?.service === 'lambda' || /^\/20\d\d-\d\d-\d\d\/functions/.test(path)) return 'json';
   return 's3';
 }
 
