@@ -542,7 +542,8 @@ export class S3Api {
     const location = `http://${header(request, 'host') ?? 'localhost'}/${encodeURIComponent(bucket)}/${key.split('/').map(encodeURIComponent).join('/')}`;
     const headers: Record<string, string> = { etag: object.etag, location, ...(object.versionId !== undefined ? { 'x-amz-version-id': object.versionId } : {}) };
     const redirect = fields.get('success_action_redirect') ?? fields.get('redirect');
-    if (redirect) {
+    if (redirect && URL.canParse(redirect)) {
+      // An address that is not a URL is ignored, as S3 ignores it, and the status answers.
       const target = new URL(redirect);
       target.searchParams.set('bucket', bucket);
       target.searchParams.set('key', key);
