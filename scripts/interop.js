@@ -20,6 +20,7 @@ const { hasPython, startFwLocal } = require('./bench/servers');
 const { motoDeployChecks } = require('./interop/moto-deploy');
 const { publicPythonAppChecks } = require('./interop/public-python-app');
 const { oldBoto3Checks } = require('./interop/old-boto3');
+const { serverlessAppOperationChecks } = require('./interop/serverless-app-operations');
 
 const CLIENT_TIMEOUT_MS = 60_000;
 
@@ -183,6 +184,7 @@ async function main() {
     } else {
       results.push('SKIP  boto3 checks: python3 has no boto3 (pip install boto3)');
     }
+    results.push(...(await serverlessAppOperationChecks(server.url)));
     results.push(...(await publicPythonAppChecks(server.url)));
     results.push(...(await oldBoto3Checks(server.url)));
   } finally {

@@ -21,6 +21,8 @@ import { LogStore } from './logs/store';
 import { InvocationMetrics } from './cloudwatch/invocation-metrics';
 import { ParameterStore } from './ssm/parameters';
 import { SecretStore } from './secretsmanager/secrets';
+import { RoleStore } from './iam/roles';
+import { CustomMetrics } from './cloudwatch/custom-metrics';
 
 export const ACCOUNT_ID = '000000000000';
 
@@ -51,12 +53,15 @@ export class LocalCloud implements LocalServices {
   readonly provisioningDelay: number;
   readonly s3: S3Store;
   readonly dynamodb: TableStore;
+  /** The records of the tables' streams (the DynamoDB Streams API and the mappings on them read them). */
+  readonly dynamoDbStreams = new DynamoDbStreams();
   readonly kinesis: KinesisStore;
   readonly stacks: StackStore;
   readonly engine: StackEngine;
   readonly logs: LogStore;
   readonly ssm: ParameterStore;
   readonly secretsManager: SecretStore;
+  readonly iam: RoleStore;
   /** ECR repositories and the images recorded in them (ecr/service.ts). */
   readonly ecr: ImageRepositoryStore;
   /** Topics, subscriptions, functions, mappings and rules made by API calls instead of stacks. */
@@ -64,6 +69,7 @@ export class LocalCloud implements LocalServices {
   readonly functions: FunctionRuntime;
   /** What CloudWatch's AWS/Lambda metrics answer from (cloudwatch/service.ts). */
   readonly invocationMetrics: InvocationMetrics;
+  readonly customMetrics: CustomMetrics;
   readonly scheduler: Scheduler;
   /** Application Load Balancer listeners, each served on a port of its own. */
   readonly loadBalancers: LoadBalancers;
@@ -96,14 +102,16 @@ export class LocalCloud implements LocalServices {
     this.logs = new LogStore(this.dataDir, (line) => this.log(line));
     this.ssm = new ParameterStore(this.dataDir);
     this.secretsManager = new SecretStore(this.dataDir);
+    this.iam = new RoleStore(this.dataDir);
     this.ecr = new ImageRepositoryStore(this.dataDir);
     this.apiResources = new ApiResourceStore(this.dataDir);
     this.functions = new FunctionRuntime(this, options.functions);
     this.invocationMetrics = new InvocationMetrics(this.dataDir);
+    this.customMetrics = new CustomMetrics(this.dataDir);
     this.scheduler = new Scheduler(this);
     this.loadBalancers = new LoadBalancers(this);
     this.s3.onObjectEvent = (event) => notifyObjectEvent(this, event);
-    const dynamoDbStreams = new DynamoDbStreams();
+    const { dynamoDbStreams } = this;
     const dynamoDbDelivery = new ShardDelivery(this, dynamoDbStreams);
     const kinesisDelivery = new ShardDelivery(this, kinesisShardSource(this.kinesis));
     this.streamDeliveries = [dynamoDbDelivery, kinesisDelivery];

@@ -17,7 +17,7 @@ import { apiGatewayApi } from './gateway/service';
 import { RestStages } from './gateway/rest-stages';
 import { refuseUpgrade } from './websocket/websocket-apis';
 import { StorageFailure } from './state/storage-failure';
-import { dynamoDbApi } from './dynamodb/service';
+import { dynamoDbApi, dynamoDbStreamsApi } from './dynamodb/service';
 import { ecrApi } from './ecr/service';
 import { eventBridgeApi } from './eventbridge/service';
 import { kinesisApi, refuseCbor } from './kinesis/service';
@@ -30,15 +30,37 @@ import { publish, snsAction } from './sns/service';
 import { ssmApi } from './ssm/service';
 import { secretsManagerApi } from './secretsmanager/service';
 import { stsAction } from './sts/service';
+import type { StackRole } from './iam/roles';
 
-type Service = 'cloudformation' | 'sts' | 'sns' | 'sqs' | 'lambda' | 'logs' | 'ssm' | 'secretsmanager' | 'dynamodb' | 'ecr' | 'events' | 'apigateway' | 'kinesis' | 'monitoring' | 'gateway' | 's3';
+type Service = 'unserved' | 'cloudformation' | 'sts' | 'iam' | 'sns' | 'sqs' | 'lambda' | 'logs' | 'ssm' | 'secretsmanager' | 'dynamodb' | 'dynamodbstreams' | 'ecr' | 'events' | 'apigateway' | 'kinesis' | 'monitoring' | 'gateway' | 's3';
 
-const QUERY_VERSIONS: Record<string, Service> = { '2010-05-15': 'cloudformation', '2011-06-15': 'sts', '2010-03-31': 'sns', '2012-11-05': 'sqs' };
+const QUERY_VERSIONS: Record<string, Service> = { '2010-05-15': 'cloudformation', '2011-06-15': 'sts', '2010-05-08': 'iam', '2010-03-31': 'sns', '2012-11-05': 'sqs' };
 
-const TARGET_PREFIXES: Record<string, Service> = { Logs_20140328: 'logs', AmazonSSM: 'ssm', secretsmanager: 'secretsmanager', DynamoDB_20120810: 'dynamodb', AmazonSQS: 'sqs', AWSEvents: 'events', Kinesis_20131202: 'kinesis', GraniteServiceVersion20100801: 'monitoring', AmazonEC2ContainerRegistry_V20150921: 'ecr' };
+const TARGET_PREFIXES: Record<string, Service> = { Logs_20140328: 'logs', AmazonSSM: 'ssm', secretsmanager: 'secretsmanager', DynamoDB_20120810: 'dynamodb', DynamoDBStreams_20120810: 'dynamodbstreams', AmazonSQS: 'sqs', AWSEvents: 'events', Kinesis_20131202: 'kinesis', GraniteServiceVersion20100801: 'monitoring', AmazonEC2ContainerRegistry_V20150921: 'ecr' };
+
+/** How "not emulated" answers name a service, by its local name, credential scope or JSON target prefix. */
+const SERVICE_NAMES: Record<string, string> = {
+  apigateway: 'API Gateway',
+  lambda: 'Lambda',
+  kms: 'KMS',
+  TrentService: 'KMS',
+  states: 'Step Functions',
+  AWSStepFunctions: 'Step Functions',
+  'cognito-idp': 'Cognito user pools',
+  AWSCognitoIdentityProviderService: 'Cognito user pools',
+  'cognito-identity': 'Cognito identity pools',
+  AWSCognitoIdentityService: 'Cognito identity pools',
+  ses: 'SES',
+  email: 'SES',
+  firehose: 'Firehose',
+  Firehose_20150804: 'Firehose',
+  monitoring: 'CloudWatch',
+  appsync: 'AppSync',
+  'execute-api': 'API Gateway',
+};
 
 /** Credential-scope service names that are also the local service's name. */
-const SIGNED_SERVICES = new Set<string>(['cloudformation', 'sts', 'sns', 'sqs', 'logs', 'ssm', 'secretsmanager', 'lambda', 'dynamodb', 'events', 'apigateway', 'kinesis', 'ecr', 's3']);
+const SIGNED_SERVICES = new Set<string>(['cloudformation', 'sts', 'iam', 'sns', 'sqs', 'logs', 'ssm', 'secretsmanager', 'lambda', 'dynamodb', 'events', 'apigateway', 'kinesis', 'ecr', 's3']);
 
 /**
  * Which AWS service a request is for, the way the SDK and the AWS CLI address
@@ -52,15 +74,40 @@ export function serviceOf(request: LocalRequest): Service {
     const service = TARGET_PREFIXES[target.split('.')[0]];
     if (service) return service;
   }
-  const scope = /Credential=[^/]*\/[^/]*\/[^/]*\/([^/]+)\/aws4_request/.exec(header(request, 'authorization') ?? '')?.[1];
+  const scope = signedScope(request);
   if (scope && SIGNED_SERVICES.has(scope)) return scope as Service;
+  // Another AWS service (KMS, Step Functions, Cognito, SES…): said to be not emulated, never answered as S3.
+  if (target || (scope && scope !== 'execute-api')) return 'unserved';
   const contentType = header(request, 'content-type') ?? '';
-  if (request.method === 'POST' && contentType.startsWith('application/x-www-form-urlencoded')) {
-    const version = new URLSearchParams(request.body.toString('utf8')).get('Version') ?? request.search.get('Version') ?? '';
+  if (request.method === 'POST' && contentType.startsWith('application/x-www-form-urlencoded') && request.path === '/') {
+    const form = new URLSearchParams(request.body.toString('utf8'));
+    const version = form.get('Version') ?? request.search.get('Version') ?? '';
     if (QUERY_VERSIONS[version]) return QUERY_VERSIONS[version];
+    if (form.has('Action')) return 'unserved';
   }
-  if (/^\/(2015-03-31|2017-10-31|2019-09-30|2021-10-31)\/functions|^\/2015-03-31\/event-source-mappings|^\/2016-08-19\/account-settings/.test(request.path)) return 'lambda';
+  if (/^\/(2014-11-13|2015-03-31|2017-10-31|2019-09-30|2021-10-31)\/functions|^\/2015-03-31\/event-source-mappings|^\/2016-08-19\/account-settings/.test(request.path)) return 'lambda';
   return 's3';
+}
+
+/** The service a SigV4 Authorization header is scoped to. */
+function signedScope(request: LocalRequest): string | undefined {
+  return /Credential=[^/]*\/[^/]*\/[^/]*\/([^/]+)\/aws4_request/.exec(header(request, 'authorization') ?? '')?.[1];
+}
+
+/** "not emulated: <Service> <Operation>" in the protocol the request speaks, for a service the local cloud does not serve. */
+function unservedResponse(request: LocalRequest): LocalResponse {
+  const target = header(request, 'x-amz-target');
+  const scope = signedScope(request);
+  if (target) {
+    const [prefix, operation = ''] = target.split('.');
+    const name = SERVICE_NAMES[scope ?? ''] ?? SERVICE_NAMES[prefix] ?? scope ?? prefix;
+    const contentType = header(request, 'content-type') ?? '';
+    return jsonError(new AwsError('UnknownOperationException', `not emulated: ${name} ${operation}`), contentType.startsWith('application/x-amz-json') ? contentType : 'application/x-amz-json-1.1');
+  }
+  const action = new URLSearchParams(request.body.toString('utf8')).get('Action') ?? request.search.get('Action');
+  const name = SERVICE_NAMES[scope ?? ''] ?? scope ?? 'this service';
+  if (action) return queryError(new AwsError('InvalidAction', `not emulated: ${name} ${action}`), `https://${scope ?? 'aws'}.amazonaws.com/doc/`);
+  return jsonError(new AwsError('UnknownOperationException', `not emulated: ${name} ${request.method} ${request.path}`), 'application/json');
 }
 
 function regionOf(headers: IncomingMessage['headers']): string {
@@ -99,7 +146,7 @@ export class LocalServer {
     private readonly access: AccessGuard,
   ) {
     this.cloudFormation = new CloudFormationApi(cloud);
-    this.s3 = new S3Api(cloud.s3);
+    this.s3 = new S3Api(cloud.s3, (fields) => access.verifyPostPolicy(fields));
     this.gateway = new GatewayRouter(cloud);
     this.sqs = new SqsApi(cloud);
     this.restStages = new RestStages(cloud.dataDir, type => cloud.resources(type).map(({ record }) => record));
@@ -188,16 +235,17 @@ export class LocalServer {
 
   async dispatch(request: LocalRequest): Promise<LocalResponse> {
     const service = serviceOf(request);
-    if (service === 'cloudformation' || service === 'sts' || service === 'sns') return this.query(service, request);
+    if (service === 'unserved') return unservedResponse(request);
+    if (service === 'cloudformation' || service === 'sts' || service === 'sns' || service === 'iam') return this.query(service, request);
     if (service === 's3') {
       try {
-        return this.s3.handle(request);
+        return await this.s3.handle(request);
       } catch (error) {
         this.logBug(service, request, error);
         return s3Error(asAwsError(error), request.method);
       }
     }
-    const jsonContentType = service === 'lambda' || service === 'gateway' || service === 'apigateway' ? 'application/json' : service === 'dynamodb' || service === 'sqs' || service === 'monitoring' ? 'application/x-amz-json-1.0' : undefined;
+    const jsonContentType = service === 'lambda' || service === 'gateway' || service === 'apigateway' ? 'application/json' : service === 'dynamodb' || service === 'dynamodbstreams' || service === 'sqs' || service === 'monitoring' ? 'application/x-amz-json-1.0' : undefined;
     try {
       const response = await this.serveJson(service, request);
       if (response) return response;
@@ -205,18 +253,19 @@ export class LocalServer {
       this.logBug(service, request, error);
       return jsonError(asAwsError(error), jsonContentType);
     }
-    return jsonError(new AwsError('UnknownOperationException', `The local cloud does not serve ${service} ${request.method} ${request.path}`), jsonContentType);
+    return jsonError(new AwsError('UnknownOperationException', `not emulated: ${SERVICE_NAMES[service] ?? service} ${request.method} ${request.path}`), jsonContentType);
   }
 
   private async serveJson(service: Service, request: LocalRequest): Promise<LocalResponse | undefined> {
     if (service === 'gateway') return this.gateway.handle(request);
     if (service === 'lambda') return lambdaApi(this.cloud, request);
     if (service === 'apigateway') return this.restStages.handle(request) ?? apiGatewayApi(() => this.cloud.resources('AWS::ApiGateway::ApiKey').map(({ record }) => record), request);
-    if (service === 'logs' || service === 'ssm' || service === 'secretsmanager' || service === 'dynamodb' || service === 'events' || service === 'sqs' || service === 'kinesis' || service === 'monitoring' || service === 'ecr') {
+    if (service === 'logs' || service === 'ssm' || service === 'secretsmanager' || service === 'dynamodb' || service === 'dynamodbstreams' || service === 'events' || service === 'sqs' || service === 'kinesis' || service === 'monitoring' || service === 'ecr') {
       if (service === 'kinesis') refuseCbor(request);
       const operation = (header(request, 'x-amz-target') ?? '').split('.')[1] ?? '';
       const input = jsonInput(service, operation, request.body);
       if (service === 'dynamodb') return dynamoDbApi(this.cloud, operation, input, request.region);
+      if (service === 'dynamodbstreams') return dynamoDbStreamsApi(this.cloud, this.cloud.dynamoDbStreams, operation, input);
       if (service === 'events') return eventBridgeApi(this.cloud, operation, input, request.region);
       if (service === 'sqs') return this.sqs.handle(operation, input);
       if (service === 'kinesis') return kinesisApi(this.cloud, operation, input, request.region);
@@ -228,13 +277,18 @@ export class LocalServer {
     return undefined;
   }
 
+  /** The roles stacks declare, for IAM's reads. */
+  private stackRoles(): StackRole[] {
+    return this.cloud.resources('AWS::IAM::Role').map(({ stack, record }) => ({ name: record.physicalId, stackName: stack.stackName, attributes: record.attributes, properties: record.properties }));
+  }
+
   private logBug(service: string, request: LocalRequest, error: unknown): void {
     // A full disk is not a bug: one line, no stack trace.
     if (error instanceof StorageFailure) this.cloud.log(`${service} ${request.method} ${request.path}: ${error.message}`);
     if (!(error instanceof AwsError)) this.cloud.log(`${service} ${request.method} ${request.path}: ${(error as Error).stack ?? String(error)}`);
   }
 
-  private query(service: 'cloudformation' | 'sts' | 'sns', request: LocalRequest): LocalResponse {
+  private query(service: 'cloudformation' | 'sts' | 'sns' | 'iam', request: LocalRequest): LocalResponse {
     const namespace = QUERY_NAMESPACES[service];
     try {
       const params = QueryParams.parse(request.body.toString('utf8'), request.search);
@@ -243,7 +297,9 @@ export class LocalServer {
           ? this.cloudFormation.handle(params.action, params, request.region)
           : service === 'sns'
             ? snsAction(this.cloud, params, request.region)
-            : stsAction(params, this.cloud.accountId);
+            : service === 'iam'
+              ? this.cloud.iam.action(params, this.cloud.accountId, this.stackRoles())
+              : stsAction(params, this.cloud.accountId);
       return queryResult(params.action, namespace, result);
     } catch (error) {
       this.logBug(service, request, error);

@@ -10,7 +10,8 @@ import type { LocalResponse } from '../http';
 import type { LocalCredentials } from './credentials';
 import { HostAllowList, hostnameOf } from './hosts';
 import { OriginAllowList } from './origins';
-import { presignedExpired, signatureOf, unsignedAmzHeaders, verifySignature, type Signature } from './signature';
+import { isFormUpload } from '../s3/post-object';
+import { postPolicySignatureHolds, presignedExpired, signatureOf, unsignedAmzHeaders, verifySignature, type Signature } from './signature';
 
 export interface AccessOptions {
   /** The address the server listens on (`127.0.0.1`, `0.0.0.0`, `192.168.1.5`…). */
@@ -44,7 +45,7 @@ export function isGatewayRequest(path: string, hostname: string): boolean {
   return path.startsWith(EXECUTE_API_PREFIX) || path.startsWith(LAMBDA_URL_PREFIX) || /\.(execute-api|lambda-url)\./.test(hostname);
 }
 
-const QUERY_SERVICES = new Set(['cloudformation', 'sts', 'sns']);
+const QUERY_SERVICES = new Set(['cloudformation', 'sts', 'sns', 'iam']);
 
 /** An S3 URL presigned with Signature Version 2 (`AWSAccessKeyId`, `Expires`, `Signature`), what boto3 still makes by default. */
 function isV2Presigned(url: URL): boolean {
@@ -56,9 +57,22 @@ function isV2Presigned(url: URL): boolean {
  * the service or a bucket: what presigned URLs are honoured for.
  */
 function isObjectPath(path: string, hostname: string): boolean {
+  return pathSegments(path, hostname) >= 1;
+}
+
+/** Segments of an S3 path after the bucket: -1 for the service, 0 for a bucket, more for an object. */
+function pathSegments(path: string, hostname: string): number {
   const virtualHosted = hostname.endsWith('.localhost') && !/\.(execute-api|lambda-url)\./.test(hostname);
   const segments = path.split('/').filter((segment) => segment !== '');
-  return virtualHosted ? segments.length >= 1 : segments.length >= 2;
+  return virtualHosted ? segments.length : segments.length - 1;
+}
+
+/**
+ * A browser form's upload to a bucket (S3 POST Object): authorized by the policy and signature in its
+ * body, which the S3 API checks once the body is read (with the configured secret, if any).
+ */
+function isPostForm(req: IncomingMessage, url: URL, hostname: string, protocol: Protocol): boolean {
+  return protocol === 's3' && isFormUpload(req.method ?? 'GET', header(req, 'content-type')) && url.search === '' && pathSegments(url.pathname, hostname) === 0;
 }
 
 const header = (req: IncomingMessage, name: string): string | undefined => {
@@ -71,8 +85,10 @@ function protocolOf(req: IncomingMessage, path: string, hostname: string, signat
   if (isGatewayRequest(path, hostname)) return 'gateway';
   if (header(req, 'x-amz-target')) return 'json';
   if (signature && QUERY_SERVICES.has(signature.service)) return 'query';
-  if ((header(req, 'content-type') ?? '').startsWith('application/x-www-form-urlencoded')) return 'query';
   if (signature?.service === 'lambda' || /^\/20\d\d-\d\d-\d\d\/functions/.test(path)) return 'json';
+  // Query APIs are posted to the service's root: a form-typed body elsewhere is an S3 upload (urllib and
+  // `curl -d` send that type by default, to a presigned URL too).
+  if ((header(req, 'content-type') ?? '').startsWith('application/x-www-form-urlencoded') && path === '/') return 'query';
   return 's3';
 }
 
@@ -136,6 +152,9 @@ export class AccessGuard {
     const origin = header(req, 'origin');
     const fetchSite = header(req, 'sec-fetch-site');
     const presigned = signature?.presigned === true || (!signature && isV2Presigned(url));
+    // A form upload carries its authorization in the body; like a presigned URL, a page of another site
+    // may send it only where the bucket's CORS rules allow that page (below).
+    const postForm = !signature && isPostForm(req, url, hostnameOf(host), protocol);
     // A presigned URL is a link to share: never honoured on a request the browser says another site made.
     const readOnlyPresigned = presigned && (method === 'GET' || method === 'HEAD') && fetchSite !== 'cross-site';
     // A browser's preflight to S3 does nothing and carries no signature: the bucket's CORS rules answer it.
@@ -159,7 +178,7 @@ export class AccessGuard {
       return refusal(protocol, 'unsigned', message, req, signature);
     }
     if (presigned && presignedExpired(url, signature)) return refusal(protocol, 'expired', 'Request has expired', req, signature);
-    if (!signature && !presigned) {
+    if (!signature && !presigned && !postForm) {
       return refusal(
         protocol,
         'unsigned',
@@ -178,6 +197,8 @@ export class AccessGuard {
     const signature = this.signature(req);
     const protocol = protocolOf(req, url.pathname, hostnameOf(host), signature);
     if (protocol === 'gateway' || isPublicLocalPath(url.pathname, req.method ?? 'GET') || this.isS3Preflight(req, protocol)) return undefined;
+    // A form upload's policy signature is in the body: the S3 API checks it with verifyPostPolicy.
+    if (!signature && isPostForm(req, url, hostnameOf(host), protocol)) return undefined;
     if (!signature) {
       // admit() let it through only as a Signature Version 2 presigned URL, which is not verified.
       return refusal(protocol, 'forbidden', "The local cloud verifies Signature Version 4 only: presign with signature version 's3v4'", req, signature);
@@ -203,6 +224,23 @@ export class AccessGuard {
     if (problem === 'skewed') return refusal(protocol, 'skewed', 'The difference between the request time and the current time is too large.', req, signature);
     if (problem === 'expired') return refusal(protocol, 'expired', 'Request has expired', req, signature);
     return undefined;
+  }
+
+  /**
+   * With credentials configured: a POST form's policy signature (fields by lower-cased name), Signature
+   * Version 4 (`x-amz-credential`, `x-amz-signature`) or 2 (`AWSAccessKeyId`, `signature`), as S3 checks it.
+   */
+  verifyPostPolicy(fields: Map<string, string>): AwsError | undefined {
+    if (!this.credentials) return undefined;
+    const policy = fields.get('policy') ?? '';
+    const credential = fields.get('x-amz-credential');
+    const accessKeyId = credential !== undefined ? credential.split('/')[0] : fields.get('awsaccesskeyid');
+    if (accessKeyId !== this.credentials.accessKeyId) return new AwsError('InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.', 403, { AWSAccessKeyId: accessKeyId ?? '' });
+    const holds =
+      credential !== undefined
+        ? fields.get('x-amz-algorithm') === 'AWS4-HMAC-SHA256' && postPolicySignatureHolds(this.credentials.secretAccessKey, policy, { credential, signature: fields.get('x-amz-signature') ?? '' })
+        : postPolicySignatureHolds(this.credentials.secretAccessKey, policy, { signature: fields.get('signature') ?? '' });
+    return holds ? undefined : new AwsError('SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided. Check your key and signing method.', 403);
   }
 
   /** The CORS headers of a management response to an allowed page (none for other requests). */

@@ -175,6 +175,24 @@ function signingKey(secret: string, signature: Signature): Buffer {
   return key;
 }
 
+/**
+ * A POST form's policy signature (S3 "Browser-Based Uploads Using POST"): Signature Version 4 signs the
+ * base64 policy with the scope's signing key (`x-amz-credential`); version 2 is the base64 HMAC-SHA1 of
+ * it with the secret. False when the credential is not a scope.
+ */
+export function postPolicySignatureHolds(secret: string, policy: string, v4: { credential: string; signature: string } | { signature: string }): boolean {
+  if ('credential' in v4) {
+    const scope = CREDENTIAL.exec(v4.credential);
+    if (!scope) return false;
+    const [, accessKeyId, date, region, service] = scope;
+    const key = signingKey(secret, { accessKeyId, date, region, service, scope: v4.credential.slice(accessKeyId.length + 1), signedHeaders: [], signature: '', presigned: false });
+    return /^[0-9a-f]{64}$/.test(v4.signature) && sameHex(createHmac('sha256', key).update(policy).digest('hex'), v4.signature);
+  }
+  const expected = createHmac('sha1', secret).update(policy).digest();
+  const given = Buffer.from(v4.signature, 'base64');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
 function sameHex(expected: string, given: string): boolean {
   const a = Buffer.from(expected, 'hex');
   const b = Buffer.from(given, 'hex');

@@ -51,7 +51,7 @@ export class CloudFormationApi {
       case 'DeleteChangeSet': return changeSets.deleteChangeSet(params);
       case 'ListChangeSets': return changeSets.listChangeSets(params);
       default:
-        throw new AwsError('InvalidAction', `The action ${action} is not valid for this web service.`);
+        throw new AwsError('InvalidAction', `not emulated: CloudFormation ${action}`);
     }
   }
 

@@ -1,10 +1,12 @@
 import { AwsError } from '../protocol/errors';
 import type { RuntimeServices } from '../service-interfaces';
 
-/** What the metrics API reads: the invocations the runtime recorded. */
-type MetricsServices = Pick<RuntimeServices, 'invocationMetrics'>;
 import { jsonResponse, type LocalResponse } from '../http';
+import type { CustomMetrics, Dimension } from './custom-metrics';
 import type { InvocationSample } from './invocation-metrics';
+
+/** What the metrics API reads: the invocations the runtime recorded, and what applications published. */
+type MetricsServices = Pick<RuntimeServices, 'invocationMetrics'> & { customMetrics: CustomMetrics };
 
 const JSON_10 = 'application/x-amz-json-1.0';
 const LAMBDA_METRICS = ['Invocations', 'Errors', 'Throttles', 'Duration'] as const;
@@ -13,7 +15,7 @@ type LambdaMetric = (typeof LAMBDA_METRICS)[number];
 interface MetricQuery {
   namespace: string;
   metricName: string;
-  functionName?: string;
+  dimensions: Dimension[];
   period: number;
 }
 
@@ -43,15 +45,20 @@ export function statistic(values: number[], stat: string): number {
 /** Periods (start time → values) holding at least one value of the metric, oldest first; CloudWatch leaves out empty ones. */
 function periods(cloud: MetricsServices, query: MetricQuery, start: number, end: number): Map<number, number[]> {
   const found = new Map<number, number[]>();
-  if (query.namespace !== 'AWS/Lambda' || !(LAMBDA_METRICS as readonly string[]).includes(query.metricName)) return found;
   const periodMs = query.period * 1000;
   // Periods start on whole seconds from StartTime, as CloudWatch's timestamps have no milliseconds.
   const base = Math.floor(start / 1000) * 1000;
-  for (const sample of cloud.invocationMetrics.between(start, end, query.functionName)) {
-    const value = valueOf(sample, query.metricName as LambdaMetric);
-    if (value === undefined) continue;
-    const bucket = base + Math.floor((sample.timestamp - base) / periodMs) * periodMs;
+  const add = (timestamp: number, value: number) => {
+    const bucket = base + Math.floor((timestamp - base) / periodMs) * periodMs;
     found.set(bucket, [...(found.get(bucket) ?? []), value]);
+  };
+  if (query.namespace !== 'AWS/Lambda') {
+    for (const { timestamp, value } of cloud.customMetrics.between(query.namespace, query.metricName, query.dimensions, start, end)) add(timestamp, value);
+  } else if ((LAMBDA_METRICS as readonly string[]).includes(query.metricName)) {
+    for (const sample of cloud.invocationMetrics.between(start, end, functionDimension(query.dimensions))) {
+      const value = valueOf(sample, query.metricName as LambdaMetric);
+      if (value !== undefined) add(sample.timestamp, value);
+    }
   }
   return new Map([...found].sort((a, b) => a[0] - b[0]));
 }
@@ -71,15 +78,17 @@ function period(value: unknown): number {
   return seconds;
 }
 
-function functionDimension(dimensions: unknown): string | undefined {
-  const list = (dimensions as Array<{ Name?: string; Value?: string }> | undefined) ?? [];
-  return list.find(d => d.Name === 'FunctionName')?.Value;
+function functionDimension(dimensions: Dimension[]): string | undefined {
+  return dimensions.find(d => d.Name === 'FunctionName')?.Value;
 }
+
+const dimensionsOf = (value: unknown): Dimension[] => (Array.isArray(value) ? (value as Dimension[]) : []);
 
 /**
  * CloudWatch metrics (AWS JSON 1.0, target GraniteServiceVersion20100801): GetMetricData and
  * GetMetricStatistics over the AWS/Lambda metrics the local runtime records per invocation
- * (Invocations, Errors, Throttles, Duration), per function (dimension FunctionName) or over all.
+ * (Invocations, Errors, Throttles, Duration), per function (dimension FunctionName) or over all,
+ * and over the metrics applications publish with PutMetricData; ListMetrics names them all.
  */
 export function cloudWatchApi(cloud: MetricsServices, operation: string, input: Record<string, unknown>): LocalResponse {
   try {
@@ -112,7 +121,7 @@ function metricsOperation(cloud: MetricsServices, operation: string, input: Reco
         .map(query => {
           const stat = query.MetricStat as { Metric?: { Namespace?: string; MetricName?: string; Dimensions?: unknown }; Period?: number; Stat?: string } | undefined;
           if (!stat?.Metric) throw new AwsError('InvalidParameterValue', `The local cloud answers MetricStat queries only (query ${String(query.Id)} has none).`, 400);
-          const found = periods(cloud, { namespace: String(stat.Metric.Namespace), metricName: String(stat.Metric.MetricName), functionName: functionDimension(stat.Metric.Dimensions), period: period(stat.Period) }, start, end);
+          const found = periods(cloud, { namespace: String(stat.Metric.Namespace), metricName: String(stat.Metric.MetricName), dimensions: dimensionsOf(stat.Metric.Dimensions), period: period(stat.Period) }, start, end);
           // Newest first, as GetMetricData's default ScanBy (TimestampDescending).
           const points = [...found].reverse();
           return {
@@ -129,9 +138,10 @@ function metricsOperation(cloud: MetricsServices, operation: string, input: Reco
       const start = time(input.StartTime, 'StartTime');
       const end = time(input.EndTime, 'EndTime');
       const stats = [...((input.Statistics as string[] | undefined) ?? []), ...((input.ExtendedStatistics as string[] | undefined) ?? [])];
-      const found = periods(cloud, { namespace: String(input.Namespace), metricName: String(input.MetricName), functionName: functionDimension(input.Dimensions), period: period(input.Period) }, start, end);
+      const found = periods(cloud, { namespace: String(input.Namespace), metricName: String(input.MetricName), dimensions: dimensionsOf(input.Dimensions), period: period(input.Period) }, start, end);
       const datapoints = [...found].map(([at, values]) => {
-        const point: Record<string, unknown> = { Timestamp: at / 1000, Unit: input.MetricName === 'Duration' ? 'Milliseconds' : 'Count' };
+        const unit = input.Namespace === 'AWS/Lambda' ? (input.MetricName === 'Duration' ? 'Milliseconds' : 'Count') : (cloud.customMetrics.unit(String(input.Namespace), String(input.MetricName)) ?? 'None');
+        const point: Record<string, unknown> = { Timestamp: at / 1000, Unit: unit };
         for (const stat of (input.Statistics as string[] | undefined) ?? []) point[stat] = statistic(values, stat);
         const extended = (input.ExtendedStatistics as string[] | undefined) ?? [];
         if (extended.length > 0) point.ExtendedStatistics = Object.fromEntries(extended.map(stat => [stat, statistic(values, stat)]));
@@ -140,7 +150,22 @@ function metricsOperation(cloud: MetricsServices, operation: string, input: Reco
       if (stats.length === 0) throw new AwsError('MissingParameter', 'Statistics or ExtendedStatistics must be given.', 400);
       return jsonResponse({ Label: input.MetricName, Datapoints: datapoints }, 200, JSON_10);
     }
+    case 'PutMetricData':
+      cloud.customMetrics.put(input);
+      return jsonResponse({}, 200, JSON_10);
+    case 'ListMetrics': {
+      const functions = new Set(cloud.invocationMetrics.between(0, Date.now() + 1).map((sample) => sample.functionName));
+      const lambda = [...functions].flatMap((name) => LAMBDA_METRICS.map((MetricName) => ({ Namespace: 'AWS/Lambda', MetricName, Dimensions: [{ Name: 'FunctionName', Value: name }] })));
+      const wanted = dimensionsOf(input.Dimensions);
+      const metrics = [...lambda, ...cloud.customMetrics.metrics()].filter(
+        (metric) =>
+          (input.Namespace === undefined || metric.Namespace === input.Namespace) &&
+          (input.MetricName === undefined || metric.MetricName === input.MetricName) &&
+          wanted.every((want) => metric.Dimensions.some((d) => d.Name === want.Name && (want.Value === undefined || d.Value === want.Value))),
+      );
+      return jsonResponse({ Metrics: metrics }, 200, JSON_10);
+    }
     default:
-      throw new AwsError('UnknownOperationException', `The local cloud does not serve CloudWatch ${operation} (it serves GetMetricData and GetMetricStatistics)`, 400);
+      throw new AwsError('UnknownOperationException', `not emulated: CloudWatch ${operation} (the local cloud serves GetMetricData, GetMetricStatistics, ListMetrics and PutMetricData)`, 400);
   }
 }

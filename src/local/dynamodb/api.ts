@@ -36,7 +36,7 @@ export function dynamoDbOperation(store: TableStore, operation: string, input: R
     default: {
       const result = tableOperation(store, operation, input, region, accountId);
       if (result) return result;
-      throw new AwsError('UnknownOperationException', `The local cloud does not emulate DynamoDB ${operation}`);
+      throw new AwsError('UnknownOperationException', `not emulated: DynamoDB ${operation}`);
     }
   }
 }

@@ -1,6 +1,8 @@
 import { AwsError } from '../protocol/errors';
 import type { LocalServices } from '../service-interfaces';
 import { dynamoDbOperation } from './api';
+import type { DynamoDbStreams } from './streams';
+import { dynamoDbStreamsOperation } from './streams-api';
 import { DynamoDbError } from './requests';
 import { tableInput } from './table-operations';
 import { jsonResponse, type LocalResponse } from '../http';
@@ -30,8 +32,19 @@ function adoptStackTables(cloud: LocalServices): void {
 /** DynamoDB (JSON 1.0): the operations live in src/local/dynamodb/; this answers in DynamoDB's error shape. */
 export function dynamoDbApi(cloud: LocalServices, operation: string, input: Record<string, unknown>, region = 'us-east-1'): LocalResponse {
   adoptStackTables(cloud);
+  return answer(() => dynamoDbOperation(cloud.dynamodb, operation, input, region, cloud.accountId));
+}
+
+/** DynamoDB Streams (JSON 1.0, DynamoDBStreams_20120810): the records of the tables' streams. */
+export function dynamoDbStreamsApi(cloud: LocalServices, streams: DynamoDbStreams, operation: string, input: Record<string, unknown>): LocalResponse {
+  adoptStackTables(cloud);
+  return answer(() => dynamoDbStreamsOperation(cloud.dynamodb, streams, operation, input));
+}
+
+/** The result, or the error in DynamoDB's shape (both APIs use it). */
+function answer(operation: () => Record<string, unknown>): LocalResponse {
   try {
-    return jsonResponse(dynamoDbOperation(cloud.dynamodb, operation, input, region, cloud.accountId), 200, JSON_10);
+    return jsonResponse(operation(), 200, JSON_10);
   } catch (error) {
     // A full disk is the server's failure, answered and logged as such by the dispatcher.
     if (!(error instanceof AwsError) || error instanceof StorageFailure) throw error;

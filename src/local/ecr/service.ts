@@ -133,7 +133,7 @@ export function ecrApi(store: ImageRepositoryStore, accountId: string, operation
       return answer({ images, failures });
     }
     default:
-      throw new AwsError('UnknownOperationException', `The local cloud does not implement ECR ${operation}`);
+      throw new AwsError('UnknownOperationException', `not emulated: ECR ${operation}`);
   }
 }
 

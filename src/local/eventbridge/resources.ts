@@ -122,6 +122,19 @@ export function eventResourceOperation(cloud: LocalServices, operation: string, 
       cloud.apiResources.changed(record);
       return changed({ FailedEntryCount: 0, FailedEntries: [] });
     }
+    case 'EnableRule':
+    case 'DisableRule': {
+      const record = apiRule(cloud, input.Name, bus);
+      record.properties.State = operation === 'EnableRule' ? 'ENABLED' : 'DISABLED';
+      cloud.apiResources.changed(record);
+      return changed({});
+    }
+    case 'DescribeEventBus': {
+      const name = bus;
+      if (name !== 'default') busExists(cloud, name);
+      const found = cloud.resources(BUS).find(({ record }) => record.physicalId === name);
+      return { Name: name, Arn: found ? found.record.attributes.Arn : `arn:aws:events:${region}:${cloud.accountId}:event-bus/${name}` };
+    }
     case 'ListTargetsByRule':
       return { Targets: (rule(cloud, input.Rule, bus).properties.Targets as Target[] | undefined) ?? [] };
     case 'RemoveTargets': {
@@ -151,6 +164,6 @@ export function eventResourceOperation(cloud: LocalServices, operation: string, 
         ],
       };
     default:
-      throw new AwsError('UnknownOperationException', `The local cloud does not implement EventBridge ${operation}`);
+      throw new AwsError('UnknownOperationException', `not emulated: EventBridge ${operation}`);
   }
 }

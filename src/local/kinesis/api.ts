@@ -208,7 +208,7 @@ export function kinesisOperation(store: KinesisStore, operation: string, input: 
       };
     }
     default:
-      throw new AwsError('UnknownOperationException', `The local cloud does not emulate Kinesis ${operation}`);
+      throw new AwsError('UnknownOperationException', `not emulated: Kinesis ${operation}`);
   }
 }
 

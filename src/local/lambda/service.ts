@@ -83,6 +83,21 @@ export async function lambdaApi(cloud: LocalServices, request: LocalRequest): Pr
   if (concurrency) return concurrency;
   const versionsOrAliases = lambdaVersionsApi(cloud, request, configuration);
   if (versionsOrAliases) return versionsOrAliases;
+  const invokeAsync = /^\/2014-11-13\/functions\/([^/]+)\/invoke-async\/?$/.exec(request.path);
+  if (invokeAsync && request.method === 'POST') {
+    // InvokeAsync (deprecated, still served by Lambda): an Event invocation answered with its status.
+    const name = decodeURIComponent(invokeAsync[1]);
+    if (request.body.length > MAX_REQUEST_BYTES.Event) throw new AwsError('RequestEntityTooLargeException', `Request must be smaller than ${MAX_REQUEST_BYTES.Event} bytes for the InvokeAsync operation`, 413);
+    let event: unknown;
+    try {
+      event = JSON.parse(request.body.toString('utf8') || '{}');
+    } catch {
+      throw new AwsError('InvalidRequestContentException', 'Could not parse request body into json: Could not parse payload into json', 400);
+    }
+    cloud.functions.record(name);
+    cloud.functions.invokeAsync(name, event, undefined);
+    return jsonResponse({ Status: 202 }, 202);
+  }
   const match = /^\/2015-03-31\/functions\/?([^/]*)(?:\/(invocations|configuration|code|versions))?\/?$/.exec(request.path);
   if (!match) return undefined;
   const name = decodeURIComponent(match[1]);

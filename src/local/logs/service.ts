@@ -128,6 +128,6 @@ function logsOperation(cloud: LocalServices, operation: string, input: Record<st
       return jsonResponse({}, 200, JSON_11);
     }
     default:
-      throw new AwsError('UnknownOperationException', `The local cloud does not implement Logs ${operation}`);
+      throw new AwsError('UnknownOperationException', `not emulated: CloudWatch Logs ${operation}`);
   }
 }

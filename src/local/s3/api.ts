@@ -6,6 +6,7 @@ import { corsConfigurationXml, corsHeaders, matchingRule, parseCorsConfiguration
 import { checksumHeaders, uploadChecksum, type Checksum } from './checksums';
 import { readPrecondition, writePrecondition } from './conditions';
 import { MultipartUploads } from './multipart';
+import { checkPostForm, formMetadata, isFormUpload, parsePostForm } from './post-object';
 import type { Deleted, S3Store, StoredObject } from './store';
 import { checkConfiguration, DEFAULT_ENCRYPTION, KEPT_CONFIGURATIONS, subresourceOf, unservedSubresource } from './subresources';
 import { parseTagging, parseTaggingHeader, taggingXml, type Tag } from './tagging';
@@ -126,14 +127,21 @@ function uploaded(request: LocalRequest): { data: Buffer; checksum?: Checksum } 
 }
 
 /** The S3 REST API: buckets and objects, enough for fw, the SDK and the AWS CLI. */
+/** Checks a POST form's policy signature against the configured secret; the refusal, or undefined when it holds. */
+export type PostPolicySignatureCheck = (fields: Map<string, string>) => AwsError | undefined;
+
 export class S3Api {
   private readonly multipart = new MultipartUploads();
 
-  constructor(private readonly store: S3Store) {}
+  constructor(
+    private readonly store: S3Store,
+    private readonly postPolicySignature: PostPolicySignatureCheck = () => undefined,
+  ) {}
 
-  handle(request: LocalRequest): LocalResponse {
-    const response = this.route(request);
-    const { bucket } = addressOf(request);
+  async handle(request: LocalRequest): Promise<LocalResponse> {
+    const { bucket, key } = addressOf(request);
+    const formUpload = bucket !== undefined && key === undefined && request.search.size === 0 && isFormUpload(request.method, header(request, 'content-type'));
+    const response = formUpload ? await this.postObject(request, bucket) : this.route(request);
     if (bucket !== undefined && header(request, 'origin') !== undefined && this.store.hasBucket(bucket)) {
       response.headers = { ...response.headers, ...corsHeaders(this.store.bucket(bucket).cors, request) };
     }
@@ -520,6 +528,34 @@ export class S3Api {
     const checksumAnswer: Record<string, string> = checksum ? { [checksum.header]: checksum.value, 'x-amz-checksum-type': 'FULL_OBJECT' } : {};
     const version: Record<string, string> = object.versionId !== undefined ? { 'x-amz-version-id': object.versionId } : {};
     return { status: 200, headers: { etag: object.etag, ...encryptionHeaders(object.encryption), ...checksumAnswer, ...version } };
+  }
+
+  /** POST Object: a browser form's upload, authorized by its policy (see post-object.ts). */
+  private async postObject(request: LocalRequest, bucket: string): Promise<LocalResponse> {
+    this.store.bucket(bucket);
+    const form = await parsePostForm(request);
+    const { key, data } = checkPostForm(form, bucket, this.postPolicySignature);
+    const { fields } = form;
+    const contentType = fields.get('content-type') ?? 'binary/octet-stream';
+    const tags = fields.has('tagging') ? parseTagging(fields.get('tagging')!, 'object') : undefined;
+    const object = this.store.putObject(bucket, key, data, { contentType, metadata: formMetadata(fields), tags });
+    const location = `http://${header(request, 'host') ?? 'localhost'}/${encodeURIComponent(bucket)}/${key.split('/').map(encodeURIComponent).join('/')}`;
+    const headers: Record<string, string> = { etag: object.etag, location, ...(object.versionId !== undefined ? { 'x-amz-version-id': object.versionId } : {}) };
+    const redirect = fields.get('success_action_redirect') ?? fields.get('redirect');
+    if (redirect && URL.canParse(redirect)) {
+      // An address that is not a URL is ignored, as S3 ignores it, and the status answers.
+      const target = new URL(redirect);
+      target.searchParams.set('bucket', bucket);
+      target.searchParams.set('key', key);
+      target.searchParams.set('etag', object.etag);
+      return { status: 303, headers: { ...headers, location: target.toString() } };
+    }
+    const status = fields.get('success_action_status');
+    if (status === '201') {
+      const answer = xmlResponse(document('PostResponse', { Location: location, Bucket: bucket, Key: key, ETag: object.etag }), 201);
+      return { ...answer, headers: { ...answer.headers, ...headers } };
+    }
+    return { status: status === '200' ? 200 : 204, headers };
   }
 
   private copyObject(request: LocalRequest, bucket: string, key: string): LocalResponse {

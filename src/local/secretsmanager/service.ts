@@ -125,6 +125,6 @@ export function secretsManagerApi(cloud: LocalServices, operation: string, input
     case 'GetRandomPassword':
       return respond({ RandomPassword: randomPassword(input as PasswordOptions) });
     default:
-      throw new AwsError('UnknownOperationException', `The local cloud does not implement Secrets Manager ${operation}`);
+      throw new AwsError('UnknownOperationException', `not emulated: Secrets Manager ${operation}`);
   }
 }

@@ -344,12 +344,20 @@ export function snsAction(cloud: LocalServices, params: QueryParams, region = 'u
       return { Subscriptions: subscriptions(cloud, topicArn).map((subscription) => subscriptionMember(subscription, cloud)) };
     }
     case 'Publish': {
+      const phoneNumber = params.string('PhoneNumber');
+      if (phoneNumber !== undefined && params.string('TopicArn') === undefined && params.string('TargetArn') === undefined) {
+        // A text message, as SNS's SMS sandbox takes it: accepted with a message id, sent to no phone.
+        if (!/^\+[1-9]\d{1,14}$/.test(phoneNumber)) throw new AwsError('InvalidParameter', `Invalid parameter: PhoneNumber Reason: ${phoneNumber} is not valid to publish to`);
+        const message = params.required('Message');
+        cloud.log(`SNS SMS to ${phoneNumber} not sent (the local cloud sends no text messages): ${message.slice(0, 80)}`);
+        return { MessageId: randomUUID() };
+      }
       const topicArn = params.string('TopicArn') ?? params.required('TargetArn');
       return { MessageId: publish(cloud, topicArn, { message: params.required('Message'), subject: params.string('Subject'), attributes: messageAttributes(params, 'MessageAttributes') }) };
     }
     case 'PublishBatch':
       return publishBatch(cloud, params);
     default:
-      throw new AwsError('InvalidAction', `The action ${params.action} is not valid for this web service.`);
+      throw new AwsError('InvalidAction', `not emulated: SNS ${params.action}`);
   }
 }

@@ -278,7 +278,7 @@ export class SqsApi {
         });
       }
       default:
-        throw new AwsError('AWS.SimpleQueueService.UnsupportedOperation', `The local cloud does not implement SQS ${operation}`);
+        throw new AwsError('AWS.SimpleQueueService.UnsupportedOperation', `not emulated: SQS ${operation}`);
     }
   }
 

@@ -101,6 +101,11 @@ export class ParameterStore {
     return parameter.Ciphertext;
   }
 
+  /** Every parameter, current versions. */
+  all(): Parameter[] {
+    return Object.values(this.parameters);
+  }
+
   byPath(path: string, recursive: boolean): Parameter[] {
     const prefix = path.endsWith('/') ? path : `${path}/`;
     return Object.values(this.parameters).filter((p) => p.Name.startsWith(prefix) && (recursive || !p.Name.slice(prefix.length).includes('/')));

@@ -38,6 +38,37 @@ function parameterHistory(cloud: LocalServices, input: Record<string, unknown>, 
   };
 }
 
+/**
+ * DescribeParameters: every parameter's metadata (never its value), by name, 50 a page at most.
+ * ParameterFilters `Name` (Equals, BeginsWith), `Path` (OneLevel, Recursive) and `Type` (Equals) are
+ * applied; any other filter key is refused by name rather than ignored.
+ */
+function describeParameters(cloud: LocalServices, input: Record<string, unknown>): Record<string, unknown> {
+  const maxResults = input.MaxResults === undefined ? 50 : Number(input.MaxResults);
+  if (!Number.isInteger(maxResults) || maxResults < 1 || maxResults > 50) throw new AwsError('ValidationException', `1 validation error detected: Value '${String(input.MaxResults)}' at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to 50`);
+  const filters = (input.ParameterFilters as { Key?: string; Option?: string; Values?: string[] }[] | undefined) ?? [];
+  let found = cloud.ssm.all();
+  for (const { Key, Option = Key === 'Path' ? 'OneLevel' : 'Equals', Values = [] } of filters) {
+    if (Key === 'Path') found = found.filter((parameter) => Values.some((path) => cloud.ssm.byPath(path, Option === 'Recursive').includes(parameter)));
+    else if (Key === 'Name') found = found.filter((parameter) => Values.some((value) => (Option === 'BeginsWith' ? parameter.Name.startsWith(value) : parameter.Name === value)));
+    else if (Key === 'Type') found = found.filter((parameter) => Values.includes(parameter.Type));
+    else throw new AwsError('InvalidFilterKey', `not emulated: SSM DescribeParameters filter ${String(Key)} (the local cloud filters by Name, Path and Type)`);
+  }
+  found = found.sort((a, b) => (a.Name < b.Name ? -1 : 1));
+  const start = input.NextToken === undefined ? 0 : Number(/^v1:(\d+)$/.exec(Buffer.from(String(input.NextToken), 'base64url').toString('utf8'))?.[1] ?? NaN);
+  if (!Number.isInteger(start)) throw new AwsError('InvalidNextToken', 'The specified token is not valid.');
+  const page = found.slice(start, start + maxResults);
+  const next = start + maxResults < found.length ? Buffer.from(`v1:${start + maxResults}`).toString('base64url') : undefined;
+  const user = `arn:aws:iam::${cloud.accountId}:user/local`;
+  return {
+    Parameters: page.map((parameter) => {
+      const { ARN, Name, Type, Version, LastModifiedDate, DataType } = shape(cloud, parameter, false) as Record<string, unknown>;
+      return { Name, ARN, Type, LastModifiedDate, LastModifiedUser: user, Version, Tier: 'Standard', Policies: [], DataType };
+    }),
+    NextToken: next,
+  };
+}
+
 /** SSM Parameter Store (JSON 1.1): what `${ssm:…}` variables read. */
 export function ssmApi(cloud: LocalServices, operation: string, input: Record<string, unknown>): LocalResponse {
   const withDecryption = input.WithDecryption === true;
@@ -76,9 +107,11 @@ export function ssmApi(cloud: LocalServices, operation: string, input: Record<st
       for (const name of deleted) cloud.ssm.delete(name);
       return jsonResponse({ DeletedParameters: deleted, InvalidParameters: names.filter((name) => !deleted.includes(name)) }, 200, JSON_11);
     }
+    case 'DescribeParameters':
+      return jsonResponse(describeParameters(cloud, input), 200, JSON_11);
     case 'GetParameterHistory':
       return jsonResponse(parameterHistory(cloud, input, withDecryption), 200, JSON_11);
     default:
-      throw new AwsError('UnknownOperationException', `The local cloud does not implement SSM ${operation}`);
+      throw new AwsError('UnknownOperationException', `not emulated: SSM ${operation}`);
   }
 }

@@ -52,5 +52,11 @@ export function stsAction(params: QueryParams, accountId: string): Record<string
     return { UserId: 'AIDALOCALCLOUDUSER', Account: accountId, Arn: `arn:aws:iam::${accountId}:user/local` };
   }
   if (params.action === 'AssumeRole') return assumeRole(params, accountId);
-  throw new AwsError('InvalidAction', `The action ${params.action} is not valid for this web service.`);
+  if (params.action === 'GetSessionToken') {
+    const duration = params.number('DurationSeconds') ?? 43200;
+    if (!Number.isInteger(duration) || duration < 900) throw validationError(String(params.string('DurationSeconds')), 'durationSeconds', 'Member must have value greater than or equal to 900');
+    if (duration > 129600) throw validationError(String(duration), 'durationSeconds', 'Member must have value less than or equal to 129600');
+    return { Credentials: { AccessKeyId: keyId('ASIA'), SecretAccessKey: randomBytes(30).toString('base64'), SessionToken: randomBytes(96).toString('base64'), Expiration: new Date(Math.floor(Date.now() / 1000) * 1000 + duration * 1000) } };
+  }
+  throw new AwsError('InvalidAction', `not emulated: STS ${params.action}`);
 }
