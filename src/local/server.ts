@@ -137,7 +137,7 @@ export class LocalServer {
     }
     if (url.pathname.startsWith(VERSION_CODE_PATH) && req.method === 'GET') {
       // A version's code, where GetFunction's Code.Location points (on AWS a presigned URL).
-      this.write(req, res, versionCodeResponse(this.cloud.dataDir, url.pathname.slice(VERSION_CODE_PATH.length).replace(/\.zip$/, '')), {});
+      this.write(req, res, versionCodeResponse(this.cloud.dataDir, url.pathname.slice(VERSION_CODE_PATH.length).replace(/\.zip$/, ''), url.searchParams), {});
       return;
     }
     const request = localRequestOf(req, url, body);
