@@ -172,8 +172,8 @@ function compatibilityReference() {
     "The AWS calls of `serverless@3.40.0` are recorded for each scenario of `test/helpers/aws-call-scenarios.ts` (a deploy with each deploy-time setting, and every command that calls AWS); " +
     'the test runs fw on the same scenarios and checks it makes the calls that change something with the same settings, in an order AWS accepts. ' +
     'These are the differences it allows, each for the scenarios named:\n\n';
-  out += '| scenarios | what fw does differently, and why |\n|---|---|\n';
-  for (const { reason, scenarios } of DELIBERATE) out += `| ${scenarios ? scenarios.map((name) => `\`${name}\``).join(', ') : 'all'} | ${cell(reason)} |\n`;
+  out += '| where (scenarios) | what fw does differently, and why |\n|---|---|\n';
+  for (const { reason, scenarios } of DELIBERATE) out += `| ${scenarios ? scenarios.map((name) => `\`${name}\``).join(', ') : 'wherever it applies'} | ${cell(reason)} |\n`;
   return out;
 }
 
