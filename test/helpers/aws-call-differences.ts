@@ -125,6 +125,24 @@ export const DELIBERATE: Difference[] = [
   },
   {
     reason:
+      '`metrics`: fw asks CloudWatch once per page of functions (GetMetricData, one period over the whole range, so the average duration is the true average and p50/p99 come with it); ' +
+      "v3 asks GetMetricStatistics for each function and metric in hourly periods (with each metric's unit) and averages the hourly averages. The same metrics, statistics, functions and range are asked.",
+    reference: calls => metricStatistics(calls.map(call => (call.operation === 'GetMetricStatistics' ? withoutParams(call, key => key === 'Period' || key === 'Unit') : call))),
+    fw: calls => metricStatistics(calls.flatMap(call => (call.operation === 'GetMetricData' ? asMetricStatistics(call) : [call]))),
+  },
+  {
+    reason:
+      "`invoke --context` with JSON text: fw sends the object it holds, so the function's `context.clientContext` is that object; v3 sends the text as one JSON string, so the function receives a string.",
+    reference: calls =>
+      calls.map(call => {
+        if (call.operation !== 'Invoke' || typeof call.params.ClientContext !== 'string') return call;
+        const sent: unknown = JSON.parse(Buffer.from(call.params.ClientContext, 'base64').toString());
+        if (typeof sent !== 'string') return call;
+        return { ...call, params: { ...call.params, ClientContext: Buffer.from(JSON.stringify(JSON.parse(sent))).toString('base64') } };
+      }),
+  },
+  {
+    reason:
       'An update that leaves a zip (the service, a function or a layer) as it was: v3 uploads it again under the new deployment folder; ' +
       'fw keeps it where the last deployment stored it and its template points there.',
     reference: (calls, fw) =>
@@ -143,6 +161,27 @@ export const DELIBERATE: Difference[] = [
       }),
   },
 ];
+
+/** GetMetricData's queries as the GetMetricStatistics calls asking the same (percentiles, which v3 does not ask, left out). */
+function asMetricStatistics(call: AwsCall): Calls {
+  const queries = new Map<string, Record<string, unknown>>();
+  for (const [key, value] of Object.entries(call.params)) {
+    const match = /^MetricDataQueries\.member\.(\d+)\.MetricStat\.(?:Metric\.)?(.+)$/.exec(key);
+    if (!match) continue;
+    const params = queries.get(match[1]) ?? { StartTime: call.params.StartTime, EndTime: call.params.EndTime };
+    if (match[2] === 'Stat') params['Statistics.member.1'] = value;
+    else if (match[2] !== 'Period') params[match[2]] = value;
+    queries.set(match[1], params);
+  }
+  return [...queries.values()].filter(params => !/^p\d/.test(String(params['Statistics.member.1']))).map(params => ({ service: call.service, operation: 'GetMetricStatistics', params }));
+}
+
+/** The GetMetricStatistics calls of a step in one order (each reads on its own: their order is no setting). */
+function metricStatistics(calls: Calls): Calls {
+  const key = (call: AwsCall) => JSON.stringify(Object.entries(call.params).sort(([a], [b]) => a.localeCompare(b)));
+  const reads = calls.filter(call => call.operation === 'GetMetricStatistics').sort((a, b) => key(a).localeCompare(key(b)));
+  return [...calls.filter(call => call.operation !== 'GetMetricStatistics'), ...reads];
+}
 
 /** What both rollbacks name: the stack and the stored template. */
 const rollbackParams = (call: AwsCall) => ({ StackName: call.params.StackName, TemplateURL: call.params.TemplateURL });

@@ -287,6 +287,13 @@ export const SCENARIOS: Scenario[] = [
     ],
   },
   {
+    name: 'deployment-method-direct-disable-rollback',
+    steps: [
+      { files: files(serviceFile({ provider: ['deploymentMethod: direct', 'disableRollback: true'] })), args: ['deploy'], recorded: true },
+      { files: files(serviceFile({ provider: ['deploymentMethod: direct', 'disableRollback: true'] }), 'B'), args: ['deploy'], recorded: true },
+    ],
+  },
+  {
     name: 'disable-rollback',
     steps: [
       { files: files(serviceFile({ provider: ['disableRollback: true'] })), args: ['deploy'], recorded: true },
@@ -494,6 +501,8 @@ export const SCENARIOS: Scenario[] = [
       { files: files(plain), args: ['deploy'] },
       { args: ['invoke', '--function', 'hello', '--log', '--data', '{"a":1}'], recorded: true },
       { args: ['invoke', '--function', 'hello', '--qualifier', '1', '--type', 'Event'], recorded: true },
+      { args: ['invoke', '--function', 'hello', '--raw', '--data', 'plain text', '--context', '{"user":"ada"}'], recorded: true },
+      { args: ['invoke', '--function', 'hello', '--type', 'DryRun'], recorded: true },
     ],
   },
   {
@@ -509,7 +518,7 @@ export const SCENARIOS: Scenario[] = [
     referenceFailsLocally: METRICS_QUERY_PROTOCOL,
     steps: [
       { files: files(plain), args: ['deploy'] },
-      { args: ['metrics', '--function', 'hello', '--startTime', '2020-01-01T00:00:00Z', '--endTime', '2020-01-02T00:00:00Z'], recorded: true, comparedReads: /^GetMetricStatistics$/ },
+      { args: ['metrics', '--function', 'hello', '--startTime', '2020-01-01T00:00:00Z', '--endTime', '2020-01-02T00:00:00Z'], recorded: true, comparedReads: /^GetMetric(Statistics|Data)$/ },
     ],
   },
   {
@@ -517,7 +526,7 @@ export const SCENARIOS: Scenario[] = [
     referenceFailsLocally: METRICS_QUERY_PROTOCOL,
     steps: [
       { files: files(plain), args: ['deploy'] },
-      { args: ['metrics', '--startTime', '2020-01-01T00:00:00Z', '--endTime', '2020-01-02T00:00:00Z'], recorded: true, comparedReads: /^GetMetricStatistics$/ },
+      { args: ['metrics', '--startTime', '2020-01-01T00:00:00Z', '--endTime', '2020-01-02T00:00:00Z'], recorded: true, comparedReads: /^GetMetric(Statistics|Data)$/ },
     ],
   },
   {
