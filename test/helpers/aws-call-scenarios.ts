@@ -537,6 +537,33 @@ export const SCENARIOS: Scenario[] = [
       { args: ['remove'], recorded: true },
     ],
   },
+  {
+    name: 'stage-and-region',
+    steps: [
+      { files: files(plain), args: ['deploy', '--stage', 'prod', '--region', 'eu-west-1'], recorded: true },
+      { args: ['info', '--stage', 'prod', '--region', 'eu-west-1'], recorded: true },
+      { args: ['remove', '--stage', 'prod', '--region', 'eu-west-1'], recorded: true },
+    ],
+  },
+  {
+    name: 'remove-named-bucket',
+    steps: [
+      {
+        before: context => createBucket(context, 'rec-deploys'),
+        files: files(serviceFile({ provider: ['deploymentBucket:', '  name: rec-deploys'] })),
+        args: ['deploy'],
+      },
+      { args: ['remove'], recorded: true },
+    ],
+  },
+  {
+    name: 'rollback-without-timestamp',
+    steps: [
+      { files: files(plain), args: ['deploy'] },
+      { files: files(plain, 'B'), args: ['deploy'] },
+      { args: ['rollback'], recorded: true, comparedReads: /^ListObjects/ },
+    ],
+  },
   { name: 'info-verbose', steps: [{ files: files(plain), args: ['deploy'] }, { args: ['info', '--verbose'], recorded: true }] },
   { name: 'print', steps: [{ files: files(plain), args: ['print'], recorded: true }] },
   { name: 'aws-profile', steps: [{ files: files(plain), env: profileEnv, args: ['deploy', '--aws-profile', 'p1'], recorded: true }] },
