@@ -393,9 +393,6 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: 's3-existing-bucket',
-    referenceFailsLocally:
-      "v3's custom resource function (AWS SDK v2 in the Lambda runtime) calls AWS's own S3 endpoint, not the local cloud, so the stack's Custom::S3 resource times out; " +
-      'the calls v3 makes from the CLI (the custom resources zip uploaded, the change set with the Custom::S3 resource) are recorded before that.',
     steps: [
       {
         before: context => createBucket(context, 'rec-uploads'),
