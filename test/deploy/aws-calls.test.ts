@@ -14,10 +14,13 @@ import { startTestCloud, TEST_ENV } from '../helpers/local-cloud';
  * fw asks of AWS what Serverless v3 asks: for each scenario of aws-call-scenarios.ts, fw runs the
  * same commands against the local cloud through the same recorder as the reference did when
  * scripts/aws-call-goldens.js recorded test/fixtures/aws-calls/. Compared are the calls that change
- * something (reads are fw's own business: it may ask fewer), with the parameters that carry the
- * user's settings: the stack, API Gateway and Lambda calls in their order, the objects put in S3 as
- * a set; with credentials of its own (a profile), which access key signed them. Where fw differs on
- * purpose, DELIBERATE (aws-call-differences.ts) says how and why.
+ * something (reads are fw's own business: it may ask fewer, except those a step's `comparedReads`
+ * names because they carry a setting: GetApiKey's includeValue, the metrics, logs and deployments
+ * asked for), with the parameters that carry the user's settings: the stack, API Gateway, Lambda,
+ * Logs and CloudWatch calls in their order, the S3 calls as a set; with credentials of its own (a
+ * profile), which access key signed them. A scenario whose reference run cannot finish against the
+ * local cloud says why (`referenceFailsLocally`) and is compared up to where it stopped. Where fw
+ * differs on purpose, DELIBERATE (aws-call-differences.ts) says how and why.
  */
 
 interface Golden {
