@@ -211,9 +211,8 @@ export function comparedRecords(scenario: Scenario, reference: RecordedStep[], f
   const applying = (step: number) => DELIBERATE.filter(difference => (!difference.scenarios || difference.scenarios.includes(scenario.name)) && (!difference.steps || difference.steps.includes(step)));
   const sorted = (params: Record<string, unknown>) => Object.fromEntries(Object.entries(params).sort(([a], [b]) => a.localeCompare(b)));
   const line = (call: AwsCall) => `${call.service} ${call.operation} ${JSON.stringify(sorted(call.params))}`;
-  const exit = (step: RecordedStep) => (scenario.referenceFailsLocally ? '' : ` → exit ${step.exitCode}`);
   const lines = (step: RecordedStep, index: number, calls: Calls) => [
-    `step ${index}: ${step.args.join(' ')}${exit(step)}${step.accessKeyIds ? `, signed by ${step.accessKeyIds.join(', ')}` : ''}`,
+    `step ${index}: ${step.args.join(' ')} → exit ${step.exitCode}${step.accessKeyIds ? `, signed by ${step.accessKeyIds.join(', ')}` : ''}`,
     ...calls.filter(call => call.service !== 's3').map(line),
     ...calls.filter(call => call.service === 's3').map(line).sort(),
   ];

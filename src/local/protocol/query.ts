@@ -5,6 +5,7 @@ export const QUERY_NAMESPACES: Record<string, string> = {
   cloudformation: 'http://cloudformation.amazonaws.com/doc/2010-05-15/',
   sts: 'https://sts.amazonaws.com/doc/2011-06-15/',
   sns: 'http://sns.amazonaws.com/doc/2010-03-31/',
+  monitoring: 'http://monitoring.amazonaws.com/doc/2010-08-01/',
 };
 
 /**
