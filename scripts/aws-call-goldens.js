@@ -28,7 +28,7 @@ const OUT = path.join(REPO, 'test/fixtures/aws-calls');
 const REFERENCE_VERSION = '3.40.0';
 const { startLocalCloud } = require(path.join(REPO, 'dist/src/local/index.js'));
 const { startRecorder } = require(path.join(REPO, 'dist/test/helpers/aws-calls.js'));
-const { SCENARIOS, scenarioContext } = require(path.join(REPO, 'dist/test/helpers/aws-call-scenarios.js'));
+const { SCENARIOS, scenarioContext, writeStepFiles } = require(path.join(REPO, 'dist/test/helpers/aws-call-scenarios.js'));
 
 function findReference() {
   const dir = process.env.FW_REFERENCE_DIR || path.join(os.homedir(), '.cache/fw-reference');
@@ -41,7 +41,7 @@ function findReference() {
   return serverless;
 }
 
-function runReference(serverless, args, cwd, endpoint) {
+function runReference(serverless, args, cwd, endpoint, stepEnv) {
   const env = { ...process.env };
   for (const key of Object.keys(env)) if (/^(AWS_|SLS_|SERVERLESS_)/.test(key)) delete env[key];
   Object.assign(env, {
@@ -53,10 +53,12 @@ function runReference(serverless, args, cwd, endpoint) {
     FW_REFERENCE_SERVERLESS: serverless,
     FW_AWS_ENDPOINT: endpoint,
     NO_COLOR: '1',
+    ...stepEnv,
   });
   const preload = path.join(__dirname, 'aws-sdk-v2-endpoint.js');
   return new Promise(resolve => {
-    const child = spawn(process.execPath, ['--require', preload, path.join(serverless, 'bin/serverless.js'), ...args], { cwd, env });
+    // No standard input: `invoke` without --data reads its event from it.
+    const child = spawn(process.execPath, ['--require', preload, path.join(serverless, 'bin/serverless.js'), ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', chunk => (output += chunk));
     child.stderr.on('data', chunk => (output += chunk));
@@ -73,12 +75,20 @@ async function recordScenario(serverless, scenario) {
   const steps = [];
   try {
     for (const step of scenario.steps) {
-      for (const [name, text] of Object.entries(step.files ?? {})) fs.writeFileSync(path.join(serviceDir, name), text);
+      writeStepFiles(serviceDir, step.files);
       if (step.before) await step.before(context);
       const args = typeof step.args === 'function' ? await step.args(context) : step.args;
       recorder.calls.length = 0;
-      const { code, output } = await runReference(serverless, args, serviceDir, recorder.url);
-      if (step.recorded) steps.push({ args: args.map(arg => (/^\d{13}$/.test(arg) ? '<timestamp>' : arg)), exitCode: code, calls: [...recorder.calls] });
+      recorder.accessKeyIds.length = 0;
+      const { code, output } = await runReference(serverless, args, serviceDir, recorder.url, step.env?.(serviceDir) ?? {});
+      if (step.recorded) {
+        steps.push({
+          args: args.map(arg => (/^\d{13}$/.test(arg) ? '<timestamp>' : arg)),
+          exitCode: code,
+          ...(step.env ? { accessKeyIds: [...recorder.accessKeyIds] } : {}),
+          calls: [...recorder.calls],
+        });
+      }
       if (code !== 0) {
         console.error(`${scenario.name}: serverless ${args.join(' ')} exited with ${code}:\n${output.replace(serviceDir, '<service>')}`);
         if (!step.recorded) steps.push({ args, exitCode: code, calls: [], output: output.split(serviceDir).join('<service>') });

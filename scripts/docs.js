@@ -3,7 +3,7 @@
 //   docs/reference/cli.md                  the commands' own clipanion definitions
 //   docs/reference/configuration.md        the JSON Schema `fw schema` prints (dist/schema/service.schema.json)
 //   docs/reference/events.md               the same schema's event types
-//   docs/reference/compatibility.md        refused and corrected settings, the v3 commands table
+//   docs/reference/compatibility.md        refused and corrected settings, the v3 commands table, the AWS calls fw makes differently
 //   docs/reference/local-cloud-coverage.md the local cloud's resource providers and API dispatch
 // `npm run docs` writes them; test/docs/generated.test.ts fails when one is stale.
 'use strict';
@@ -154,7 +154,8 @@ function compatibilityReference() {
   const { REFUSED_SETTINGS } = require(path.join(dist, 'src', 'config', 'refused-settings'));
   const { CORRECTED_SETTINGS, CORRECTED_GOLDENS } = require(path.join(dist, 'src', 'config', 'corrected-settings'));
   const { V3_COMMANDS_IN_FW } = require(path.join(dist, 'src', 'cli', 'v3-command-notes'));
-  let out = `${HEADER('src/cli/v3-command-notes.ts, src/config/refused-settings.ts and src/config/corrected-settings.ts')}# Compatibility with Serverless Framework v3\n\n`;
+  const { DELIBERATE } = require(path.join(dist, 'test', 'helpers', 'aws-call-differences'));
+  let out = `${HEADER('src/cli/v3-command-notes.ts, src/config/refused-settings.ts, src/config/corrected-settings.ts and test/helpers/aws-call-differences.ts')}# Compatibility with Serverless Framework v3\n\n`;
   out += 'How fw differs from `serverless@3.40.0`, from the lists the tests check. [Moving from Serverless v3](../guides/moving-from-serverless-v3.md) explains how the comparison is made.\n\n';
   out += '## Commands\n\n| v3 command | in fw |\n|---|---|\n';
   for (const row of V3_COMMANDS_IN_FW) out += `| ${row.v3.map((name) => `\`${name}\``).join(', ')} | ${row.fw} |\n`;
@@ -166,6 +167,13 @@ function compatibilityReference() {
   for (const [setting, { reason }] of Object.entries(CORRECTED_SETTINGS)) out += `| \`${setting}\` | ${reason} |\n`;
   out += '\nRecorded cases (`test/fixtures/{golden,events}/<case>`) checked the same way:\n\n| case | what fw writes instead |\n|---|---|\n';
   for (const [name, { reason }] of Object.entries(CORRECTED_GOLDENS)) out += `| \`${name}\` | ${reason} |\n`;
+  out += "\n## AWS calls fw makes differently on purpose\n\n";
+  out +=
+    "The AWS calls of `serverless@3.40.0` are recorded for each scenario of `test/helpers/aws-call-scenarios.ts` (a deploy with each deploy-time setting, and every command that calls AWS); " +
+    'the test runs fw on the same scenarios and checks it makes the calls that change something with the same settings, in an order AWS accepts. ' +
+    'These are the differences it allows, each for the scenarios named:\n\n';
+  out += '| where (scenarios) | what fw does differently, and why |\n|---|---|\n';
+  for (const { reason, scenarios } of DELIBERATE) out += `| ${scenarios ? scenarios.map((name) => `\`${name}\``).join(', ') : 'wherever it applies'} | ${cell(reason)} |\n`;
   return out;
 }
 

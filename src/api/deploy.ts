@@ -90,13 +90,15 @@ export async function openDeployment(request: DeployRequest): Promise<Deployment
     const imageTarget = async (loaded: import('../service/load').LoadedService) => (opened ??= request.connection ?? (await connectFor(loaded, request))).clients.target;
     const reporter = reporterOf(request);
     const { packagingLine } = require('../package/artifacts') as typeof import('../package/artifacts');
-    packaged = await packageService({ cwd, options, imageTarget, watched: request.watched, onProgress: progress => reporter.progress(packagingLine(progress)) }).catch(async error => {
+    packaged = await packageService({ cwd, options, imageTarget, fromPackagePath: request.watched === undefined, watched: request.watched, onProgress: progress => reporter.progress(packagingLine(progress)) }).catch(async error => {
       if (opened && !request.connection) await opened.close();
       throw error;
     });
   }
   const connection = opened ?? request.connection ?? (await connectFor(packaged, request));
-  if (request.packageDir === undefined && packaged.state.placement) {
+  const packagePath = (packaged.config.package as { path?: unknown } | undefined)?.path;
+  const readFromFolder = request.packageDir !== undefined || (request.watched === undefined && typeof packagePath === 'string' && packagePath !== '');
+  if (!readFromFolder && packaged.state.placement) {
     // A split service packaged without the last deployment's placement (a fresh checkout, CI) could
     // move resources between stacks; the deployed placement from the bucket keeps them where they are.
     const { lastDeployedState, placementMoves } = require('../deploy/deploy') as typeof import('../deploy/deploy');
@@ -177,7 +179,15 @@ async function runDeploy(
   if (cleanup && !options.deferCleanup) await cleanup();
   if (!cleanup) {
     const stack = await describeStack(connection.clients, packaged.stackName);
-    return { ...serviceInfo(packaged, stack), outcome, package: packageResult(packaged), startedLocalCloud: connection.startedLocalCloud };
+    // The summary lists the API keys with their values, as v3's does after a deploy (GetApiKey with includeValue).
+    const hasApiKeys = Object.values(packaged.template.Resources ?? {}).some(resource => resource.Type === 'AWS::ApiGateway::ApiKey');
+    const { stackApiKeys } = require('../deploy/api-keys') as typeof import('../deploy/api-keys');
+    const apiKeys = hasApiKeys
+      ? await stackApiKeys(connection.clients, packaged.stackName).catch(error => {
+          throw describeAwsError(error, `reading the API keys of ${packaged.stackName}`, connection.clients.target);
+        })
+      : [];
+    return { ...serviceInfo(packaged, stack, undefined, apiKeys), outcome, package: packageResult(packaged), startedLocalCloud: connection.startedLocalCloud };
   }
   return {
     ...serviceInfo(packaged, known?.stack),

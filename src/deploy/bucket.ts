@@ -29,8 +29,13 @@ export async function listKeys(clients: AwsClients, bucket: string, prefix: stri
 
 /** Deployment folders under the service's prefix, oldest first. */
 export async function listDeployments(clients: AwsClients, bucket: string, servicePrefix: string): Promise<DeploymentFolder[]> {
+  return deploymentFolders(await listKeys(clients, bucket, `${servicePrefix}/`), servicePrefix);
+}
+
+/** The deployment folders among `keys` (a listing of the service's prefix), oldest first. */
+export function deploymentFolders(keys: string[], servicePrefix: string): DeploymentFolder[] {
   const folders = new Map<string, number>();
-  for (const key of await listKeys(clients, bucket, `${servicePrefix}/`)) {
+  for (const key of keys) {
     const name = key.slice(servicePrefix.length + 1).split('/')[0];
     const timestamp = Number(/^(\d+)-/.exec(name)?.[1]);
     if (Number.isFinite(timestamp)) folders.set(`${servicePrefix}/${name}`, timestamp);

@@ -4,7 +4,7 @@ import type { LoadedService } from '../service/load';
 import type { PackageState } from '../package/service';
 import { STATE_FILE } from '../package/service';
 import type { AwsClients } from '../aws/clients';
-import { listDeployments, listKeys, readJson, uploadAll } from './bucket';
+import { deploymentFolders, listKeys, readJson, uploadAll } from './bucket';
 import { CAPABILITIES, objectUrl, pruneDeployments, type Reporter } from './deploy';
 import { deploymentBucketOf, describeStack, latestEventId, monitorStack } from './stack';
 
@@ -45,7 +45,7 @@ export async function storedDeployments(clients: AwsClients, loaded: LoadedServi
   const prefix = servicePrefixOf(loaded);
   const keys = await listKeys(clients, bucket, `${prefix}/`);
   const deployments: StoredDeployment[] = [];
-  for (const { folder, timestamp } of await listDeployments(clients, bucket, prefix)) {
+  for (const { folder, timestamp } of deploymentFolders(keys, prefix)) {
     const files = keys.filter(key => key.startsWith(`${folder}/`)).map(key => key.slice(folder.length + 1));
     const state = await readJson<PackageState>(clients, bucket, `${folder}/${STATE_FILE}`);
     const kept = Object.entries(state?.artifactKeys ?? {})
@@ -76,14 +76,15 @@ export function formatDeployments(deployments: StoredDeployment[]): string {
 export async function rollbackService(clients: AwsClients, loaded: LoadedService, timestamp: string, reporter: Reporter): Promise<'rolled-back' | 'unchanged'> {
   const bucket = await bucketOf(clients, loaded);
   const prefix = servicePrefixOf(loaded);
-  const deployments = await listDeployments(clients, bucket, prefix);
+  const listed = await listKeys(clients, bucket, `${prefix}/`);
+  const deployments = deploymentFolders(listed, prefix);
   const target = deployments.find(deployment => String(deployment.timestamp) === timestamp);
   if (!target) {
     const known = deployments.map(deployment => deployment.timestamp).join(', ') || 'none';
     throw new ConfigError(`No deployment with timestamp ${timestamp} (--timestamp) in s3://${bucket}/${prefix}/; stored: ${known}`);
   }
   const state = await readJson<PackageState>(clients, bucket, `${target.folder}/${STATE_FILE}`);
-  const keys = new Set(await listKeys(clients, bucket, `${prefix}/`));
+  const keys = new Set(listed);
   if (!state || !keys.has(`${target.folder}/${TEMPLATE_OBJECT}`)) {
     throw new CloudError(`The deployment ${timestamp} in s3://${bucket}/${target.folder}/ has no ${keys.has(`${target.folder}/${TEMPLATE_OBJECT}`) ? STATE_FILE : TEMPLATE_OBJECT}: it cannot be redeployed`);
   }

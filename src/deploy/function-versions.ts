@@ -35,12 +35,14 @@ export async function rollbackFunctionCode(clients: AwsClients, lambda: LambdaCl
 }
 
 /**
- * The code zip at a GetFunction location: on AWS a presigned URL; on a custom endpoint (the local
- * cloud) an object URL of its S3, read with the signed S3 client.
+ * The code zip at a GetFunction location: a presigned URL (AWS, and the local cloud for a version's
+ * copy), or on a custom endpoint an object URL of its S3, read with the signed S3 client.
  */
 async function downloadCode(clients: AwsClients, location: string): Promise<Uint8Array> {
   const endpoint = clients.target.endpoint?.replace(/\/$/, '');
-  if (endpoint && location.startsWith(`${endpoint}/`)) {
+  // A URL that carries its signature (AWS's presigned one, the local cloud's for a version's copy) is read as it is.
+  const presigned = /[?&](X-Amz-Signature|Signature)=/.test(location);
+  if (endpoint && location.startsWith(`${endpoint}/`) && !presigned) {
     const { GetObjectCommand } = require('@aws-sdk/client-s3') as typeof import('@aws-sdk/client-s3');
     const [bucket, ...key] = location.slice(endpoint.length + 1).split('/');
     const object = await clients.s3.send(new GetObjectCommand({ Bucket: bucket, Key: decodeURIComponent(key.join('/')) }));

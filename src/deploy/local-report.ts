@@ -2,13 +2,11 @@ import { localCredentials } from '../local/access/credentials';
 import { signedLocalFetch } from '../local/access/sign';
 interface DeployReport {
   notEnforced?: unknown;
-  apiKeys?: { name?: unknown; value?: unknown }[];
   loadBalancers?: { listener?: unknown; url?: unknown }[];
 }
 
 /**
- * After a deploy to fw's local cloud: the stack's API keys (as `serverless deploy`
- * lists them) and, as one warning block, the parts of the stack the local cloud
+ * After a deploy to fw's local cloud: the load balancer listeners and, as one warning block, the parts of the stack the local cloud
  * does not enforce or emulate. Nothing for AWS or another endpoint.
  */
 export async function localDeployReport(endpoint: string | undefined, stackName: string): Promise<string> {
@@ -22,9 +20,8 @@ export async function localDeployReport(endpoint: string | undefined, stackName:
   } catch {
     return '';
   }
+  // The API keys are in the deploy's summary, read from API Gateway as on AWS.
   let text = '';
-  const keys = Array.isArray(report.apiKeys) ? report.apiKeys : [];
-  if (keys.length > 0) text += `api keys:\n${keys.map(key => `  ${String(key.name)}: ${String(key.value)}\n`).join('')}`;
   const listeners = Array.isArray(report.loadBalancers) ? report.loadBalancers : [];
   if (listeners.length > 0) text += `load balancer listeners:\n${listeners.map(listener => `  ${String(listener.listener)}: ${String(listener.url)}\n`).join('')}`;
   const lines = Array.isArray(report.notEnforced) ? [...new Set(report.notEnforced.map(String))] : [];

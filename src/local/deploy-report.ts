@@ -1,7 +1,6 @@
 import type { LoadBalancerEndpoints, Stores } from './service-interfaces';
 import type { StackRecord } from './cloudformation/model';
-import { byCodeUnits, byKey } from '../order';
-import { keyName } from './gateway/service';
+import { byKey } from '../order';
 import { isCustomResourceType, notRunReason } from './providers/custom-resource';
 import { runtimeMismatch } from './runtime/interpreters';
 import { jsonResponse, type LocalRequest, type LocalResponse } from './http';
@@ -92,14 +91,6 @@ function throttlesStage(type: string, properties: Record<string, unknown>): bool
   return false;
 }
 
-/** The stack's API keys and their values, as `serverless deploy` lists them under "api keys". */
-export function apiKeys(stack: StackRecord): { name: string; value: string }[] {
-  return Object.values(stack.resources)
-    .filter((record) => record.type === 'AWS::ApiGateway::ApiKey')
-    .map((record) => ({ name: keyName(record), value: String(record.attributes.Value) }))
-    .sort((a, b) => byCodeUnits(a.name, b.name));
-}
-
 /** The stack and its nested stacks, by stack id. */
 function stackTree(cloud: Pick<Stores, 'stacks'>, stack: StackRecord, ids = new Set<string>()): Set<string> {
   ids.add(stack.stackId);
@@ -118,6 +109,6 @@ export async function deployReportResponse(cloud: Pick<Stores, 'stacks' | 's3'> 
   if (!stack) return jsonResponse({ message: `Stack with id ${name} does not exist` }, 404);
   await cloud.loadBalancers.ready();
   const loadBalancers = cloud.loadBalancers.endpoints(stackTree(cloud, stack)).map(({ listenerArn, url, logicalId }) => ({ listener: logicalId ?? listenerArn, url }));
-  const response = jsonResponse({ stack: stack.stackName, notEnforced: notEnforced(cloud, stack), apiKeys: apiKeys(stack), loadBalancers });
+  const response = jsonResponse({ stack: stack.stackName, notEnforced: notEnforced(cloud, stack), loadBalancers });
   return { ...response, headers: { ...response.headers, 'x-fw-local': '1' } };
 }

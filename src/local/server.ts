@@ -22,7 +22,7 @@ import { ecrApi } from './ecr/service';
 import { eventBridgeApi } from './eventbridge/service';
 import { kinesisApi, refuseCbor } from './kinesis/service';
 import { SqsApi } from './sqs/service';
-import { cloudWatchApi } from './cloudwatch/service';
+import { cloudWatchApi, cloudWatchQuery } from './cloudwatch/service';
 import { lambdaApi, versionCodeResponse } from './lambda/service';
 import { VERSION_CODE_PATH } from './runtime/code';
 import { logsApi } from './logs/service';
@@ -34,7 +34,7 @@ import type { StackRole } from './iam/roles';
 
 type Service = 'unserved' | 'cloudformation' | 'sts' | 'iam' | 'sns' | 'sqs' | 'lambda' | 'logs' | 'ssm' | 'secretsmanager' | 'dynamodb' | 'dynamodbstreams' | 'ecr' | 'events' | 'apigateway' | 'kinesis' | 'monitoring' | 'gateway' | 's3';
 
-const QUERY_VERSIONS: Record<string, Service> = { '2010-05-15': 'cloudformation', '2011-06-15': 'sts', '2010-05-08': 'iam', '2010-03-31': 'sns', '2012-11-05': 'sqs' };
+const QUERY_VERSIONS: Record<string, Service> = { '2010-05-15': 'cloudformation', '2011-06-15': 'sts', '2010-05-08': 'iam', '2010-03-31': 'sns', '2012-11-05': 'sqs', '2010-08-01': 'monitoring' };
 
 const TARGET_PREFIXES: Record<string, Service> = { Logs_20140328: 'logs', AmazonSSM: 'ssm', secretsmanager: 'secretsmanager', DynamoDB_20120810: 'dynamodb', DynamoDBStreams_20120810: 'dynamodbstreams', AmazonSQS: 'sqs', AWSEvents: 'events', Kinesis_20131202: 'kinesis', GraniteServiceVersion20100801: 'monitoring', AmazonEC2ContainerRegistry_V20150921: 'ecr' };
 
@@ -60,7 +60,7 @@ const SERVICE_NAMES: Record<string, string> = {
 };
 
 /** Credential-scope service names that are also the local service's name. */
-const SIGNED_SERVICES = new Set<string>(['cloudformation', 'sts', 'iam', 'sns', 'sqs', 'logs', 'ssm', 'secretsmanager', 'lambda', 'dynamodb', 'events', 'apigateway', 'kinesis', 'ecr', 's3']);
+const SIGNED_SERVICES = new Set<string>(['cloudformation', 'sts', 'iam', 'sns', 'sqs', 'logs', 'ssm', 'secretsmanager', 'lambda', 'dynamodb', 'events', 'apigateway', 'kinesis', 'ecr', 's3', 'monitoring']);
 
 /**
  * Which AWS service a request is for, the way the SDK and the AWS CLI address
@@ -184,7 +184,7 @@ export class LocalServer {
     }
     if (url.pathname.startsWith(VERSION_CODE_PATH) && req.method === 'GET') {
       // A version's code, where GetFunction's Code.Location points (on AWS a presigned URL).
-      this.write(req, res, versionCodeResponse(this.cloud.dataDir, url.pathname.slice(VERSION_CODE_PATH.length).replace(/\.zip$/, '')), {});
+      this.write(req, res, versionCodeResponse(this.cloud.dataDir, url.pathname.slice(VERSION_CODE_PATH.length).replace(/\.zip$/, ''), url.searchParams), {});
       return;
     }
     const request = localRequestOf(req, url, body);
@@ -237,6 +237,8 @@ export class LocalServer {
     const service = serviceOf(request);
     if (service === 'unserved') return unservedResponse(request);
     if (service === 'cloudformation' || service === 'sts' || service === 'sns' || service === 'iam') return this.query(service, request);
+    // CloudWatch answers both protocols: JSON (x-amz-target, SDK v3) and the query (SDK v2).
+    if (service === 'monitoring' && header(request, 'x-amz-target') === undefined) return this.query(service, request);
     if (service === 's3') {
       try {
         return await this.s3.handle(request);
@@ -288,7 +290,7 @@ export class LocalServer {
     if (!(error instanceof AwsError)) this.cloud.log(`${service} ${request.method} ${request.path}: ${(error as Error).stack ?? String(error)}`);
   }
 
-  private query(service: 'cloudformation' | 'sts' | 'sns' | 'iam', request: LocalRequest): LocalResponse {
+  private query(service: 'cloudformation' | 'sts' | 'sns' | 'iam' | 'monitoring', request: LocalRequest): LocalResponse {
     const namespace = QUERY_NAMESPACES[service];
     try {
       const params = QueryParams.parse(request.body.toString('utf8'), request.search);
@@ -299,6 +301,8 @@ export class LocalServer {
             ? snsAction(this.cloud, params, request.region)
             : service === 'iam'
               ? this.cloud.iam.action(params, this.cloud.accountId, this.stackRoles())
+              : service === 'monitoring'
+                ? cloudWatchQuery(this.cloud, params)
               : stsAction(params, this.cloud.accountId);
       return queryResult(params.action, namespace, result);
     } catch (error) {

@@ -15,7 +15,7 @@ import { buildArtifacts } from './build';
 import { checkHandlerFiles } from './handler-files';
 import { parseS3Uri } from './build';
 import { loadServiceConfig, type LoadedService } from '../service/load';
-import { attachPlugins, compile as compilePlugins, finalize as finalizePlugins, loadPlugins, loadServiceWithPlugins, startPackage } from '../plugins';
+import { attachPlugins, compile as compilePlugins, finalize as finalizePlugins, initialize as initializePlugins, loadPlugins, loadServiceWithPlugins, startPackage } from '../plugins';
 import { byCodeUnits } from '../order';
 import { removeStagingOnSignal, removeStaleStaging } from './staging';
 import { timed, timedSince } from '../terminal/timings';
@@ -38,6 +38,11 @@ export interface PackageRequest {
   previousPlacement?: PackageState['placement'];
   /** Where the package goes (`fw package --package DIR`), relative to `cwd`; default `.serverless/` in the service folder. */
   outDir?: string;
+  /**
+   * `fw deploy`: with `package.path` set, what `fw package` wrote there is read, not packaged again
+   * (v3's `deploy` packages only without `package.path`, and deploys the folder as `--package` does).
+   */
+  fromPackagePath?: boolean;
   /** @internal fw dev: what its watcher vouches for (see watched-files.ts). */
   watched?: import('./watched-files').WatchedTrust;
   /** Progress of the zips (files and zips written of all), for a progress line. */
@@ -107,6 +112,12 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
   // Plugin hooks (issue 9): plugins load before variables resolve (they may add variable sources).
   const plugins = await timed('package/plugins', () => loadPlugins({ cwd: request.cwd, options: request.options }));
   const loaded = await timed('package/config', () => loadServiceWithPlugins(plugins, request.cwd, request.options));
+  const packagePath = (loaded.config.package as { path?: unknown } | undefined)?.path;
+  if (request.fromPackagePath && typeof packagePath === 'string' && packagePath !== '') {
+    const read = packagedFrom(loaded, resolve(loaded.serviceDir, packagePath), `package.path "${packagePath}"`);
+    await initializePlugins(plugins, read);
+    return attachPlugins(read, plugins);
+  }
   await startPackage(plugins, loaded);
   const { config, stage, region, serviceDir, serviceFile } = loaded;
   const now = request.now ?? new Date();
@@ -280,8 +291,11 @@ function relocate(artifacts: Artifacts, from: string, to: string): Artifacts {
 
 /** A folder written earlier by `fw package` (for `fw deploy --package DIR`), with the service's configuration. */
 export async function readPackaged(cwd: string, folder: string, options: Record<string, unknown>): Promise<PackagedService> {
-  const loaded = await loadServiceConfig(cwd, options);
-  const outDir = resolve(cwd, folder);
+  return packagedFrom(await loadServiceConfig(cwd, options), resolve(cwd, folder), `--package "${folder}"`);
+}
+
+/** The package `fw package` wrote in `outDir` for the loaded service; `shown` names where the folder was given. */
+function packagedFrom(loaded: LoadedService, outDir: string, shown: string): PackagedService {
   const read = (name: string) => {
     try {
       return JSON.parse(readFileSync(join(outDir, name), 'utf8'));
@@ -292,17 +306,15 @@ export async function readPackaged(cwd: string, folder: string, options: Record<
   const state = read(STATE_FILE) as PackageState | undefined;
   const template = read(UPDATE_TEMPLATE) as Template | undefined;
   if (!state || !template || state.deploymentHash === undefined) {
-    throw new ConfigError(`Invalid --package "${folder}": expected a folder written by "fw package" (with ${UPDATE_TEMPLATE} and ${STATE_FILE})`);
+    throw new ConfigError(`Invalid ${shown}: expected a folder written by "fw package" (with ${UPDATE_TEMPLATE} and ${STATE_FILE})`);
   }
   if (state.stage !== loaded.stage || state.region !== loaded.region) {
-    throw new ConfigError(
-      `Invalid --package "${folder}": it was packaged for stage ${state.stage} in ${state.region}, not stage ${loaded.stage} in ${loaded.region}`,
-    );
+    throw new ConfigError(`Invalid ${shown}: it was packaged for stage ${state.stage} in ${state.region}, not stage ${loaded.stage} in ${loaded.region}`);
   }
   const artifacts = prebuiltArtifacts(loaded);
   const prebuilt = new Set([...Object.values(artifacts.functions), ...Object.values(artifacts.layers)].filter(a => existsSync(a.path)).map(a => a.name));
   for (const artifact of state.artifacts) {
-    if (!existsSync(join(outDir, artifact.name)) && !prebuilt.has(artifact.name)) throw new ConfigError(`Invalid --package "${folder}": ${artifact.name} is missing`);
+    if (!existsSync(join(outDir, artifact.name)) && !prebuilt.has(artifact.name)) throw new ConfigError(`Invalid ${shown}: ${artifact.name} is missing`);
   }
   return { ...loaded, outDir, template, createTemplate: read(CREATE_TEMPLATE), artifacts, state };
 }

@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { GetTemplateCommand } from '@aws-sdk/client-cloudformation';
 import { DeleteObjectCommand, ListBucketsCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { GetFunctionConfigurationCommand, LambdaClient, ListFunctionsCommand } from '@aws-sdk/client-lambda';
+import { GetFunctionCommand, GetFunctionConfigurationCommand, LambdaClient, ListFunctionsCommand } from '@aws-sdk/client-lambda';
 import { LOCAL_CREDENTIALS, startTestService, type TestService } from '../helpers/local-cloud';
 
 /** v3's deploy, rollback, invoke and metrics commands against the local cloud, each checked by its effect. */
@@ -152,6 +152,19 @@ v3('rollback function to a version whose deployment folder was pruned uses the c
   assert.is(rolled.stderr, '');
   assert.is(rolled.stdout, '✔ Function hello rolled back to version 1\n');
   assert.is((await invoked(context)).version, 'one');
+});
+
+v3("a version's Code.Location is its own permission, as Lambda's presigned URL: any HTTP client reads the zip, a changed signature is refused", async context => {
+  const { Code } = await context.lambda.send(new GetFunctionCommand({ FunctionName: 'shelf-dev-hello', Qualifier: '1' }));
+  const location = new URL(Code!.Location!);
+  assert.equal([...location.searchParams.keys()], ['Expires', 'Signature']);
+  const zip = await fetch(location);
+  assert.is(zip.status, 200);
+  assert.equal([...Buffer.from(await zip.arrayBuffer()).subarray(0, 4)], [0x50, 0x4b, 0x03, 0x04]);
+  location.searchParams.set('Signature', '0'.repeat(64));
+  const tampered = await fetch(location);
+  assert.is(tampered.status, 403);
+  assert.match(await tampered.text(), '<Code>AccessDenied</Code>');
 });
 
 v3('deploy -f updates one function; deploy function --update-config leaves the code', async context => {

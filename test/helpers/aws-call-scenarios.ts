@@ -1,8 +1,8 @@
 import { CloudFormationClient, DescribeStackResourceCommand } from '@aws-sdk/client-cloudformation';
 import { CreateBucketCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { writeZip, zipEntry } from '../../src/artifacts/zip';
 
 /**
@@ -24,9 +24,16 @@ export interface ScenarioStep {
   files?: Record<string, string>;
   /** Unrecorded work before the command (a bucket, an object to deploy from). */
   before?: (context: ScenarioContext) => Promise<void>;
+  /** Environment for the command (beside the fake keys both runners set), given the service folder. */
+  env?: (serviceDir: string) => Record<string, string>;
   /** The command line after the CLI's name; a function when it needs what an earlier step made. */
   args: string[] | ((context: ScenarioContext) => Promise<string[]>);
   recorded?: boolean;
+  /**
+   * Reads compared too, because they carry a setting (`GetApiKey` with `includeValue`, the metrics
+   * asked for, the deployments listed): other reads are each CLI's own business.
+   */
+  comparedReads?: RegExp;
 }
 
 export interface Scenario {
@@ -84,7 +91,31 @@ async function firstDeployment(context: ScenarioContext): Promise<string> {
   return String(Math.min(...timestamps));
 }
 
+/** Writes a step's files into the service folder (a name may hold folders: `layer/nodejs/util.js`). */
+export function writeStepFiles(serviceDir: string, stepFiles: Record<string, string> = {}): void {
+  for (const [name, text] of Object.entries(stepFiles)) {
+    mkdirSync(dirname(join(serviceDir, name)), { recursive: true });
+    writeFileSync(join(serviceDir, name), text);
+  }
+}
+
+/** The access key of the `p1` profile the `aws-profile` scenario deploys with (the recorder reads it from each signature). */
+export const PROFILE_ACCESS_KEY = 'p1profilekey';
+
+/** A shared credentials file outside the service folder (so no CLI packages it) with profile `p1`. */
+function profileEnv(): Record<string, string> {
+  const dir = join(tmpdir(), `fw-aws-calls-profiles-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'credentials'), `[p1]\naws_access_key_id = ${PROFILE_ACCESS_KEY}\naws_secret_access_key = p1secret\n`);
+  return { AWS_SHARED_CREDENTIALS_FILE: join(dir, 'credentials'), AWS_CONFIG_FILE: join(dir, 'config') };
+}
+
+async function createBucket(context: ScenarioContext, bucket: string): Promise<void> {
+  await context.s3.send(new CreateBucketCommand({ Bucket: bucket }));
+}
+
 const plain = serviceFile();
+
 const restEvent = ['- http: GET /hello'];
 const stageSettings = serviceFile({
   provider: [
@@ -240,6 +271,289 @@ export const SCENARIOS: Scenario[] = [
       { before: context => putArtifact(context, 'A'), files: files(serviceFile({ top: ['package:', '  individually: true'], functionLines: ['package:', '  artifact: s3://rec-artifacts/code/hello.zip'] })), args: ['deploy'], recorded: true },
     ],
   },
+  {
+    name: 'deployment-method-direct',
+    steps: [
+      { files: files(serviceFile({ provider: ['deploymentMethod: direct'] })), args: ['deploy'], recorded: true },
+      { files: files(serviceFile({ provider: ['deploymentMethod: direct'] }), 'B'), args: ['deploy'], recorded: true },
+    ],
+  },
+  {
+    name: 'deployment-method-direct-disable-rollback',
+    steps: [
+      { files: files(serviceFile({ provider: ['deploymentMethod: direct', 'disableRollback: true'] })), args: ['deploy'], recorded: true },
+      { files: files(serviceFile({ provider: ['deploymentMethod: direct', 'disableRollback: true'] }), 'B'), args: ['deploy'], recorded: true },
+    ],
+  },
+  {
+    name: 'disable-rollback',
+    steps: [
+      { files: files(serviceFile({ provider: ['disableRollback: true'] })), args: ['deploy'], recorded: true },
+      { files: files(serviceFile({ provider: ['disableRollback: true'] }), 'B'), args: ['deploy'], recorded: true },
+    ],
+  },
+  {
+    name: 'stack-name',
+    steps: [
+      { files: files(serviceFile({ provider: ['stackName: rec-custom-stack'] })), args: ['deploy'], recorded: true },
+      { args: ['info'], recorded: true },
+      { args: ['remove'], recorded: true },
+    ],
+  },
+  {
+    name: 'deployment-prefix',
+    steps: [
+      { files: files(serviceFile({ provider: ['deploymentPrefix: releases'] })), args: ['deploy'], recorded: true },
+      { files: files(serviceFile({ provider: ['deploymentPrefix: releases'] }), 'B'), args: ['deploy'], recorded: true },
+      { args: ['deploy', 'list'], recorded: true, comparedReads: /^ListObjects/ },
+    ],
+  },
+  {
+    name: 'deployment-bucket-skip-policy',
+    steps: [{ files: files(serviceFile({ provider: ['deploymentBucket:', '  skipPolicySetup: true', '  tags:', '    owner: platform'] })), args: ['deploy'], recorded: true }],
+  },
+  {
+    name: 'deployment-bucket-named-skip-policy',
+    steps: [
+      {
+        before: context => createBucket(context, 'rec-deploys'),
+        files: files(serviceFile({ provider: ['deploymentBucket:', '  name: rec-deploys', '  skipPolicySetup: true', '  blockPublicAccess: true'] })),
+        args: ['deploy'],
+        recorded: true,
+      },
+    ],
+  },
+  {
+    name: 'max-previous-artifacts',
+    steps: [
+      { files: files(serviceFile({ provider: ['deploymentBucket:', '  maxPreviousDeploymentArtifacts: 1'] })), args: ['deploy'] },
+      { files: files(serviceFile({ provider: ['deploymentBucket:', '  maxPreviousDeploymentArtifacts: 1'] }), 'B'), args: ['deploy'], recorded: true },
+      { files: files(serviceFile({ provider: ['deploymentBucket:', '  maxPreviousDeploymentArtifacts: 1'] }), 'C'), args: ['deploy'], recorded: true },
+    ],
+  },
+  { name: 'deployment-role', steps: [{ files: files(serviceFile({ provider: ['iam:', '  deploymentRole: arn:aws:iam::000000000000:role/deployer'] })), args: ['deploy'], recorded: true }] },
+  {
+    name: 'api-keys',
+    steps: [
+      {
+        files: files(
+          serviceFile({
+            provider: [
+              'apiGateway:',
+              '  apiKeys:',
+              '    - free-key',
+              '    - name: paid-key',
+              '      value: paidkeyvalue0123456789',
+              '      description: for paying customers',
+              '  usagePlan:',
+              '    quota:',
+              '      limit: 5000',
+              '      period: MONTH',
+              '    throttle:',
+              '      burstLimit: 200',
+              '      rateLimit: 100',
+            ],
+            events: ['- http:', '    path: hello', '    method: get', '    private: true'],
+          }),
+        ),
+        args: ['deploy'],
+        recorded: true,
+        comparedReads: /^GetApiKey$/,
+      },
+      { args: ['info'], recorded: true, comparedReads: /^GetApiKey$/ },
+    ],
+  },
+  {
+    name: 'layers',
+    steps: [
+      {
+        files: {
+          ...files(
+            serviceFile({
+              provider: ['layers:', '  - arn:aws:lambda:us-east-1:000000000000:layer:shared:3'],
+              functionLines: ['layers:', '  - { Ref: CommonLambdaLayer }', '  - arn:aws:lambda:us-east-1:000000000000:layer:shared:3'],
+              top: ['layers:', '  common:', '    path: layer', '    compatibleRuntimes:', '      - nodejs20.x'],
+            }),
+          ),
+          'layer/nodejs/util.js': 'exports.answer = 1;\n',
+        },
+        args: ['deploy'],
+        recorded: true,
+      },
+      { files: { 'layer/nodejs/util.js': 'exports.answer = 2;\n' }, args: ['deploy'], recorded: true },
+    ],
+  },
+  {
+    name: 's3-existing-bucket',
+    steps: [
+      {
+        before: context => createBucket(context, 'rec-uploads'),
+        files: files(serviceFile({ events: ['- s3:', '    bucket: rec-uploads', '    event: s3:ObjectCreated:*', '    existing: true', '    rules:', '      - prefix: uploads/'] })),
+        args: ['deploy'],
+        recorded: true,
+      },
+    ],
+  },
+  {
+    name: 'provider-s3-bucket',
+    steps: [
+      {
+        files: files(
+          serviceFile({
+            provider: ['s3:', '  uploads:', '    name: rec-provider-uploads', '    versioningConfiguration:', '      Status: Enabled'],
+            events: ['- s3:', '    bucket: uploads', '    event: s3:ObjectCreated:*'],
+          }),
+        ),
+        args: ['deploy'],
+        recorded: true,
+      },
+    ],
+  },
+  {
+    name: 'ecr-image-uri',
+    // `provider.ecr.images` with a `path` makes v3 build with docker, which this recording has no daemon for;
+    // an image given by `uri` is what v3 deploys without docker.
+    steps: [
+      {
+        files: {
+          'serverless.yml': [
+            'service: rec',
+            "frameworkVersion: '3'",
+            'provider:',
+            '  name: aws',
+            '  ecr:',
+            '    images:',
+            '      app:',
+            '        uri: 000000000000.dkr.ecr.us-east-1.amazonaws.com/rec@sha256:6bb600b4d6e1d7cf521097177dd0c4e9ea373edb91984a505333be8ac9455d38',
+            'functions:',
+            '  hello:',
+            '    image:',
+            '      name: app',
+            '',
+          ].join('\n'),
+        },
+        args: ['deploy'],
+        recorded: true,
+      },
+    ],
+  },
+  {
+    name: 'deploy-package-dir',
+    steps: [
+      { files: files(plain), args: ['package', '--package', 'artifacts'] },
+      { args: ['deploy', '--package', 'artifacts'], recorded: true },
+    ],
+  },
+  {
+    // v3's `deploy` with `package.path` deploys what `package` wrote there, as `deploy --package` does.
+    name: 'package-path',
+    steps: [
+      { files: files(serviceFile({ top: ['package:', '  path: build'] })), args: ['package'] },
+      { files: files(serviceFile({ top: ['package:', '  path: build'] }), 'B'), args: ['deploy'], recorded: true },
+    ],
+  },
+  {
+    name: 'package-path-not-packaged',
+    steps: [{ files: files(serviceFile({ top: ['package:', '  path: build'] })), args: ['deploy'], recorded: true }],
+  },
+  {
+    name: 'deploy-list',
+    steps: [
+      { files: files(plain), args: ['deploy'] },
+      { files: files(plain, 'B'), args: ['deploy'] },
+      { args: ['deploy', 'list'], recorded: true, comparedReads: /^ListObjects/ },
+      { args: ['deploy', 'list', 'functions'], recorded: true, comparedReads: /^(ListFunctions|ListVersionsByFunction)$/ },
+    ],
+  },
+  {
+    name: 'deploy-function-config',
+    steps: [
+      { files: files(plain), args: ['deploy'] },
+      {
+        files: files(serviceFile({ functionLines: ['timeout: 12', 'memorySize: 256', 'environment:', '  MODE: fast'] }), 'B'),
+        args: ['deploy', 'function', '--function', 'hello', '--update-config'],
+        recorded: true,
+      },
+    ],
+  },
+  {
+    name: 'rollback-function',
+    steps: [
+      { files: files(plain), args: ['deploy'] },
+      { files: files(plain, 'B'), args: ['deploy'] },
+      { args: ['rollback', 'function', '--function', 'hello', '--function-version', '1'], recorded: true },
+    ],
+  },
+  {
+    name: 'invoke',
+    steps: [
+      { files: files(plain), args: ['deploy'] },
+      { args: ['invoke', '--function', 'hello', '--log', '--data', '{"a":1}'], recorded: true },
+      { args: ['invoke', '--function', 'hello', '--qualifier', '1', '--type', 'Event'], recorded: true },
+      { args: ['invoke', '--function', 'hello', '--raw', '--data', 'plain text', '--context', '{"user":"ada"}'], recorded: true },
+      { args: ['invoke', '--function', 'hello', '--type', 'DryRun'], recorded: true },
+    ],
+  },
+  {
+    name: 'logs',
+    steps: [
+      { files: files(plain), args: ['deploy'] },
+      { args: ['invoke', '--function', 'hello'] },
+      { args: ['logs', '--function', 'hello', '--startTime', '2020-01-01T00:00:00Z', '--filter', 'REPORT'], recorded: true, comparedReads: /^(FilterLogEvents|DescribeLogStreams)$/ },
+    ],
+  },
+  {
+    name: 'metrics-function',
+    steps: [
+      { files: files(plain), args: ['deploy'] },
+      { args: ['metrics', '--function', 'hello', '--startTime', '2020-01-01T00:00:00Z', '--endTime', '2020-01-02T00:00:00Z'], recorded: true, comparedReads: /^GetMetric(Statistics|Data)$/ },
+    ],
+  },
+  {
+    name: 'metrics-service',
+    steps: [
+      { files: files(plain), args: ['deploy'] },
+      { args: ['metrics', '--startTime', '2020-01-01T00:00:00Z', '--endTime', '2020-01-02T00:00:00Z'], recorded: true, comparedReads: /^GetMetric(Statistics|Data)$/ },
+    ],
+  },
+  {
+    name: 'remove-versioned-bucket',
+    steps: [
+      { files: files(serviceFile({ provider: ['deploymentBucket:', '  versioning: true'] })), args: ['deploy'] },
+      { files: files(serviceFile({ provider: ['deploymentBucket:', '  versioning: true'] }), 'B'), args: ['deploy'] },
+      { args: ['remove'], recorded: true },
+    ],
+  },
+  {
+    name: 'stage-and-region',
+    steps: [
+      { files: files(plain), args: ['deploy', '--stage', 'prod', '--region', 'eu-west-1'], recorded: true },
+      { args: ['info', '--stage', 'prod', '--region', 'eu-west-1'], recorded: true },
+      { args: ['remove', '--stage', 'prod', '--region', 'eu-west-1'], recorded: true },
+    ],
+  },
+  {
+    name: 'remove-named-bucket',
+    steps: [
+      {
+        before: context => createBucket(context, 'rec-deploys'),
+        files: files(serviceFile({ provider: ['deploymentBucket:', '  name: rec-deploys'] })),
+        args: ['deploy'],
+      },
+      { args: ['remove'], recorded: true },
+    ],
+  },
+  {
+    name: 'rollback-without-timestamp',
+    steps: [
+      { files: files(plain), args: ['deploy'] },
+      { files: files(plain, 'B'), args: ['deploy'] },
+      { args: ['rollback'], recorded: true, comparedReads: /^ListObjects/ },
+    ],
+  },
+  { name: 'info-verbose', steps: [{ files: files(plain), args: ['deploy'] }, { args: ['info', '--verbose'], recorded: true }] },
+  { name: 'print', steps: [{ files: files(plain), args: ['print'], recorded: true }] },
+  { name: 'aws-profile', steps: [{ files: files(plain), env: profileEnv, args: ['deploy', '--aws-profile', 'p1'], recorded: true }] },
 ];
 
 /** SDK clients on the local cloud itself, for a scenario's unrecorded steps. */

@@ -19,19 +19,26 @@ export interface AwsCall {
 export interface Recorder {
   url: string;
   calls: AwsCall[];
+  /** The access key ids the calls were signed with, in first-use order (which credentials a CLI picked). */
+  accessKeyIds: string[];
   close(): Promise<void>;
 }
 
 export async function startRecorder(upstream: string): Promise<Recorder> {
   const target = new URL(upstream);
   const calls: AwsCall[] = [];
+  const accessKeyIds: string[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', chunk => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const call = describeCall(req.method ?? 'GET', req.url ?? '/', req.headers, body);
-      if (call) calls.push(call);
+      if (call) {
+        calls.push(call);
+        const accessKeyId = signingKey(req.headers, new URL(req.url ?? '/', 'http://recorder'));
+        if (accessKeyId && !accessKeyIds.includes(accessKeyId)) accessKeyIds.push(accessKeyId);
+      }
       const forwarded = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, response => {
         res.writeHead(response.statusCode ?? 500, response.headers);
         response.pipe(res);
@@ -44,6 +51,7 @@ export async function startRecorder(upstream: string): Promise<Recorder> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     calls,
+    accessKeyIds,
     close: () => new Promise(resolve => (server.closeAllConnections(), server.close(() => resolve()))),
   };
 }
@@ -52,6 +60,11 @@ export async function startRecorder(upstream: string): Promise<Recorder> {
 function signedService(headers: IncomingHttpHeaders, url: URL): string | undefined {
   const scope = /Credential=[^/]+\/[^/]+\/[^/]+\/([^/]+)\//.exec(String(headers.authorization ?? ''))?.[1];
   return scope ?? /X-Amz-Credential=[^/]+\/[^/]+\/[^/]+\/([^/]+)\//.exec(decodeURIComponent(url.search))?.[1];
+}
+
+/** The access key id a request is signed with. */
+function signingKey(headers: IncomingHttpHeaders, url: URL): string | undefined {
+  return /Credential=([^/]+)\//.exec(String(headers.authorization ?? ''))?.[1] ?? /X-Amz-Credential=([^/]+)\//.exec(decodeURIComponent(url.search))?.[1];
 }
 
 /** Values that change from run to run (bucket suffixes, deployment folders, stack ids) written as placeholders. */
@@ -81,14 +94,39 @@ export function describeCall(method: string, path: string, headers: IncomingHttp
     if (operation) return { service, operation, params: queryParams(form) };
   }
   const amzTarget = headers['x-amz-target'];
-  if (typeof amzTarget === 'string') return { service, operation: amzTarget.split('.').pop()!, params: jsonParams(body) };
-  if (service === 's3') return s3Call(method, url, headers, body);
-  if (service === 'lambda') {
-    const functionName = /^\/[\d-]+\/functions\/([^/]+)/.exec(url.pathname)?.[1];
-    return { service, operation: lambdaOperation(method, url.pathname), params: { ...(functionName ? { FunctionName: decodeURIComponent(functionName) } : {}), ...jsonParams(body) } };
+  if (typeof amzTarget === 'string') {
+    const operation = amzTarget.split('.').pop()!;
+    // CloudWatch: SDK v2 speaks the query protocol, SDK v3 JSON; written as the query's flat parameters.
+    return { service, operation, params: service === 'monitoring' ? asQueryParams(JSON.parse(body.toString() || '{}')) : jsonParams(body) };
   }
+  if (service === 's3') return s3Call(method, url, headers, body);
+  if (service === 'lambda') return lambdaCall(method, url, headers, body);
   if (service === 'apigateway') return { service, operation: apiGatewayOperation(method, url.pathname), params: apiGatewayParams(url, body) };
   return { service, operation: `${method} ${url.pathname}`, params: {} };
+}
+
+/** A JSON request as the query protocol flattens it (`Dimensions.member.1.Name`), timestamps as ISO strings. */
+function asQueryParams(value: unknown, prefix = '', out: Record<string, unknown> = {}): Record<string, unknown> {
+  if (Array.isArray(value)) value.forEach((item, index) => asQueryParams(item, `${prefix}.member.${index + 1}`, out));
+  else if (value !== null && typeof value === 'object') for (const [key, item] of Object.entries(value)) asQueryParams(item, prefix ? `${prefix}.${key}` : key, out);
+  else if (/(^|\.)(StartTime|EndTime)$/.test(prefix) && typeof value === 'number') out[prefix] = new Date(value * 1000).toISOString().replace('.000Z', 'Z');
+  else out[prefix] = String(value);
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** Lambda's REST calls: the function (path), the qualifier (query), Invoke's type, log type and payload (headers and body). */
+function lambdaCall(method: string, url: URL, headers: IncomingHttpHeaders, body: Buffer): AwsCall {
+  const operation = lambdaOperation(method, url.pathname);
+  const functionName = /^\/[\d-]+\/functions\/([^/]+)/.exec(url.pathname)?.[1];
+  const params: Record<string, unknown> = functionName ? { FunctionName: decodeURIComponent(functionName) } : {};
+  const qualifier = url.searchParams.get('Qualifier');
+  if (qualifier !== null) params.Qualifier = qualifier;
+  if (operation !== 'Invoke') return { service: 'lambda', operation, params: { ...params, ...jsonParams(body) } };
+  for (const [header, name] of [['x-amz-invocation-type', 'InvocationType'], ['x-amz-log-type', 'LogType'], ['x-amz-client-context', 'ClientContext']] as const) {
+    if (headers[header] !== undefined) params[name] = String(headers[header]);
+  }
+  if (body.length > 0) params.Payload = body.toString();
+  return { service: 'lambda', operation, params };
 }
 
 function queryParams(form: URLSearchParams): Record<string, unknown> {
@@ -207,5 +245,7 @@ function apiGatewayParams(url: URL, body: Buffer): Record<string, unknown> {
   if (tagged) params.resourceArn = decodeURIComponent(tagged).replace(/\/restapis\/[^/]+\//, '/restapis/<id>/');
   const tagKeys = url.searchParams.getAll('tagKeys');
   if (tagKeys.length > 0) params.tagKeys = tagKeys.flatMap(keys => keys.split(',')).sort();
+  // Query options that carry a choice (`includeValue` on GetApiKey); paging is each client's own.
+  for (const [name, value] of url.searchParams) if (name !== 'tagKeys' && name !== 'limit' && name !== 'position') params[name] = value;
   return params;
 }

@@ -3,6 +3,8 @@ import * as assert from 'uvu/assert';
 import { CloudWatchClient, GetMetricDataCommand, GetMetricStatisticsCommand } from '@aws-sdk/client-cloudwatch';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { statistic } from '../../src/local/cloudwatch/service';
+import { ANY_LOCAL_CREDENTIALS } from '../../src/local/access/credentials';
+import { signedLocalFetch } from '../../src/local/access/sign';
 import { LOCAL_CREDENTIALS, startTestService, type TestService } from '../helpers/local-cloud';
 
 /** The local cloud's CloudWatch metrics (AWS/Lambda), fed by the invocations of its runtime, read with the SDK. */
@@ -73,6 +75,31 @@ metrics('GetMetricStatistics answers datapoints with statistics and extended sta
   assert.is(result.Datapoints!.length, 1);
   const [point] = result.Datapoints!;
   assert.equal({ Sum: point.Sum, SampleCount: point.SampleCount, Average: point.Average, Unit: point.Unit }, { Sum: 1, SampleCount: 3, Average: 1 / 3, Unit: 'Count' });
+});
+
+metrics("GetMetricStatistics in CloudWatch's query protocol (what the AWS SDK v2 sends) is answered in XML, as AWS answers it", async context => {
+  const hour = new Date(context.start.getTime() - (context.start.getTime() % 1000));
+  const form = new URLSearchParams({
+    Action: 'GetMetricStatistics',
+    Version: '2010-08-01',
+    Namespace: 'AWS/Lambda',
+    MetricName: 'Errors',
+    'Dimensions.member.1.Name': 'FunctionName',
+    'Dimensions.member.1.Value': 'meter-dev-work',
+    StartTime: context.start.toISOString(),
+    EndTime: new Date(Date.now() + 60_000).toISOString(),
+    Period: '3600',
+    'Statistics.member.1': 'Sum',
+  });
+  const response = await signedLocalFetch(`${context.cloud.url}/`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' }, body: form.toString() }, ANY_LOCAL_CREDENTIALS);
+  assert.is(response.status, 200);
+  const xml = await response.text();
+  assert.is(
+    xml.replace(/<RequestId>[^<]+<\/RequestId>/, '<RequestId/>'),
+    '<GetMetricStatisticsResponse xmlns="http://monitoring.amazonaws.com/doc/2010-08-01/"><GetMetricStatisticsResult><Label>Errors</Label>' +
+      `<Datapoints><member><Timestamp>${hour.toISOString()}</Timestamp><Unit>Count</Unit><Sum>1</Sum></member></Datapoints>` +
+      '</GetMetricStatisticsResult><ResponseMetadata><RequestId/></ResponseMetadata></GetMetricStatisticsResponse>',
+  );
 });
 
 metrics('a bad period or statistic is refused as CloudWatch refuses it', async context => {

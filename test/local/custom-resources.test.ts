@@ -18,12 +18,21 @@ const HANDLER = `
   const s3 = new S3Client({});
   const answer = (event, body) => fetch(event.ResponseURL, { method: 'PUT', body: JSON.stringify({
     StackId: event.StackId, RequestId: event.RequestId, LogicalResourceId: event.LogicalResourceId, ...body }) });
+  // As AWS's cfn-response module (and Serverless v3's custom resources) send it: HTTPS on port 443, whatever the URL says.
+  const answerOn443 = (event, body) => new Promise((resolve, reject) => {
+    const url = new URL(event.ResponseURL);
+    const text = JSON.stringify({ StackId: event.StackId, RequestId: event.RequestId, LogicalResourceId: event.LogicalResourceId, ...body });
+    const request = require('https').request({ hostname: url.hostname, port: 443, path: url.pathname + url.search, method: 'PUT', headers: { 'content-type': '', 'content-length': text.length } }, resolve);
+    request.on('error', reject);
+    request.end(text);
+  });
   exports.handler = async (event) => {
     const p = event.ResourceProperties;
     await s3.send(new PutObjectCommand({ Bucket: '${AUDIT}', Key: event.LogicalResourceId + '/' + event.RequestType + '/' + event.RequestId, Body: JSON.stringify(event) }));
     if (p.Mode === 'fail' && event.RequestType !== 'Delete') return answer(event, { Status: 'FAILED', Reason: 'the widget is broken', PhysicalResourceId: 'broken' });
     if (p.Mode === 'throw' && event.RequestType !== 'Delete') throw new Error('the handler crashed');
     if (p.Mode === 'anonymous') return answer(event, { Status: 'SUCCESS' });
+    if (p.Mode === 'cfn-response') return answerOn443(event, { Status: 'SUCCESS', PhysicalResourceId: 'widget-' + p.Name, Data: { Value: 'hello ' + p.Name, Count: p.Count } });
     await answer(event, { Status: 'SUCCESS', PhysicalResourceId: 'widget-' + p.Name, Data: { Value: 'hello ' + p.Name, Count: p.Count } });
   };`;
 
@@ -176,6 +185,14 @@ customResources('a response without a PhysicalResourceId names the resource afte
   const stack = await settle(t.cfn, 'anonymous-widgets');
   assert.is(stack.StackStatus, 'CREATE_COMPLETE');
   assert.match(outputsOf(stack).Id, /^\d{4}\/\d{2}\/\d{2}\/\[\$LATEST\][0-9a-f]{32}$/);
+});
+
+customResources("a handler answering as cfn-response does (HTTPS, port 443) reaches the ResponseURL at the local cloud's address", async ({ t }) => {
+  const template = { Resources: { Provider: provider, Widget: { Type: 'Custom::Widget', Properties: { ServiceToken: serviceToken, Mode: 'cfn-response', Name: 'tls', Count: 1 } } }, Outputs: { Value: { Value: { 'Fn::GetAtt': ['Widget', 'Value'] } } } };
+  await t.cfn.send(new CreateStackCommand({ StackName: 'tls-widgets', TemplateBody: JSON.stringify(template) }));
+  const stack = await settle(t.cfn, 'tls-widgets');
+  assert.is(stack.StackStatus, 'CREATE_COMPLETE');
+  assert.equal(outputsOf(stack), { Value: 'hello tls' });
 });
 
 customResources('an update may not point the resource at another service token', async ({ t }) => {

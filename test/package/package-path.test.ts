@@ -35,4 +35,26 @@ packagePath('is the folder the package is written to, as serverless@3.40.0 write
   }
 });
 
+packagePath('fw deploy reads what fw package wrote there instead of packaging again, as v3 deploys package.path; with nothing there it stops on one line', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'fw-package-path-'));
+  try {
+    writeFileSync(join(cwd, 'handler.js'), 'exports.hello = async () => 1;\n');
+    writeFileSync(
+      join(cwd, 'serverless.yml'),
+      ['service: app', 'package:', '  path: build/pkg', 'provider:', '  name: aws', '  runtime: nodejs18.x', 'functions:', '  hello:', '    handler: handler.hello', ''].join('\n'),
+    );
+    const error = await packageService({ cwd, options: {}, fromPackagePath: true }).catch((caught: Error) => caught);
+    assert.is((error as Error).message, 'Invalid package.path "build/pkg": expected a folder written by "fw package" (with cloudformation-template-update-stack.json and serverless-state.json)');
+    const packaged = await packageService({ cwd, options: {}, now: GOLDEN_TIME });
+    // A change after `fw package` is not deployed: the folder is, as v3 deploys it.
+    writeFileSync(join(cwd, 'handler.js'), 'exports.hello = async () => 2;\n');
+    const read = await packageService({ cwd, options: {}, fromPackagePath: true });
+    assert.is(read.outDir, join(cwd, 'build', 'pkg'));
+    assert.equal(read.state, JSON.parse(JSON.stringify(packaged.state)));
+    assert.equal(read.template, packaged.template);
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+});
+
 packagePath.run();

@@ -6,6 +6,7 @@ import { EXECUTE_API_PREFIX, LAMBDA_URL_PREFIX } from '../gateway/endpoints';
 import { ISSUER_PATH } from '../auth/issuer';
 import { CUSTOM_RESOURCE_RESPONSE_PREFIX } from '../providers/custom-resource';
 import { WAIT_CONDITION_PREFIX } from '../providers/wait-condition';
+import { VERSION_CODE_PATH } from '../runtime/code';
 import type { LocalResponse } from '../http';
 import type { LocalCredentials } from './credentials';
 import { HostAllowList, hostnameOf } from './hosts';
@@ -37,6 +38,8 @@ type Protocol = 'query' | 'json' | 's3' | 'gateway';
  */
 export function isPublicLocalPath(path: string, method: string): boolean {
   if (path.startsWith(`${ISSUER_PATH}/.well-known/`)) return method === 'GET' || method === 'HEAD';
+  // A version's code: its URL carries its own signature (runtime/code.ts), as Lambda's presigned Location.
+  if (path.startsWith(VERSION_CODE_PATH)) return method === 'GET';
   return (path.startsWith(WAIT_CONDITION_PREFIX) || path.startsWith(CUSTOM_RESOURCE_RESPONSE_PREFIX)) && method === 'PUT';
 }
 

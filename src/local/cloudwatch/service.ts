@@ -3,6 +3,8 @@ import type { RuntimeServices } from '../service-interfaces';
 
 import { jsonResponse, type LocalResponse } from '../http';
 import type { CustomMetrics, Dimension } from './custom-metrics';
+import type { QueryParams } from '../protocol/query';
+import { flat } from '../protocol/xml';
 import type { InvocationSample } from './invocation-metrics';
 
 /** What the metrics API reads: the invocations the runtime recorded, and what applications published. */
@@ -135,20 +137,8 @@ function metricsOperation(cloud: MetricsServices, operation: string, input: Reco
       return jsonResponse({ MetricDataResults: results, Messages: [] }, 200, JSON_10);
     }
     case 'GetMetricStatistics': {
-      const start = time(input.StartTime, 'StartTime');
-      const end = time(input.EndTime, 'EndTime');
-      const stats = [...((input.Statistics as string[] | undefined) ?? []), ...((input.ExtendedStatistics as string[] | undefined) ?? [])];
-      const found = periods(cloud, { namespace: String(input.Namespace), metricName: String(input.MetricName), dimensions: dimensionsOf(input.Dimensions), period: period(input.Period) }, start, end);
-      const datapoints = [...found].map(([at, values]) => {
-        const unit = input.Namespace === 'AWS/Lambda' ? (input.MetricName === 'Duration' ? 'Milliseconds' : 'Count') : (cloud.customMetrics.unit(String(input.Namespace), String(input.MetricName)) ?? 'None');
-        const point: Record<string, unknown> = { Timestamp: at / 1000, Unit: unit };
-        for (const stat of (input.Statistics as string[] | undefined) ?? []) point[stat] = statistic(values, stat);
-        const extended = (input.ExtendedStatistics as string[] | undefined) ?? [];
-        if (extended.length > 0) point.ExtendedStatistics = Object.fromEntries(extended.map(stat => [stat, statistic(values, stat)]));
-        return point;
-      });
-      if (stats.length === 0) throw new AwsError('MissingParameter', 'Statistics or ExtendedStatistics must be given.', 400);
-      return jsonResponse({ Label: input.MetricName, Datapoints: datapoints }, 200, JSON_10);
+      const { label, datapoints } = metricStatistics(cloud, input);
+      return jsonResponse({ Label: label, Datapoints: datapoints.map(point => ({ ...point, Timestamp: point.Timestamp / 1000 })) }, 200, JSON_10);
     }
     case 'PutMetricData':
       cloud.customMetrics.put(input);
@@ -168,4 +158,51 @@ function metricsOperation(cloud: MetricsServices, operation: string, input: Reco
     default:
       throw new AwsError('UnknownOperationException', `not emulated: CloudWatch ${operation} (the local cloud serves GetMetricData, GetMetricStatistics, ListMetrics and PutMetricData)`, 400);
   }
+}
+
+/** GetMetricStatistics' answer, each datapoint's Timestamp in milliseconds. */
+function metricStatistics(cloud: MetricsServices, input: Record<string, unknown>): { label: unknown; datapoints: Array<Record<string, unknown> & { Timestamp: number }> } {
+  const start = time(input.StartTime, 'StartTime');
+  const end = time(input.EndTime, 'EndTime');
+  const stats = [...((input.Statistics as string[] | undefined) ?? []), ...((input.ExtendedStatistics as string[] | undefined) ?? [])];
+  if (stats.length === 0) throw new AwsError('MissingParameter', 'Statistics or ExtendedStatistics must be given.', 400);
+  const found = periods(cloud, { namespace: String(input.Namespace), metricName: String(input.MetricName), dimensions: dimensionsOf(input.Dimensions), period: period(input.Period) }, start, end);
+  const datapoints = [...found].map(([at, values]) => {
+    const unit = input.Namespace === 'AWS/Lambda' ? (input.MetricName === 'Duration' ? 'Milliseconds' : 'Count') : (cloud.customMetrics.unit(String(input.Namespace), String(input.MetricName)) ?? 'None');
+    const point: Record<string, unknown> & { Timestamp: number } = { Timestamp: at, Unit: unit };
+    for (const stat of (input.Statistics as string[] | undefined) ?? []) point[stat] = statistic(values, stat);
+    const extended = (input.ExtendedStatistics as string[] | undefined) ?? [];
+    if (extended.length > 0) point.ExtendedStatistics = Object.fromEntries(extended.map(stat => [stat, statistic(values, stat)]));
+    return point;
+  });
+  return { label: input.MetricName, datapoints };
+}
+
+/**
+ * CloudWatch's query protocol (Version 2010-08-01, what the AWS SDK for JavaScript v2 and older
+ * clients send): GetMetricStatistics, answered in XML as AWS answers it.
+ */
+export function cloudWatchQuery(cloud: MetricsServices, params: QueryParams): Record<string, unknown> {
+  if (params.action !== 'GetMetricStatistics') {
+    throw new AwsError('InvalidAction', `The local cloud serves CloudWatch's query protocol for GetMetricStatistics only (its JSON protocol also GetMetricData), not ${params.action}`, 400);
+  }
+  const input = {
+    Namespace: params.string('Namespace'),
+    MetricName: params.string('MetricName'),
+    Dimensions: params.structs('Dimensions'),
+    StartTime: params.string('StartTime'),
+    EndTime: params.string('EndTime'),
+    Period: params.number('Period'),
+    Statistics: params.list('Statistics'),
+    ExtendedStatistics: params.list('ExtendedStatistics'),
+  };
+  const { label, datapoints } = metricStatistics(cloud, input);
+  return {
+    Label: label,
+    Datapoints: datapoints.map(({ ExtendedStatistics, ...point }) => ({
+      ...point,
+      Timestamp: new Date(point.Timestamp),
+      ...(ExtendedStatistics ? { ExtendedStatistics: { entry: flat(Object.entries(ExtendedStatistics as Record<string, number>).map(([key, value]) => ({ key, value }))) } } : {}),
+    })),
+  };
 }

@@ -3,7 +3,7 @@ import { AwsError } from '../protocol/errors';
 import type { LocalServices } from '../service-interfaces';
 import type { ResourceRecord } from '../cloudformation/model';
 import { header, jsonResponse, type LocalRequest, type LocalResponse } from '../http';
-import { CODE_SIZE, materializeCode, publishedVersions, VERSION_CODE_PATH, versionCodeFile, versionCodeName, type PublishedVersion } from '../runtime/code';
+import { CODE_SIZE, materializeCode, publishedVersions, versionCodeFile, versionCodeName, versionCodeUrl, versionCodeUrlValid, type PublishedVersion } from '../runtime/code';
 import { createFunction, deleteFunction, eventSourceMappings, permissions, updateApiFunctionCode } from './resources';
 import { lambdaVersionsApi } from './versions';
 import { lambdaConcurrencyApi } from './concurrency';
@@ -57,16 +57,18 @@ function clientContextOf(request: LocalRequest): unknown {
 /** Where a function's code can be read: its object in the local S3; a version's: the copy Lambda kept of it. */
 function codeLocation(cloud: LocalServices, code: unknown, version?: PublishedVersion): string | undefined {
   const copy = version && versionCodeName(version);
-  if (copy) return `${cloud.baseUrl}${VERSION_CODE_PATH}${copy}.zip`;
+  if (copy) return versionCodeUrl(cloud.baseUrl, copy);
   const s3 = code as { S3Bucket?: unknown; S3Key?: unknown } | undefined;
   return typeof s3?.S3Bucket === 'string' && typeof s3.S3Key === 'string' ? `${cloud.baseUrl}/${s3.S3Bucket}/${s3.S3Key}` : undefined;
 }
 
-/** The zip a published version keeps (its GetFunction Code.Location). */
-export function versionCodeResponse(dataDir: string, name: string): LocalResponse {
+/** The zip a published version keeps (its GetFunction Code.Location), for a URL `versionCodeUrl` signed. */
+export function versionCodeResponse(dataDir: string, name: string, search: URLSearchParams): LocalResponse {
+  const xml = (code: string, message: string) => `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`;
+  if (!versionCodeUrlValid(name, search)) return { status: 403, headers: { 'content-type': 'application/xml' }, body: xml('AccessDenied', 'Request has expired or its signature does not match: call GetFunction again for a new Code.Location') };
   const file = versionCodeFile(dataDir, name);
   if (file && existsSync(file)) return { status: 200, headers: { 'content-type': 'application/zip' }, body: readFileSync(file) };
-  return { status: 404, headers: { 'content-type': 'application/xml' }, body: '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message></Error>' };
+  return { status: 404, headers: { 'content-type': 'application/xml' }, body: xml('NoSuchKey', 'The specified key does not exist.') };
 }
 
 /**

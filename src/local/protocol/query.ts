@@ -6,6 +6,7 @@ export const QUERY_NAMESPACES: Record<string, string> = {
   sts: 'https://sts.amazonaws.com/doc/2011-06-15/',
   sns: 'http://sns.amazonaws.com/doc/2010-03-31/',
   iam: 'https://iam.amazonaws.com/doc/2010-05-08/',
+  monitoring: 'http://monitoring.amazonaws.com/doc/2010-08-01/',
 };
 
 /**

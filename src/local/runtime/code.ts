@@ -1,5 +1,5 @@
 import { ALIASES } from './aliases';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AwsError } from '../protocol/errors';
@@ -71,8 +71,31 @@ export function publishedVersions(fn: { attributes: Record<string, unknown> }): 
 
 /** Where a published version's code is kept: Lambda's own copy, which outlives the deployment bucket's object (a pruned deployment). */
 const VERSION_CODE = 'fw:VersionCode';
-/** Where the local server hands a version's copy out (to signed GETs, as its S3 objects), as Lambda's presigned Location does. */
+/**
+ * Where the local server hands a version's copy out, as Lambda's Location does on AWS: a URL that is
+ * its own permission (expiring, signed with a secret of this process), which any HTTP client can GET.
+ */
 export const VERSION_CODE_PATH = '/_fw/lambda-code/';
+
+/** How long a version's code URL is honoured: AWS's presigned Location lasts 10 minutes. */
+const CODE_URL_SECONDS = 600;
+const CODE_URL_SECRET = randomBytes(32);
+
+const codeUrlSignature = (name: string, expires: string) => createHmac('sha256', CODE_URL_SECRET).update(`${name}\n${expires}`).digest('hex');
+
+/** GetFunction's Code.Location for a version's copy of its code. */
+export function versionCodeUrl(baseUrl: string, name: string, now = Date.now()): string {
+  const expires = String(Math.floor(now / 1000) + CODE_URL_SECONDS);
+  return `${baseUrl}${VERSION_CODE_PATH}${name}.zip?Expires=${expires}&Signature=${codeUrlSignature(name, expires)}`;
+}
+
+/** Whether a request for a version's code carries the signature `versionCodeUrl` gave, unexpired. */
+export function versionCodeUrlValid(name: string, search: URLSearchParams, now = Date.now()): boolean {
+  const expires = search.get('Expires') ?? '';
+  const signature = Buffer.from(search.get('Signature') ?? '');
+  const expected = Buffer.from(codeUrlSignature(name, expires));
+  return /^\d+$/.test(expires) && Number(expires) * 1000 >= now && signature.length === expected.length && timingSafeEqual(signature, expected);
+}
 
 export function versionCodeFile(dataDir: string, name: string): string | undefined {
   return /^[0-9a-f]{64}$/.test(name) ? join(dataDir, 'functions', 'published', `${name}.zip`) : undefined;

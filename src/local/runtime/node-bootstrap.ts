@@ -65,7 +65,9 @@ function mayImport(file: string): boolean {
  * cloud's domain names are `<apiId>.execute-api.localhost:PORT`, served over plain HTTP on the
  * local cloud's port. So an HTTPS request to a `*.localhost` host at that port (what
  * `new ApiGatewayManagementApiClient({ endpoint: 'https://' + domainName + '/' + stage })` sends)
- * is made over HTTP to the local cloud's address, its Host header unchanged. Nothing else is touched.
+ * is made over HTTP to the local cloud's address, its Host header unchanged. So is an HTTPS request to
+ * the local cloud's own address on port 443 for one of its `/_fw/` URLs (a custom resource's
+ * ResponseURL, which handlers send to port 443 whatever the URL says). Nothing else is touched.
  */
 function routeLocalHttps(): void {
   let local: URL;
@@ -82,7 +84,12 @@ function routeLocalHttps(): void {
       const options = (url ? (typeof args[1] === 'object' && args[1] !== null ? args[1] : {}) : (args[0] ?? {})) as import('node:https').RequestOptions;
       const hostname = String(options.hostname ?? options.host ?? url?.hostname ?? '').replace(/:\d+$/, '');
       const port = String(options.port ?? url?.port ?? '');
-      if (!hostname.endsWith('.localhost') || port !== local.port) return (original as (...a: unknown[]) => unknown).apply(this, args);
+      const path = String(options.path ?? url?.pathname ?? '');
+      const toApi = hostname.endsWith('.localhost') && port === local.port;
+      // A custom resource's ResponseURL (or a wait condition's) at the local cloud's own address, sent to port 443 as
+      // AWS's cfn-response module and v3's custom resources send it (they build the request with `port: 443`).
+      const toResponseUrl = hostname === local.hostname.replace(/^\[(.*)\]$/, '$1') && (port === '443' || port === '') && path.startsWith('/_fw/');
+      if (!toApi && !toResponseUrl) return (original as (...a: unknown[]) => unknown).apply(this, args);
       const callback = args.find((arg) => typeof arg === 'function') as ((response: import('node:http').IncomingMessage) => void) | undefined;
       const merged: import('node:http').RequestOptions = {
         ...(url ? { path: `${url.pathname}${url.search}`, method: 'GET' } : {}),
@@ -92,7 +99,7 @@ function routeLocalHttps(): void {
         host: undefined,
         port: local.port,
         agent: undefined,
-        headers: { host: `${hostname}:${port}`, ...options.headers },
+        headers: { host: toApi ? `${hostname}:${port}` : local.host, ...options.headers },
       };
       return http.request(merged, callback);
     } as typeof https.request;
