@@ -123,6 +123,7 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
     s3Accelerate: s3AccelerateOption(request.options['aws-s3-accelerate']),
     images,
   }));
+  for (const fn of service.functions) if (fn.nameWarning) process.stderr.write(`Warning: ${fn.nameWarning}\n`);
   // Plugin hooks (issue 9): changes to the construct tree before synthesis go here.
   await compilePlugins(plugins, service, config as Record<string, unknown>);
 
