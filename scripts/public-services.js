@@ -3,6 +3,7 @@
 // fw, then deployed unchanged into one `fw local start`:
 //
 //   node scripts/public-services.js [name-regex] [--no-deploy] [--jobs N] [--json FILE]
+//   node scripts/public-services.js --record   (v3's templates for the services npm test checks)
 //
 // Where the services come from (all from the npm registry, cached OUTSIDE the repository under
 // ~/.cache/fw-public-services, or $FW_PUBLIC_SERVICES_DIR; nothing is committed):
@@ -41,6 +42,10 @@ const CACHE = process.env.FW_PUBLIC_SERVICES_DIR || path.join(os.homedir(), '.ca
 const CONFIG_NAMES = ['serverless.yml', 'serverless.yaml', 'serverless.json', 'serverless.js', 'serverless.ts'];
 // Deep enough for the plugin tests' `localPath: './../../../../../../'` (six folders up).
 const DEPTH = ['p1', 'p2', 'p3', 'p4', 'p5'];
+// The few services test/local/public-services.test.ts packages and deploys in `npm test`; their v3
+// templates are recorded (as the goldens are) in test/fixtures/public-services/<name>/update.json.
+const TESTED = ['aws-multiple-runtime', 'aws-node-github-webhook-listener', 'aws-node-scheduled-cron'];
+const RECORDED = path.join(REPO, 'test', 'fixtures', 'public-services');
 
 function npm(args, cwd) {
   const result = spawnSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8', timeout: 600_000 });
@@ -101,26 +106,37 @@ function isAwsService(dir) {
   return !/^\s*name:\s*['"]?(azure|google|openwhisk|kubeless|aliyun|tencent|spotinst|fn|cloudflare|knative|twilio)/m.test(text);
 }
 
-/** Every service of the corpus: { corpus, name, dir, nodeModules?, install }. */
-function collect(log) {
+/**
+ * The services of the corpus whose name `filter` matches: { corpus, name, dir, nodeModules?, install }.
+ * `sources` picks corpora: examples, templates, proxy (all three by default).
+ */
+function collect(log, { filter, sources = ['examples', 'templates', 'proxy'] } = {}) {
   const services = [];
-  const sam = path.join(tarball('serverless-sam@0.2.0', log), 'integration_tests', 'tmp');
-  for (const name of fs.readdirSync(sam).sort()) {
-    if (!name.startsWith('aws-') || !isAwsService(path.join(sam, name))) continue;
-    services.push({ corpus: 'serverless-sam@0.2.0 examples', name, ...installedCopy(path.join(sam, name), `examples/${name}`, log) });
+  const wanted = (name) => !filter || filter.test(name);
+  if (sources.includes('examples')) {
+    const sam = path.join(tarball('serverless-sam@0.2.0', log), 'integration_tests', 'tmp');
+    for (const name of fs.readdirSync(sam).sort()) {
+      if (!name.startsWith('aws-') || !wanted(name) || !isAwsService(path.join(sam, name))) continue;
+      services.push({ corpus: 'serverless-sam@0.2.0 examples', name, ...installedCopy(path.join(sam, name), `examples/${name}`, log) });
+    }
   }
-  const templates = path.join(tarball('serverless@2.72.3', log), 'lib', 'plugins', 'create', 'templates');
-  for (const name of fs.readdirSync(templates).sort()) {
-    if (!name.startsWith('aws-') || !isAwsService(path.join(templates, name))) continue;
-    services.push({ corpus: 'serverless@2.72.3 create templates', name: `template-${name}`, ...installedCopy(path.join(templates, name), `templates/${name}`, log) });
+  if (sources.includes('templates')) {
+    const templates = path.join(tarball('serverless@2.72.3', log), 'lib', 'plugins', 'create', 'templates');
+    for (const name of fs.readdirSync(templates).sort()) {
+      if (!name.startsWith('aws-') || !wanted(`template-${name}`) || !isAwsService(path.join(templates, name))) continue;
+      services.push({ corpus: 'serverless@2.72.3 create templates', name: `template-${name}`, ...installedCopy(path.join(templates, name), `templates/${name}`, log) });
+    }
   }
-  const { nodeModules } = pluginCache({ log });
-  const proxy = path.join(nodeModules, 'serverless-apigateway-service-proxy', '__tests__', 'integration');
-  for (const kind of fs.readdirSync(proxy).sort()) {
-    if (!fs.statSync(path.join(proxy, kind)).isDirectory()) continue;
-    for (const variant of fs.readdirSync(path.join(proxy, kind)).sort()) {
-      const dir = path.join(proxy, kind, variant, 'service');
-      if (isAwsService(dir)) services.push({ corpus: 'serverless-apigateway-service-proxy tests', name: `proxy-${kind}-${variant}`, dir, nodeModules, install: 'plugin cache' });
+  if (sources.includes('proxy')) {
+    const { nodeModules } = pluginCache({ log });
+    const proxy = path.join(nodeModules, 'serverless-apigateway-service-proxy', '__tests__', 'integration');
+    for (const kind of fs.readdirSync(proxy).sort()) {
+      if (!fs.statSync(path.join(proxy, kind)).isDirectory()) continue;
+      for (const variant of fs.readdirSync(path.join(proxy, kind)).sort()) {
+        const dir = path.join(proxy, kind, variant, 'service');
+        const name = `proxy-${kind}-${variant}`;
+        if (wanted(name) && isAwsService(dir)) services.push({ corpus: 'serverless-apigateway-service-proxy tests', name, dir, nodeModules, install: 'plugin cache' });
+      }
     }
   }
   return services;
@@ -324,7 +340,8 @@ async function deployOne(result, local) {
   const deploy = await fwLocal(['deploy', ...result.args], result.work, local);
   const created = [...(await stacks(local))].filter(([name]) => !before.has(name));
   const [name, status] = created[0] || [];
-  if (deploy.code !== 0 || status !== 'CREATE_COMPLETE') return { ok: false, reason: `deploy: ${status || 'no stack'}: ${reason(deploy.stderr + '\n' + deploy.stdout)}` };
+  // A first deploy creates the stack with the deployment bucket, then updates it (as v3 does).
+  if (deploy.code !== 0 || !/^(CREATE|UPDATE)_COMPLETE$/.test(status || '')) return { ok: false, reason: `deploy: ${status || 'no stack'}: ${reason(deploy.stderr + '\n' + deploy.stdout)}` };
   const remove = await fwLocal(['remove', ...result.args], result.work, local);
   const after = (await stacks(local)).get(name);
   if (remove.code !== 0 || after) return { ok: false, created: true, reason: `remove: ${after || 'gone'}: ${reason(remove.stderr + '\n' + remove.stdout)}` };
@@ -340,7 +357,21 @@ async function main() {
   const log = (line) => console.error(line);
   const serverlessBin = findReference();
   if (!fs.existsSync(path.join(REPO, 'dist', 'test', 'helpers', 'golden.js'))) throw new Error('run `npm run build` first');
-  const services = collect(log).filter((s) => !filter || new RegExp(filter).test(s.name));
+  if (flag('--record')) {
+    const preloadDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-public-preload-'));
+    clockPreload(path.join(preloadDir, 'fixed-clock.cjs'));
+    for (const service of collect(log, { filter: new RegExp(`^(${TESTED.join('|')})$`), sources: ['examples'] })) {
+      const result = await packageBoth(service, serverlessBin, preloadDir);
+      if (!result.reference.template || result.adapted) throw new Error(`v3 does not package ${service.name} as published: ${result.reference.error}`);
+      fs.mkdirSync(path.join(RECORDED, service.name), { recursive: true });
+      fs.writeFileSync(path.join(RECORDED, service.name, 'update.json'), JSON.stringify(result.reference.template, null, 2) + '\n');
+      fs.rmSync(result.root, { recursive: true, force: true });
+      console.log(`${path.relative(REPO, path.join(RECORDED, service.name, 'update.json'))}: recorded`);
+    }
+    fs.rmSync(preloadDir, { recursive: true, force: true });
+    return;
+  }
+  const services = collect(log, { filter: filter ? new RegExp(filter) : undefined });
   const preloadDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-public-preload-'));
   clockPreload(path.join(preloadDir, 'fixed-clock.cjs'));
   const results = [];
@@ -421,7 +452,7 @@ async function main() {
   }
 }
 
-module.exports = { collect, packageBoth, compare };
+module.exports = { collect, workCopy, v3ServiceFile, packageBoth, compare, TESTED, RECORDED };
 
 if (require.main === module) {
   main().catch((error) => {
