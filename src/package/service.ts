@@ -12,7 +12,7 @@ import type { Template } from '../synth/template';
 import { version } from '../version';
 import type { Artifact, Artifacts } from './artifacts';
 import { buildArtifacts } from './build';
-import { checkHandlerFiles } from './handler-files';
+import { missingHandlerFiles } from './handler-files';
 import { parseS3Uri } from './build';
 import { loadServiceConfig, type LoadedService } from './load';
 import { attachPlugins, compile as compilePlugins, finalize as finalizePlugins, loadPlugins, loadServiceWithPlugins, startPackage } from '../plugins';
@@ -148,7 +148,7 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
       package: fn.package as never,
     }));
     // A plugin may write the handler's file itself (a bundler, a compiler): then it is not checked.
-    if (!config.plugins) checkHandlerFiles(serviceDir, functions, config.package as never);
+    if (!config.plugins) for (const warning of missingHandlerFiles(serviceDir, functions, config.package as never)) process.stderr.write(`Warning: ${warning}\n`);
     const artifacts = await timed('package/artifacts', () => buildArtifacts({
       serviceDir,
       serviceName: loaded.serviceName,
