@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Public serverless services nobody here wrote, packaged by the reference (serverless@3.40.0) and by
-// fw, then deployed unchanged into one `fw local start`:
+// fw, then deployed unchanged into `fw local start` (a fresh one per service):
 //
 //   node scripts/public-services.js [name-regex] [--no-deploy] [--jobs N] [--json FILE]
 //   node scripts/public-services.js --record   (v3's templates for the services npm test checks)
@@ -22,9 +22,9 @@
 // Prints: how many services v3 packages, how many fw packages, how many templates are identical
 // (after the normalisation the goldens use: version hashes, CodeSha256), and every differing
 // resource/output grouped by cause (resource type and the first differing property). Then, unless
-// --no-deploy, deploys each service v3 packages with `fw deploy --local` into one `fw local start`,
+// --no-deploy, deploys each service v3 packages with `fw deploy --local` into `fw local start`,
 // counts the stacks that reach CREATE_COMPLETE and are removed cleanly by `fw remove --local`, and
-// lists the failures by reason. The reference's results are cached per service (by content).
+// lists the failures by reason (each service in a fresh `fw local start`). The reference's results are cached per service (by content).
 // Needs `npm run build` first and the reference (see scripts/goldens.js). Plain Node.
 'use strict';
 
@@ -334,6 +334,34 @@ async function stacks(local) {
   return new Map(Stacks.filter((s) => s.StackStatus !== 'DELETE_COMPLETE').map((s) => [s.StackName, s.StackStatus]));
 }
 
+/**
+ * What the stack declares and a function reads through the API (SSM parameters, event buses,
+ * secrets): each read back by its physical id with the AWS SDK a function uses. Returns the
+ * problems, one line each.
+ */
+async function declaredReadable(local, stackName) {
+  const sdk = (name) => require(path.join(REPO, 'node_modules', '@aws-sdk', name));
+  const client = (name, Client) => new (sdk(name)[Client])({ endpoint: local.url, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const { DescribeStackResourcesCommand } = sdk('client-cloudformation');
+  const { StackResources = [] } = await cloudFormation(local).send(new DescribeStackResourcesCommand({ StackName: stackName }));
+  const reads = {
+    'AWS::SSM::Parameter': (id) => client('client-ssm', 'SSMClient').send(new (sdk('client-ssm').GetParameterCommand)({ Name: id })),
+    'AWS::Events::EventBus': (id) => client('client-eventbridge', 'EventBridgeClient').send(new (sdk('client-eventbridge').DescribeEventBusCommand)({ Name: id })),
+    'AWS::SecretsManager::Secret': (id) => client('client-secrets-manager', 'SecretsManagerClient').send(new (sdk('client-secrets-manager').GetSecretValueCommand)({ SecretId: id })),
+  };
+  const problems = [];
+  let read = 0;
+  for (const resource of StackResources.filter((r) => reads[r.ResourceType])) {
+    try {
+      await reads[resource.ResourceType](resource.PhysicalResourceId);
+      read++;
+    } catch (error) {
+      problems.push(`${resource.LogicalResourceId} (${resource.ResourceType}) ${resource.PhysicalResourceId}: ${error.name}: ${error.message}`);
+    }
+  }
+  return { read, problems };
+}
+
 /** Deploys one packaged copy with `fw deploy --local`, checks its stack, removes it. */
 async function deployOne(result, local) {
   const before = await stacks(local);
@@ -342,10 +370,12 @@ async function deployOne(result, local) {
   const [name, status] = created[0] || [];
   // A first deploy creates the stack with the deployment bucket, then updates it (as v3 does).
   if (deploy.code !== 0 || !/^(CREATE|UPDATE)_COMPLETE$/.test(status || '')) return { ok: false, reason: `deploy: ${status || 'no stack'}: ${reason(deploy.stderr + '\n' + deploy.stdout)}` };
+  const declared = await declaredReadable(local, name);
+  if (declared.problems.length) return { ok: false, reason: `declared but not readable: ${declared.problems.join('; ')}` };
   const remove = await fwLocal(['remove', ...result.args], result.work, local);
   const after = (await stacks(local)).get(name);
   if (remove.code !== 0 || after) return { ok: false, created: true, reason: `remove: ${after || 'gone'}: ${reason(remove.stderr + '\n' + remove.stdout)}` };
-  return { ok: true };
+  return { ok: true, declared: declared.read };
 }
 
 async function main() {
@@ -422,26 +452,35 @@ async function main() {
 
   const report = { services: services.length, packagedByV3: byV3.length, packagedByFw: byFw.length, identical: identical.length, resources: { same, total } };
   if (!flag('--no-deploy')) {
-    const deployable = byFw;
-    const local = await startLocal();
+    // Each service gets a fresh `fw local start` (its own data folder): what one service retains
+    // on removal (a table with DeletionPolicy: Retain, as AWS keeps it) never fails the next one
+    // that happens to use the same name.
     const failures = fwRefuses.map((r) => ({ name: r.service.name, reason: `fw does not package it: ${r.fw.error}` }));
     let complete = 0;
-    try {
-      for (const r of deployable) {
-        const started = Date.now();
-        const outcome = await deployOne(r, local);
-        log(`deploy ${r.service.name}: ${outcome.ok ? 'CREATE_COMPLETE, removed' : outcome.reason} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-        if (outcome.ok) complete++;
-        else failures.push({ name: r.service.name, reason: outcome.reason });
+    let declared = 0;
+    for (const r of byFw) {
+      const started = Date.now();
+      const local = await startLocal();
+      let outcome;
+      try {
+        outcome = await deployOne(r, local);
+      } finally {
+        local.child.kill();
+        await new Promise((resolve) => local.child.once('exit', resolve));
+        fs.rmSync(local.data, { recursive: true, force: true });
       }
-    } finally {
-      local.child.kill();
-      fs.rmSync(local.data, { recursive: true, force: true });
+      log(`deploy ${r.service.name}: ${outcome.ok ? 'CREATE_COMPLETE, removed' : outcome.reason} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      declared += outcome.declared || 0;
+      if (outcome.ok) complete++;
+      else failures.push({ name: r.service.name, reason: outcome.reason });
     }
-    const deployLines = [`deployed into fw local: ${complete} of ${byV3.length} that v3 packages reach CREATE_COMPLETE and are removed cleanly`];
+    const deployLines = [
+      `deployed into fw local: ${complete} of ${byV3.length} that v3 packages reach CREATE_COMPLETE and are removed cleanly`,
+      `declared SSM parameters, event buses and secrets read back through their APIs: ${declared}`,
+    ];
     for (const f of failures) deployLines.push(`  ${f.name}: ${f.reason}`);
     console.log(deployLines.join('\n'));
-    Object.assign(report, { createComplete: complete, deployFailures: failures });
+    Object.assign(report, { createComplete: complete, declaredRead: declared, deployFailures: failures });
   }
   for (const r of results) fs.rmSync(r.root, { recursive: true, force: true });
   fs.rmSync(preloadDir, { recursive: true, force: true });
