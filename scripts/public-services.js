@@ -162,7 +162,10 @@ function v3ServiceFile(dir) {
 function workCopy(service, root) {
   const work = path.join(root, ...DEPTH, service.name);
   fs.mkdirSync(path.dirname(work), { recursive: true });
-  fs.cpSync(service.dir, work, { recursive: true, filter: (f) => !f.includes(`${path.sep}.serverless`) });
+  // Without the service's own `serverless` (serverless@2's TypeScript template installs one): the
+  // reference would hand the command to it, and what is compared is v3's result.
+  const ownServerless = path.join(service.dir, 'node_modules', 'serverless');
+  fs.cpSync(service.dir, work, { recursive: true, filter: (f) => !f.includes(`${path.sep}.serverless`) && f !== ownServerless });
   if (service.nodeModules) {
     fs.symlinkSync(service.nodeModules, path.join(root, 'node_modules'), 'dir');
     for (const entry of fs.readdirSync(service.nodeModules)) {
