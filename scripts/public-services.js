@@ -148,6 +148,12 @@ function collect(log, { filter, sources = ['examples', 'templates', 'proxy'] } =
  * to v1's defaults (which `${self:provider.stage}` read). Returns the copy's file name.
  */
 function v3ServiceFile(dir) {
+  if (!fs.existsSync(path.join(dir, 'serverless.yml'))) {
+    // serverless.ts (serverless@2's TypeScript template): only the range goes.
+    const name = 'serverless.fw-v3.ts';
+    fs.writeFileSync(path.join(dir, name), fs.readFileSync(path.join(dir, 'serverless.ts'), 'utf8').replace(/^\s*frameworkVersion: .*\n/m, ''));
+    return name;
+  }
   const name = 'serverless.fw-v3.yml';
   let text = fs.readFileSync(path.join(dir, 'serverless.yml'), 'utf8').replace(/^frameworkVersion: .*\n/m, '');
   const provider = /^provider:\n((?:[ \t]+.*\n|\s*\n)*)/m.exec(text);
@@ -234,11 +240,11 @@ async function packageBoth(service, serverlessBin, preloadDir) {
   };
   let result = await attempt(reference ? reference.adapted : false);
   const v1Config = (text) => /frameworkVersion|provider\.stage|provider\.region|variable/i.test(text || '');
-  if (!result.reference.template && !result.adapted && v1Config(result.reference.error) && fs.existsSync(path.join(service.dir, 'serverless.yml'))) {
+  if (!result.reference.template && !result.adapted && v1Config(result.reference.error) && ['serverless.yml', 'serverless.ts'].some((f) => fs.existsSync(path.join(service.dir, f)))) {
     fs.rmSync(result.root, { recursive: true, force: true });
     result = await attempt(true);
   }
-  if (!reference) {
+  if (!reference || reference.adapted !== result.adapted) {
     fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
     fs.writeFileSync(cacheFile, JSON.stringify({ adapted: result.adapted, reference: result.reference }));
   }
