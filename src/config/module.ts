@@ -2,8 +2,8 @@ import { packageRoot } from '../paths';
 import { importEsm } from '../import-module';
 import Module from 'node:module';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, extname, join, relative } from 'node:path';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../errors';
 import { FW_MODULE_NAMES } from '../fw-module';
@@ -30,13 +30,121 @@ export async function importModule(path: string): Promise<unknown> {
       case '.ts':
       case '.mts':
       case '.cts':
-        return await loadTranspiled(path, 'ts', shown);
+        return await withTypeScriptImports(path, () => loadTranspiled(path, 'ts', shown));
       default:
         return await loadJavaScript(path, shown);
     }
   } catch (error) {
     throw asConfigError(error, path, shown);
   }
+}
+
+/**
+ * While a TypeScript file loads, what it imports loads as Serverless v3 loads it (through ts-node,
+ * with tsconfig-paths where the tsconfig asks for it): `.ts` files it imports are compiled as it is
+ * (`./src/functions/hello` finds `hello.ts` or `hello/index.ts`), and the `compilerOptions.paths`
+ * of the nearest tsconfig.json (`@functions/*`, following `extends`) resolve. Undone afterwards.
+ */
+async function withTypeScriptImports<T>(path: string, load: () => Promise<T>): Promise<T> {
+  const extensions = (Module as unknown as { _extensions: Record<string, ((module: Module, filename: string) => void) | undefined> })._extensions;
+  const withResolve = Module as unknown as { _resolveFilename(request: string, ...rest: unknown[]): string };
+  const ownTs = extensions['.ts'];
+  const resolveFilename = withResolve._resolveFilename;
+  if (!ownTs) {
+    extensions['.ts'] = (module, filename) => {
+      const { transformSync } = require('esbuild') as typeof import('esbuild');
+      const source = readFileSync(filename, 'utf8');
+      let code: string;
+      try {
+        code = transformSync(source, { loader: 'ts', sourcefile: basename(filename), platform: 'node', target: 'node20', sourcemap: 'inline', format: 'cjs' }).code;
+      } catch (error) {
+        throw transpileError(error, relative(process.cwd(), filename) || filename, source);
+      }
+      (module as unknown as { _compile(code: string, file: string): void })._compile(code, filename);
+    };
+  }
+  const paths = tsconfigPaths(dirname(path));
+  if (paths.length > 0) {
+    withResolve._resolveFilename = function resolveMapped(request: string, ...rest: unknown[]): string {
+      try {
+        return resolveFilename.call(this, request, ...rest);
+      } catch (error) {
+        if (request.startsWith('.') || request.startsWith('/')) throw error;
+        for (const { prefix, suffix, targets } of paths) {
+          if (!request.startsWith(prefix) || !request.endsWith(suffix) || request.length < prefix.length + suffix.length) continue;
+          const star = request.slice(prefix.length, request.length - suffix.length);
+          for (const target of targets) {
+            try {
+              return resolveFilename.call(this, target.replace('*', star), ...rest);
+            } catch {
+              // the next target
+            }
+          }
+        }
+        throw error;
+      }
+    };
+  }
+  try {
+    return await load();
+  } finally {
+    if (!ownTs) delete extensions['.ts'];
+    withResolve._resolveFilename = resolveFilename;
+  }
+}
+
+interface PathMapping {
+  prefix: string;
+  suffix: string;
+  /** Absolute paths, `*` where the matched part goes. */
+  targets: string[];
+}
+
+/** `compilerOptions.paths` of the nearest tsconfig.json above `dir` (its `extends` chain followed), longest prefix first. */
+function tsconfigPaths(dir: string): PathMapping[] {
+  let file: string | undefined;
+  for (let at = dir; ; at = dirname(at)) {
+    if (existsSync(join(at, 'tsconfig.json'))) {
+      file = join(at, 'tsconfig.json');
+      break;
+    }
+    if (dirname(at) === at) return [];
+  }
+  let baseUrl: string | undefined;
+  let paths: { value: Record<string, unknown>; dir: string } | undefined;
+  for (let depth = 0; file && depth < 10; depth++) {
+    let config: { extends?: unknown; compilerOptions?: { baseUrl?: unknown; paths?: unknown } };
+    try {
+      config = JSON.parse(withoutJsonComments(readFileSync(file, 'utf8')));
+    } catch {
+      break;
+    }
+    const options = config.compilerOptions ?? {};
+    if (baseUrl === undefined && typeof options.baseUrl === 'string') baseUrl = resolve(dirname(file), options.baseUrl);
+    if (paths === undefined && options.paths !== null && typeof options.paths === 'object') paths = { value: options.paths as Record<string, unknown>, dir: dirname(file) };
+    const parent: string | undefined = typeof config.extends === 'string' && config.extends.startsWith('.') ? resolve(dirname(file), config.extends) : undefined;
+    file = parent === undefined ? undefined : existsSync(parent) ? parent : existsSync(`${parent}.json`) ? `${parent}.json` : undefined;
+  }
+  if (!paths) return [];
+  const base = baseUrl ?? paths.dir;
+  return Object.entries(paths.value)
+    .filter((entry): entry is [string, string[]] => Array.isArray(entry[1]))
+    .map(([pattern, targets]) => {
+      const star = pattern.indexOf('*');
+      return {
+        prefix: star < 0 ? pattern : pattern.slice(0, star),
+        suffix: star < 0 ? '' : pattern.slice(star + 1),
+        targets: targets.filter((target) => typeof target === 'string').map((target) => resolve(base, target)),
+      };
+    })
+    .sort((a, b) => b.prefix.length - a.prefix.length);
+}
+
+/** tsconfig.json is JSON with comments and trailing commas. */
+function withoutJsonComments(text: string): string {
+  return text
+    .replace(/("(?:[^"\\]|\\.)*")|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (_match, string: string | undefined) => string ?? '')
+    .replace(/,(\s*[}\]])/g, '$1');
 }
 
 async function loadJavaScript(path: string, shown: string): Promise<unknown> {

@@ -26,6 +26,8 @@ export class FunctionConstruct extends Construct {
   readonly key: string;
   /** The deployed function's name (`app-dev-hello` unless `name` is set). */
   readonly physicalName: string;
+  /** Why AWS will refuse the derived name, printed as a warning: v3 packages it all the same. */
+  readonly nameWarning: string | undefined;
   readonly lambda: LambdaFunction;
   readonly version?: LambdaVersion;
   /** Set when the function runs a container image (`image`) rather than a zip. */
@@ -38,7 +40,7 @@ export class FunctionConstruct extends Construct {
     this.service = service;
     this.key = key;
     this.physicalName = config.name ?? naming.defaultFunctionName(service.name, service.stage, key);
-    checkFunctionName(this.physicalName, key, config.name !== undefined);
+    this.nameWarning = checkFunctionName(this.physicalName, key, config.name !== undefined);
     const path = `functions.${key}`;
     if (config.handler === undefined && config.image === undefined) throw invalid(`${path}.handler`, 'a handler like "file.function"', undefined);
     if (config.handler !== undefined && config.image !== undefined) {

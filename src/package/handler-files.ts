@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '../errors';
 import type { FunctionToPackage, PackageConfig } from './artifacts';
 
 const EXTENSIONS: Array<[RegExp, string[]]> = [
@@ -9,12 +8,15 @@ const EXTENSIONS: Array<[RegExp, string[]]> = [
 ];
 
 /**
- * A Node.js or Python handler whose file is not in the service folder would package, deploy and
- * fail only when invoked: stop at package time with the config path and the files looked for.
- * Not checked where fw does not build the code (a prebuilt `package.artifact`, an image).
+ * A Node.js or Python handler whose file is not in the service folder packages, deploys and fails
+ * only when invoked: said at package time with the config path and the files looked for, as a
+ * warning, since Serverless v3 packages such a service (its build step may write the file later,
+ * as a Kotlin/JS or compiled service's does). Not checked where fw does not build the code
+ * (a prebuilt `package.artifact`, an image). Returns the warnings.
  */
-export function checkHandlerFiles(serviceDir: string, functions: FunctionToPackage[], servicePackage: PackageConfig | undefined): void {
-  if (servicePackage?.artifact) return;
+export function missingHandlerFiles(serviceDir: string, functions: FunctionToPackage[], servicePackage: PackageConfig | undefined): string[] {
+  const warnings: string[] = [];
+  if (servicePackage?.artifact) return warnings;
   for (const fn of functions) {
     if (fn.image !== undefined || fn.package?.artifact || typeof fn.handler !== 'string') continue;
     const extensions = EXTENSIONS.find(([runtime]) => runtime.test(fn.runtime))?.[1];
@@ -23,8 +25,7 @@ export function checkHandlerFiles(serviceDir: string, functions: FunctionToPacka
     const module = fn.handler.slice(0, dot);
     const candidates = extensions.map(extension => `${module}${extension}`);
     if (candidates.some(file => existsSync(join(serviceDir, file)))) continue;
-    throw new ConfigError(
-      `Invalid configuration in 'functions.${fn.key}.handler': no file for handler "${fn.handler}" in the service folder (looked for ${candidates.join(', ')})`,
-    );
+    warnings.push(`functions.${fn.key}.handler: no file for handler "${fn.handler}" in the service folder (looked for ${candidates.join(', ')}): the function fails when invoked`);
   }
+  return warnings;
 }

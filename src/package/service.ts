@@ -12,7 +12,7 @@ import type { Template } from '../synth/template';
 import { version } from '../version';
 import type { Artifact, Artifacts } from '../artifacts/artifact';
 import { buildArtifacts } from './build';
-import { checkHandlerFiles } from './handler-files';
+import { missingHandlerFiles } from './handler-files';
 import { parseS3Uri } from './build';
 import { loadServiceConfig, type LoadedService } from '../service/load';
 import { attachPlugins, compile as compilePlugins, finalize as finalizePlugins, initialize as initializePlugins, loadPlugins, loadServiceWithPlugins, startPackage } from '../plugins';
@@ -134,6 +134,7 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
     s3Accelerate: s3AccelerateOption(request.options['aws-s3-accelerate']),
     images,
   }));
+  for (const fn of service.functions) if (fn.nameWarning) process.stderr.write(`Warning: ${fn.nameWarning}\n`);
   // Plugin hooks (issue 9): changes to the construct tree before synthesis go here.
   await compilePlugins(plugins, service, config as Record<string, unknown>);
 
@@ -158,7 +159,7 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
       package: fn.package as never,
     }));
     // A plugin may write the handler's file itself (a bundler, a compiler): then it is not checked.
-    if (!config.plugins) checkHandlerFiles(serviceDir, functions, config.package as never);
+    if (!config.plugins) for (const warning of missingHandlerFiles(serviceDir, functions, config.package as never)) process.stderr.write(`Warning: ${warning}\n`);
     const artifacts = await timed('package/artifacts', () => buildArtifacts({
       serviceDir,
       serviceName: loaded.serviceName,

@@ -40,15 +40,18 @@ export function clashingFunctionKeys(keys: readonly string[]): Array<{ key: stri
   return clashes;
 }
 
-/** The deployed name of a function (its `name`, or `service-stage-key`), as Lambda accepts it. */
-export function checkFunctionName(name: unknown, key: string, fromConfig: boolean): void {
-  if (typeof name !== 'string' || LAMBDA_NAME.test(name)) return;
+/**
+ * The deployed name of a function (its `name`, or `service-stage-key`), as Lambda accepts it.
+ * A `name` the user wrote that Lambda refuses is an error. A derived name over 64 characters is
+ * not: Serverless v3 packages it (AWS refuses it when the stack creates the function), so fw
+ * writes the same template and returns the warning to print.
+ */
+export function checkFunctionName(name: unknown, key: string, fromConfig: boolean): string | undefined {
+  if (typeof name !== 'string' || LAMBDA_NAME.test(name)) return undefined;
   if (fromConfig) {
     throw new ConfigError(`Invalid configuration in 'functions.${key}.name': expected a Lambda function name of 1 to 64 letters, digits, "-" and "_", got ${show(name)}`);
   }
-  throw new ConfigError(
-    `Invalid configuration in 'functions.${key}': its deployed name ${show(name)} is ${name.length} characters, over Lambda's 64 (shorten the service, stage or function name, or set functions.${key}.name)`,
-  );
+  return `functions.${key}: its deployed name ${show(name)} is ${name.length} characters, over Lambda's 64: AWS refuses it when the stack creates the function (shorten the service, stage or function name, or set functions.${key}.name)`;
 }
 
 /** The stack name (`service-stage`, or `provider.stackName`), as CloudFormation accepts it. */

@@ -47,6 +47,28 @@ formats('a fw.ts with top-level await loads as ESM', async () => {
   }
 });
 
+formats('a serverless.ts imports .ts files by relative path and through tsconfig.json paths (extends followed), each with its own __dirname, as ts-node with tsconfig-paths loads it for Serverless v3', async () => {
+  const folder = tempService({
+    'tsconfig.json': '{\n  // paths live in the extended file\n  "extends": "./tsconfig.paths.json",\n  "compilerOptions": { "target": "ES2020", },\n}\n',
+    'tsconfig.paths.json': '{ "compilerOptions": { "baseUrl": ".", "paths": { "@functions/*": ["src/functions/*"], "@libs/*": ["src/libs/*"] } } }\n',
+    'src/libs/handler-path.ts': "export const handlerPath = (dir: string): string => dir.split(process.cwd())[1].substring(1).replace(/\\\\/g, '/');\n",
+    'src/functions/hello/index.ts': "import { handlerPath } from '@libs/handler-path';\nimport schema from './schema';\nexport default { handler: `${handlerPath(__dirname)}/handler.main`, events: [{ http: { method: 'post', path: 'hello', request: { schemas: { 'application/json': schema } } } }] };\n",
+    'src/functions/hello/schema.ts': "export default { type: 'object', required: ['name'] } as const;\n",
+    'serverless.ts': "import hello from '@functions/hello';\nconst config: Record<string, unknown> = { service: 'typed', provider: { name: 'aws' }, functions: { hello } };\nmodule.exports = config;\n",
+  });
+  const cwd = process.cwd();
+  process.chdir(folder.dir);
+  try {
+    const service = await loadService({ cwd: folder.dir });
+    assert.equal(service.config.functions, {
+      hello: { handler: 'src/functions/hello/handler.main', events: [{ http: { method: 'post', path: 'hello', request: { schemas: { 'application/json': { type: 'object', required: ['name'] } } } } }] },
+    });
+  } finally {
+    process.chdir(cwd);
+    folder.cleanup();
+  }
+});
+
 formats('a YAML syntax error shows file, line and column', async () => {
   const folder = tempService({ 'fw.yml': 'service: app\nprovider:\n  name: aws\n  bad: [1, 2\n' });
   try {

@@ -31,7 +31,8 @@ fuzz(`${COUNT} mutants of seed ${SEED} in process: every one packaged or refused
   }
   assert.equal(failures, []);
   // The mix is fixed by the seed: a change here means the mutants (or fw) changed, so look.
-  assert.equal(tally, { packaged: 106, refused: 132, cliOnly: 2 });
+  // 107: a function keyed by 300 x's (a derived name over Lambda's 64) packages with a warning, as Serverless v3 packages it.
+  assert.equal(tally, { packaged: 107, refused: 131, cliOnly: 2 });
 });
 
 fuzz('a handful through the built CLI, including a config that keeps Node busy and never settles', async () => {

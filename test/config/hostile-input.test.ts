@@ -149,11 +149,23 @@ names('a name every JavaScript object already has is refused', async () => {
   );
 });
 
-names('a deployed name over Lambda\'s 64 characters says how to shorten it', async () => {
+names('a derived deployed name over Lambda\'s 64 characters packages as v3 packages it, with a warning saying how to shorten it; a name the user wrote is refused', async () => {
   const key = 'f'.repeat(57);
+  const folder = tempService({ ...HANDLER, ...yml(`functions:\n  ${key}:\n    handler: h.main\n`) });
+  const write = process.stderr.write;
+  let stderr = '';
+  process.stderr.write = ((chunk: string) => ((stderr += chunk), true)) as typeof process.stderr.write;
+  try {
+    const { template } = await packageService({ cwd: folder.dir, options: {} });
+    const resources = template.Resources as Record<string, { Properties: { FunctionName?: string } }>;
+    assert.is(resources[`${'F' + 'f'.repeat(56)}LambdaFunction`].Properties.FunctionName, `app-dev-${key}`);
+  } finally {
+    process.stderr.write = write;
+    folder.cleanup();
+  }
   assert.is(
-    await packageError(yml(`functions:\n  ${key}:\n    handler: h.main\n`)),
-    `Invalid configuration in 'functions.${key}': its deployed name "app-dev-${key}" is 65 characters, over Lambda's 64 (shorten the service, stage or function name, or set functions.${key}.name)`,
+    stderr,
+    `Warning: functions.${key}: its deployed name "app-dev-${key}" is 65 characters, over Lambda's 64: AWS refuses it when the stack creates the function (shorten the service, stage or function name, or set functions.${key}.name)\n`,
   );
   assert.is(
     await packageError(yml('functions:\n  hello:\n    handler: h.main\n    name: my fn\n')),

@@ -190,6 +190,19 @@ cfnSuite('a failing create rolls back to ROLLBACK_COMPLETE', async ({ t }) => {
   ]);
 });
 
+cfnSuite('a function name over Lambda\'s 64 characters fails its resource with CloudFormation\'s schema message', async ({ t }) => {
+  const name = `app-dev-${'f'.repeat(57)}`;
+  const template = JSON.stringify({
+    Resources: {
+      Fn: { Type: 'AWS::Lambda::Function', Properties: { FunctionName: name, Runtime: 'nodejs20.x', Handler: 'h.main', Role: 'arn:aws:iam::000000000000:role/r', Code: { ZipFile: 'exports.main = async () => 1;' } } },
+    },
+  });
+  await t.cfn.send(new CreateStackCommand({ StackName: 'longname', TemplateBody: template }));
+  assert.is((await settle(t.cfn, 'longname')).StackStatus, 'ROLLBACK_COMPLETE');
+  const { StackEvents } = await t.cfn.send(new DescribeStackEventsCommand({ StackName: 'longname' }));
+  assert.is(StackEvents!.find((e) => e.ResourceStatus === 'CREATE_FAILED')!.ResourceStatusReason, 'Properties validation failed for resource Fn with message: #/FunctionName: expected maxLength: 64, actual: 65');
+});
+
 cfnSuite('rejects bad templates with ValidationError and the reason', async ({ t }) => {
   const cases: [string, string][] = [
     ['{"Resources": ', 'Template format error: JSON not well-formed.'],

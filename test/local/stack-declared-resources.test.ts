@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CreateStackCommand, DeleteStackCommand, UpdateStackCommand } from '@aws-sdk/client-cloudformation';
-import { EventBridgeClient, ListEventBusesCommand, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { DescribeEventBusCommand, EventBridgeClient, ListEventBusesCommand, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { credentials, failure, outputsOf, settle, startTestCloud, type TestCloud } from './helpers';
@@ -67,11 +67,20 @@ declared('an SSM parameter is in the Parameter Store under its name; an update c
   assert.equal([updated.Parameter!.Value, updated.Parameter!.Version], ['hello again', 2]);
 });
 
-declared('an event bus keeps its declared name: a rule on its Arn gets the events PutEvents sends to that name', async ({ t, events, sqs }) => {
+declared('an event bus keeps its declared name (DescribeEventBus and ListEventBuses show it): a rule on its Arn gets the events PutEvents sends to that name', async ({ t, events, sqs }) => {
   const outputs = outputsOf(await settle(t.cfn, 'app'));
   assert.equal([outputs.BusName, outputs.BusArn], ['orders', 'arn:aws:events:us-east-1:000000000000:event-bus/orders']);
   const { EventBuses } = await events.send(new ListEventBusesCommand({}));
   assert.equal(EventBuses!.map((bus) => bus.Name), ['default', 'orders']);
+  // DescribeEventBus by name, by ARN, and with none (the default bus); an unknown bus as AWS answers it.
+  for (const Name of ['orders', outputs.BusArn]) {
+    const described = await events.send(new DescribeEventBusCommand({ Name }));
+    assert.equal([described.Name, described.Arn], ['orders', 'arn:aws:events:us-east-1:000000000000:event-bus/orders']);
+  }
+  const fallback = await events.send(new DescribeEventBusCommand({}));
+  assert.equal([fallback.Name, fallback.Arn], ['default', 'arn:aws:events:us-east-1:000000000000:event-bus/default']);
+  const missing = await events.send(new DescribeEventBusCommand({ Name: 'nope' })).then(() => undefined, (error: Error) => [error.name, error.message]);
+  assert.equal(missing, ['ResourceNotFoundException', 'Event bus nope does not exist.']);
   await events.send(new PutEventsCommand({ Entries: [{ EventBusName: 'orders', Source: 'shop', DetailType: 'order', Detail: JSON.stringify({ total: 150 }) }] }));
   const { Messages } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: "https://sqs.us-east-1.amazonaws.com/000000000000/big-orders", WaitTimeSeconds: 2 }));
   assert.equal(Messages!.map((message) => JSON.parse(message.Body!).detail), [{ total: 150 }]);

@@ -6,18 +6,23 @@ import * as assert from 'uvu/assert';
 import { ConfigError } from '../../src/errors';
 import { packageService } from '../../src/package/service';
 
-const handlers = suite('package: the handler file of a Node.js or Python function must exist');
+const handlers = suite('package: a Node.js or Python handler whose file is missing is said, and packaged as Serverless v3 packages it');
 
+/** What packaging wrote on stderr ("packaged" when nothing), or its error. */
 async function packageWith(files: Record<string, string>): Promise<string> {
   const cwd = mkdtempSync(join(tmpdir(), 'fw-handler-'));
+  const write = process.stderr.write;
+  let stderr = '';
+  process.stderr.write = ((chunk: string) => ((stderr += chunk), true)) as typeof process.stderr.write;
   try {
     for (const [name, text] of Object.entries(files)) writeFileSync(join(cwd, name), text);
     await packageService({ cwd, options: {} });
-    return 'packaged';
+    return stderr || 'packaged';
   } catch (error) {
     assert.instance(error, ConfigError);
     return (error as Error).message;
   } finally {
+    process.stderr.write = write;
     rmSync(cwd, { recursive: true, force: true });
   }
 }
@@ -25,17 +30,17 @@ async function packageWith(files: Record<string, string>): Promise<string> {
 const service = (runtime: string, handler: string) =>
   JSON.stringify({ service: 'app', provider: { name: 'aws', runtime }, functions: { hello: { handler } } });
 
-handlers('a missing Node.js handler file stops packaging with one line naming the setting', async () => {
+handlers('a missing Node.js handler file is a one-line warning naming the setting; the service packages', async () => {
   assert.is(
     await packageWith({ 'serverless.json': service('nodejs20.x', 'src/missing.main'), 'other.js': '' }),
-    `Invalid configuration in 'functions.hello.handler': no file for handler "src/missing.main" in the service folder (looked for src/missing.js, src/missing.mjs, src/missing.cjs, src/missing.ts, src/missing.mts, src/missing.cts, src/missing.jsx, src/missing.tsx)`,
+    `Warning: functions.hello.handler: no file for handler "src/missing.main" in the service folder (looked for src/missing.js, src/missing.mjs, src/missing.cjs, src/missing.ts, src/missing.mts, src/missing.cts, src/missing.jsx, src/missing.tsx): the function fails when invoked\n`,
   );
 });
 
 handlers('a missing Python handler file names the .py it looked for', async () => {
   assert.is(
     await packageWith({ 'serverless.json': service('python3.12', 'app.handler'), 'other.py': '' }),
-    `Invalid configuration in 'functions.hello.handler': no file for handler "app.handler" in the service folder (looked for app.py)`,
+    `Warning: functions.hello.handler: no file for handler "app.handler" in the service folder (looked for app.py): the function fails when invoked\n`,
   );
 });
 

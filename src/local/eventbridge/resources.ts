@@ -1,7 +1,7 @@
 /**
  * EventBridge rules, targets and buses made by the API (PutRule, PutTargets, ListRules,
  * ListTargetsByRule, RemoveTargets, DeleteRule, DescribeRule, CreateEventBus, DeleteEventBus,
- * ListEventBuses). Rules are kept as `AWS::Events::Rule` records beside the stacks' ones, so PutEvents
+ * DescribeEventBus, ListEventBuses). Rules are kept as `AWS::Events::Rule` records beside the stacks' ones, so PutEvents
  * and the scheduler route to them alike.
  */
 import { AwsError } from '../protocol/errors';
@@ -155,6 +155,18 @@ export function eventResourceOperation(cloud: LocalServices, operation: string, 
     case 'DeleteEventBus': {
       if (typeof input.Name === 'string') cloud.apiResources.remove(BUS, input.Name);
       return {};
+    }
+    case 'DescribeEventBus': {
+      // Name or ARN; none is the default bus.
+      const name = busName(input.Name);
+      busExists(cloud, name);
+      const record = cloud.resources(BUS).find((entry) => entry.record.physicalId === name)?.record;
+      const description = record?.properties.Description;
+      return {
+        Name: name,
+        Arn: record?.attributes.Arn ?? `arn:aws:events:${region}:${cloud.accountId}:event-bus/default`,
+        ...(typeof description === 'string' ? { Description: description } : {}),
+      };
     }
     case 'ListEventBuses':
       return {

@@ -38,6 +38,11 @@ function deployFunction(name: string, properties: Record<string, unknown>, conte
 export const lambdaFunctionProvider: ResourceProvider = {
   replaceOn: ['FunctionName', 'PackageType'],
   create(properties, context) {
+    // CloudFormation checks the resource's schema before Lambda is asked (a derived
+    // `service-stage-function` name over 64 characters, which Serverless v3 packages, fails here).
+    if (typeof properties.FunctionName === 'string' && properties.FunctionName.length > 64) {
+      throw new AwsError('InvalidRequest', `Properties validation failed for resource ${context.logicalId} with message: #/FunctionName: expected maxLength: 64, actual: ${properties.FunctionName.length}`);
+    }
     const name = typeof properties.FunctionName === 'string' ? properties.FunctionName : generatedName(context.stackName, context.logicalId, 64);
     const taken = context.cloud.resources('AWS::Lambda::Function').some(({ record }) => record.physicalId === name);
     if (taken) throw new AwsError('AlreadyExists', `Resource of type 'AWS::Lambda::Function' with identifier '${name}' already exists.`);
