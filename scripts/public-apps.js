@@ -8,7 +8,7 @@
 // README.md as Serverless wrote them). The tarball is fetched with `npm pack` (its own
 // dependencies are not needed), the example copied out, and its dependencies installed with
 // `npm install` as its README says. A folder is complete once it holds `.fw-installed`.
-// Other packages' tarballs carry other apps the same way (serverlessOfflineWebsocketApp).
+// Other packages' tarballs carry other apps the same way (serverlessOfflineWebsocketApp, serverlessWebsocketFixture).
 // Plain Node, no dependencies.
 'use strict';
 
@@ -88,6 +88,23 @@ function serverlessOfflineWebsocketApp({ log = () => undefined } = {}) {
 }
 
 /**
+ * Serverless, Inc.'s own WebSocket service: the fixture its integration test (test/integration/websocket.test.js)
+ * deployed to AWS, as serverless@2.13.0 (and 1.x–2.13) published it in test/fixtures/websocket/: $connect,
+ * $disconnect and $default on one function that logs the event, a `hello` route with a route response
+ * that answers `Hello, <name>`, and `provider.logs.websocket: true`. It says `runtime: nodejs12.x` under
+ * `configValidationMode: error`, which Serverless v3 refuses ("must be equal to one of the allowed
+ * values"), so it is deployed through --config from a copy beside it (serverless.fw-test.yml) that says
+ * nodejs14.x, the oldest runtime v3 accepts; serverless.yml and core.js stay as published.
+ */
+function serverlessWebsocketFixture({ log = () => undefined } = {}) {
+  const app = appFromTarball('serverless@2.13.0', path.join('package', 'test', 'fixtures', 'websocket'), 'websocket', (dir) => {
+    const text = fs.readFileSync(path.join(dir, 'serverless.yml'), 'utf8');
+    fs.writeFileSync(path.join(dir, 'serverless.fw-test.yml'), text.replace(/^(  runtime: )nodejs12\.x$/m, '$1nodejs14.x'));
+  }, log);
+  return { ...app, config: 'serverless.fw-test.yml' };
+}
+
+/**
  * Pinned npm packages installed once from the registry into ~/.cache/fw-test-apps/<spec>/node_modules
  * (or $FW_TEST_APPS_DIR/…); returns that node_modules folder.
  */
@@ -128,4 +145,4 @@ function v3ServiceFile(dir) {
   return name;
 }
 
-module.exports = { publicApp, serverlessOfflineWebsocketApp, installedPackage, runtimeSdkV2, v3ServiceFile };
+module.exports = { publicApp, serverlessOfflineWebsocketApp, serverlessWebsocketFixture, installedPackage, runtimeSdkV2, v3ServiceFile };

@@ -122,7 +122,7 @@ websocket('logs add the log group, stage settings and the account role custom re
 });
 
 websocket('a route two functions claim invokes the last one, as Serverless v3 deploys it, and fw says so', () => {
-  // serverless-offline@5.0.1's manual_test_websocket app (test/local/public-websocket-app.test.ts) has such a route.
+  // serverless-offline@5.0.1's manual_test_websocket app (test/local/public-websocket-apps.test.ts) has such a route.
   const written: string[] = [];
   const write = process.stderr.write;
   process.stderr.write = ((chunk: string) => (written.push(String(chunk)), true)) as typeof process.stderr.write;
