@@ -8,6 +8,7 @@
 // README.md as Serverless wrote them). The tarball is fetched with `npm pack` (its own
 // dependencies are not needed), the example copied out, and its dependencies installed with
 // `npm install` as its README says. A folder is complete once it holds `.fw-installed`.
+// Other packages' tarballs carry other apps the same way (serverlessOfflineWebsocketApp, serverlessWebsocketFixture).
 // Plain Node, no dependencies.
 'use strict';
 
@@ -25,30 +26,82 @@ function npm(args, cwd) {
   return result.stdout;
 }
 
+/** The npm tarball of `spec`, unpacked once into <cache>/<spec>/tarball; returns that folder. */
+function unpackedTarball(spec, log) {
+  const root = path.join(process.env.FW_TEST_APPS_DIR || path.join(os.homedir(), '.cache', 'fw-test-apps'), spec);
+  const unpacked = path.join(root, 'tarball');
+  if (fs.existsSync(path.join(unpacked, '.fw-unpacked'))) return unpacked;
+  log(`Fetching ${spec} from the npm registry into ${root} …`);
+  fs.rmSync(unpacked, { recursive: true, force: true });
+  fs.mkdirSync(unpacked, { recursive: true });
+  const file = npm(['pack', spec], unpacked).trim().split('\n').pop();
+  const tar = spawnSync('tar', ['xzf', file], { cwd: unpacked, encoding: 'utf8' });
+  if (tar.status !== 0) throw new Error(`Unpacking ${file} failed: ${tar.stderr}`);
+  fs.writeFileSync(path.join(unpacked, '.fw-unpacked'), new Date().toISOString());
+  return unpacked;
+}
+
+/**
+ * A folder of the tarball of `spec` copied to <cache>/<spec>/<name>, then `prepare(dir)` run in it (its
+ * README's install steps); complete once it holds `.fw-installed`.
+ */
+function appFromTarball(spec, folder, name, prepare, log) {
+  const dir = path.join(process.env.FW_TEST_APPS_DIR || path.join(os.homedir(), '.cache', 'fw-test-apps'), spec, name);
+  const source = `${spec} ${folder}`;
+  if (fs.existsSync(path.join(dir, '.fw-installed'))) return { dir, source };
+  const from = path.join(unpackedTarball(spec, log), folder);
+  if (!fs.existsSync(from)) throw new Error(`${spec} has no ${folder}`);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.cpSync(from, dir, { recursive: true });
+  prepare(dir);
+  fs.writeFileSync(path.join(dir, '.fw-installed'), new Date().toISOString());
+  return { dir, source };
+}
+
 /** The folder of one of Serverless's examples, with its dependencies installed; installs it first when needed. */
 function publicApp(example, { log = () => undefined } = {}) {
-  const root = path.join(process.env.FW_TEST_APPS_DIR || path.join(os.homedir(), '.cache', 'fw-test-apps'), SNAPSHOT);
-  const dir = path.join(root, example);
-  if (fs.existsSync(path.join(dir, '.fw-installed'))) return { dir, source: `${SNAPSHOT} ${SNAPSHOT_FOLDER}/${example}` };
-  const unpacked = path.join(root, 'tarball');
-  if (!fs.existsSync(path.join(unpacked, SNAPSHOT_FOLDER))) {
-    log(`Fetching ${SNAPSHOT} from the npm registry into ${root} …`);
-    fs.rmSync(unpacked, { recursive: true, force: true });
-    fs.mkdirSync(unpacked, { recursive: true });
-    const file = npm(['pack', SNAPSHOT], unpacked).trim().split('\n').pop();
-    const tar = spawnSync('tar', ['xzf', file], { cwd: unpacked, encoding: 'utf8' });
-    if (tar.status !== 0) throw new Error(`Unpacking ${file} failed: ${tar.stderr}`);
-  }
-  const source = path.join(unpacked, SNAPSHOT_FOLDER, example);
-  if (!fs.existsSync(source)) throw new Error(`${SNAPSHOT} has no example ${example}`);
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.cpSync(source, dir, { recursive: true });
-  if (fs.existsSync(path.join(dir, 'package.json'))) {
+  return appFromTarball(SNAPSHOT, path.join(SNAPSHOT_FOLDER, example), example, (dir) => {
+    if (!fs.existsSync(path.join(dir, 'package.json'))) return;
     log(`npm install in ${dir} …`);
     npm(['install', '--no-package-lock'], dir);
-  }
-  fs.writeFileSync(path.join(dir, '.fw-installed'), new Date().toISOString());
-  return { dir, source: `${SNAPSHOT} ${SNAPSHOT_FOLDER}/${example}` };
+  }, log);
+}
+
+/**
+ * serverless-offline's WebSocket test app, as serverless-offline@5.0.1 (and 4.10.x, 5.0.0) published it in
+ * manual_test_websocket/: a service of ten functions on $connect, $disconnect, $default and seven
+ * custom routes that answer through ApiGatewayManagementApi.postToConnection (aws-sdk v2) and keep a
+ * listener's connection id in DynamoDB. Its README deploys it to AWS with `npm run deploy-aws`, which
+ * runs scripts/deploy_to_aws.sh: install aws-sdk, `cp ./scripts/serverless..yml ./serverless.yml`,
+ * `cat ./scripts/serverless.aws.yml >> ./serverless.yml`, `sls deploy`. Those steps are taken here as
+ * written, but for the install: `npm install --omit=dev --no-save` puts the same aws-sdk v2 in
+ * node_modules without rewriting package.json (the devDependencies are the mocha tests', which the
+ * tarball does not carry).
+ */
+function serverlessOfflineWebsocketApp({ log = () => undefined } = {}) {
+  return appFromTarball('serverless-offline@5.0.1', path.join('package', 'manual_test_websocket'), 'manual_test_websocket', (dir) => {
+    log(`npm install in ${dir} …`);
+    npm(['install', '--omit=dev', '--no-save', '--no-package-lock'], dir);
+    fs.copyFileSync(path.join(dir, 'scripts', 'serverless..yml'), path.join(dir, 'serverless.yml'));
+    fs.appendFileSync(path.join(dir, 'serverless.yml'), fs.readFileSync(path.join(dir, 'scripts', 'serverless.aws.yml')));
+  }, log);
+}
+
+/**
+ * Serverless, Inc.'s own WebSocket service: the fixture its integration test (test/integration/websocket.test.js)
+ * deployed to AWS, as serverless@2.13.0 (and 1.x–2.13) published it in test/fixtures/websocket/: $connect,
+ * $disconnect and $default on one function that logs the event, a `hello` route with a route response
+ * that answers `Hello, <name>`, and `provider.logs.websocket: true`. It says `runtime: nodejs12.x` under
+ * `configValidationMode: error`, which Serverless v3 refuses ("must be equal to one of the allowed
+ * values"), so it is deployed through --config from a copy beside it (serverless.fw-test.yml) that says
+ * nodejs14.x, the oldest runtime v3 accepts; serverless.yml and core.js stay as published.
+ */
+function serverlessWebsocketFixture({ log = () => undefined } = {}) {
+  const app = appFromTarball('serverless@2.13.0', path.join('package', 'test', 'fixtures', 'websocket'), 'websocket', (dir) => {
+    const text = fs.readFileSync(path.join(dir, 'serverless.yml'), 'utf8');
+    fs.writeFileSync(path.join(dir, 'serverless.fw-test.yml'), text.replace(/^(  runtime: )nodejs12\.x$/m, '$1nodejs14.x'));
+  }, log);
+  return { ...app, config: 'serverless.fw-test.yml' };
 }
 
 /**
@@ -92,4 +145,4 @@ function v3ServiceFile(dir) {
   return name;
 }
 
-module.exports = { publicApp, installedPackage, runtimeSdkV2, v3ServiceFile };
+module.exports = { publicApp, serverlessOfflineWebsocketApp, serverlessWebsocketFixture, installedPackage, runtimeSdkV2, v3ServiceFile };

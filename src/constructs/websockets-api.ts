@@ -219,16 +219,24 @@ export class WebsocketsApi extends Construct {
   }
 
   addRoute(fn: FunctionConstruct, props: WebsocketsRouteProps, path: string): void {
+    const routeLogicalId = naming.websocketsRoute(props.routeKey);
     const claimed = this.routes.get(props.routeKey);
     if (claimed) {
-      // The reference keeps only the last function for a route, silently.
-      throw new ConfigError(
-        `Invalid configuration in '${path}': the websocket route ${JSON.stringify(props.routeKey)} is already handled by function "${claimed.fn.key}" at '${claimed.path}'`,
+      // An API has one route per key. Serverless Framework v3 keeps the last function's route and says
+      // nothing; published services rely on that (they deploy to AWS), so fw keeps it too, and says so.
+      process.stderr.write(
+        `Warning: ${path}: the websocket route ${JSON.stringify(props.routeKey)} is also handled by function "${claimed.fn.key}" at '${claimed.path}'; ` +
+          `an API has one route per key, so it invokes "${fn.key}" only (as Serverless Framework v3 deploys it)\n`,
       );
+      this.node.tryRemoveChild(`Route-${routeLogicalId}`);
+      if (claimed.response) {
+        this.node.tryRemoveChild(`RouteResponse-${routeLogicalId}`);
+        this.routeResponses.splice(this.routeResponses.indexOf(claimed.response), 1);
+      }
+      this.routes.delete(props.routeKey);
     }
     const integration = this.integrationFor(fn);
     const authorizerId = props.authorizer ? this.authorizerFor(props.authorizer) : undefined;
-    const routeLogicalId = naming.websocketsRoute(props.routeKey);
     const route = new WebsocketsResource(this, `Route-${routeLogicalId}`, {
       logicalId: routeLogicalId,
       type: 'AWS::ApiGatewayV2::Route',

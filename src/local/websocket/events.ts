@@ -120,3 +120,19 @@ export function selectRoute(expression: string, body: string): string | undefine
   }
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
 }
+
+/**
+ * An access log line: `format` with each `$context.<path>` variable replaced by that field of the
+ * event's requestContext (`$context.identity.sourceIp`, `$context.routeKey`, …), `status` and
+ * `error.message` by the outcome, and "-" for what the event does not carry, as API Gateway writes them.
+ */
+export function accessLogLine(format: string, context: Record<string, unknown>, outcome: { status: number; error?: string }): string {
+  const known: Record<string, unknown> = { status: outcome.status, 'error.message': outcome.error, 'error.messageString': outcome.error === undefined ? undefined : JSON.stringify(outcome.error) };
+  return format.replace(/\$context\.([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*)/g, (_, path: string) => {
+    let value: unknown = Object.hasOwn(known, path) ? known[path] : context;
+    if (!Object.hasOwn(known, path)) {
+      for (const key of path.split('.')) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+    }
+    return value === undefined || value === null || value === '' || typeof value === 'object' ? '-' : String(value);
+  });
+}

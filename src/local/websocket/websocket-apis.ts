@@ -3,15 +3,15 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { LocalCredentials } from '../access/credentials';
-import type { CloudIdentity, Diagnostics, DeployedResources, FunctionInvoker } from '../service-interfaces';
+import type { CloudIdentity, Diagnostics, DeployedResources, FunctionInvoker, Stores } from '../service-interfaces';
 
-/** What WebSocket APIs need: where the cloud listens, its credentials, the deployed routes and the functions behind them. */
-export type WebSocketServices = CloudIdentity & Diagnostics & Pick<DeployedResources, 'resources'> & { readonly functions: FunctionInvoker };
+/** What WebSocket APIs need: where the cloud listens, its credentials, the deployed routes, the functions behind them and the log groups stages write to. */
+export type WebSocketServices = CloudIdentity & Diagnostics & Pick<DeployedResources, 'resources'> & Pick<Stores, 'logs'> & { readonly functions: FunctionInvoker };
 import type { ResourceRecord } from '../cloudformation/model';
 import type { LocalRequest, LocalResponse } from '../http';
 import type { GatewayAuthorization } from '../gateway/authorization';
 import { functionOfIntegration } from '../gateway/routes';
-import { connectEvent, disconnectEvent, messageEvent, selectRoute, type ConnectionInfo } from './events';
+import { accessLogLine, connectEvent, disconnectEvent, messageEvent, selectRoute, type ConnectionInfo } from './events';
 
 /** API Gateway's WebSocket limits: 128 KB a message, 10 minutes idle, 2 hours a connection. */
 export const MAX_MESSAGE_BYTES = 128 * 1024;
@@ -120,16 +120,22 @@ export class WebSocketApis {
     const connectRoute = this.route(api, '$connect');
     if (connectRoute) {
       const checked = await this.authorization.checkWebSocketConnect(request, api, connectRoute, event);
-      if ('refusal' in checked) return refuseUpgrade(socket, checked.refusal);
+      if ('refusal' in checked) {
+        this.accessLog(api, event, checked.refusal.status);
+        return refuseUpgrade(socket, checked.refusal);
+      }
       connection.authorizer = checked.authorizer;
       if (checked.authorizer) (event.requestContext as Record<string, unknown>).authorizer = checked.authorizer;
       const answer = await this.invokeRoute(api, connectRoute, event);
       if ('failed' in answer || answer.statusCode < 200 || answer.statusCode > 299) {
-        return refuseUpgrade(socket, 'failed' in answer ? message(502, 'Internal server error') : { status: answer.statusCode, body: answer.body ?? '' });
+        const refusal = 'failed' in answer ? message(502, 'Internal server error') : { status: answer.statusCode, body: answer.body ?? '' };
+        this.accessLog(api, event, refusal.status, 'failed' in answer ? 'Internal server error' : undefined);
+        return refuseUpgrade(socket, refusal);
       }
       const protocol = answer.headers['sec-websocket-protocol'];
       if (protocol) this.protocols.set(req, protocol);
     }
+    this.accessLog(api, event, 200);
     if (socket.destroyed) return;
     this.server.handleUpgrade(req, socket, head, (ws) => this.accepted(api, { ...connection, socket: ws, lastActiveAt: Date.now(), timers: [] }));
   }
@@ -151,7 +157,10 @@ export class WebSocketApis {
       const closed = connection.closedBy ?? { code: code === 1005 ? 1005 : code, reason: code === 1005 ? 'Client-side close frame status not set' : reason.toString('utf8') };
       this.cloud.log(`WebSocket ${connection.apiId}/${connection.stage} disconnected ${connection.connectionId} (${closed.code})`);
       const route = this.route(api, '$disconnect');
-      if (route && !this.stopping) void this.invokeRoute(api, route, disconnectEvent(connection, closed.code, closed.reason));
+      if (this.stopping) return;
+      const event = disconnectEvent(connection, closed.code, closed.reason);
+      if (!route) return this.accessLog(api, event, 200);
+      void this.invokeRoute(api, route, event).then((answer) => this.accessLog(api, event, 'failed' in answer ? 500 : 200, 'failed' in answer ? 'Internal server error' : undefined));
     });
     connection.socket.on('error', () => {});
   }
@@ -162,11 +171,28 @@ export class WebSocketApis {
     const route = (selected !== undefined && !selected.startsWith('$') ? this.route(api, selected) : undefined) ?? this.route(api, '$default');
     const event = messageEvent(connection, route ? String(route.properties.RouteKey) : (selected ?? '$default'), data, isBinary);
     const requestId = String((event.requestContext as Record<string, unknown>).requestId);
-    const error = (text: string) => this.send(connection, JSON.stringify({ message: text, connectionId: connection.connectionId, requestId }));
-    if (!route) return error('Forbidden');
+    const error = (status: number, text: string) => {
+      this.accessLog(api, event, status, text);
+      this.send(connection, JSON.stringify({ message: text, connectionId: connection.connectionId, requestId }));
+    };
+    if (!route) return error(403, 'Forbidden');
     const answer = await this.invokeRoute(api, route, event);
-    if ('failed' in answer) return error('Internal server error');
+    if ('failed' in answer) return error(500, 'Internal server error');
+    this.accessLog(api, event, 200);
     if (this.hasRouteResponse(api, route) && answer.body !== undefined) this.send(connection, answer.body);
+  }
+
+  /**
+   * The stage's access log line for one event, when its `AccessLogSettings` name a log group that exists
+   * (`provider.logs.websocket` in serverless.yml): the Format with its `$context.*` variables filled in.
+   */
+  private accessLog(api: ResourceRecord, event: Record<string, unknown>, status: number, error?: string): void {
+    const context = event.requestContext as Record<string, unknown>;
+    const stage = this.children('AWS::ApiGatewayV2::Stage', api.physicalId).find((record) => record.properties.StageName === context.stage);
+    const settings = stage?.properties.AccessLogSettings as { DestinationArn?: unknown; Format?: unknown } | undefined;
+    const group = /:log-group:([^:]+)/.exec(String(settings?.DestinationArn ?? ''))?.[1];
+    if (!group || typeof settings?.Format !== 'string' || !this.cloud.logs.hasGroup(group)) return;
+    this.cloud.logs.append(group, `${api.physicalId}_${String(context.stage)}`, [accessLogLine(settings.Format, context, { status, error })]);
   }
 
   private send(connection: Connection, data: string | Buffer): void {

@@ -121,16 +121,36 @@ websocket('logs add the log group, stage settings and the account role custom re
   });
 });
 
-websocket('a route twice, a route key that cannot name a logical id, or an authorizer off $connect is refused', () => {
-  assert.is(
-    errorOf({
+websocket('a route two functions claim invokes the last one, as Serverless v3 deploys it, and fw says so', () => {
+  // serverless-offline@5.0.1's manual_test_websocket app (test/local/public-websocket-apps.test.ts) has such a route.
+  const written: string[] = [];
+  const write = process.stderr.write;
+  process.stderr.write = ((chunk: string) => (written.push(String(chunk)), true)) as typeof process.stderr.write;
+  let t: Template;
+  try {
+    t = synth({
       functions: {
-        a: { handler: 'h.a', events: [{ websocket: 'x' }] },
+        a: { handler: 'h.a', events: [{ websocket: { route: 'x', routeResponseSelectionExpression: '$default' } }] },
         b: { handler: 'h.b', events: [{ websocket: 'x' }] },
       },
-    }),
-    `Invalid configuration in 'functions.b.events[0].websocket': the websocket route "x" is already handled by function "a" at 'functions.a.events[0].websocket'`,
+    });
+  } finally {
+    process.stderr.write = write;
+  }
+  assert.equal(written, [
+    `Warning: functions.b.events[0].websocket: the websocket route "x" is also handled by function "a" at 'functions.a.events[0].websocket.route'; an API has one route per key, so it invokes "b" only (as Serverless Framework v3 deploys it)\n`,
+  ]);
+  assert.equal(t.Resources.xWebsocketsRoute, {
+    Type: 'AWS::ApiGatewayV2::Route',
+    Properties: { ApiId: { Ref: 'WebsocketsApi' }, RouteKey: 'x', AuthorizationType: 'NONE', Target: { 'Fn::Join': ['/', ['integrations', { Ref: 'BWebsocketsIntegration' }]] } },
+  });
+  assert.equal(
+    Object.keys(t.Resources).filter(id => /Websockets(Route|Integration|RouteResponse)$|LambdaPermissionWebsockets$/.test(id)).sort(),
+    ['ALambdaPermissionWebsockets', 'AWebsocketsIntegration', 'BLambdaPermissionWebsockets', 'BWebsocketsIntegration', 'xWebsocketsRoute'],
   );
+});
+
+websocket('a route key that cannot name a logical id, or an authorizer off $connect is refused', () => {
   assert.match(errorOf({ functions: { a: { handler: 'h.a', events: [{ websocket: { route: 'a b' } }] } } }), `'functions.a.events[0].websocket.route'`);
   assert.match(
     errorOf({ functions: { a: { handler: 'h.a', events: [{ websocket: { route: 'foo', authorizer: 'arn:aws:lambda:us-east-1:1:function:auth' } }] } } }),
