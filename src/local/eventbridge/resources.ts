@@ -129,12 +129,6 @@ export function eventResourceOperation(cloud: LocalServices, operation: string, 
       cloud.apiResources.changed(record);
       return changed({});
     }
-    case 'DescribeEventBus': {
-      const name = bus;
-      if (name !== 'default') busExists(cloud, name);
-      const found = cloud.resources(BUS).find(({ record }) => record.physicalId === name);
-      return { Name: name, Arn: found ? found.record.attributes.Arn : `arn:aws:events:${region}:${cloud.accountId}:event-bus/${name}` };
-    }
     case 'ListTargetsByRule':
       return { Targets: (rule(cloud, input.Rule, bus).properties.Targets as Target[] | undefined) ?? [] };
     case 'RemoveTargets': {
