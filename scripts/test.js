@@ -25,14 +25,18 @@ const jobs = Math.max(1, Number(process.env.FW_TEST_JOBS) || Math.max(2, 2 * (os
 const timingsFile = path.join(os.tmpdir(), 'fw-test-durations.json');
 const uvuBin = path.join(root, 'node_modules', 'uvu', 'bin.js');
 
-/** Every test file under dist/test, relative to it, fixtures excepted. */
+/**
+ * Every test file under dist/test, relative to it, fixtures excepted, and only those whose source
+ * test/….test.ts still exists: tsc leaves the output of a moved or deleted test behind, which would
+ * run against stale modules in dist/src and pass without testing anything current.
+ */
 function testFiles(dir = testRoot, prefix = '') {
   const files = [];
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
     if (entry.isDirectory()) {
       if (entry.name !== 'fixtures') files.push(...testFiles(path.join(dir, entry.name), relative));
-    } else if (pattern.test(relative)) {
+    } else if (pattern.test(relative) && fs.existsSync(path.join(root, 'test', relative.replace(/\.js$/, '.ts')))) {
       files.push(relative);
     }
   }
