@@ -9,9 +9,10 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { spawn, spawnSync } = require('child_process');
+const { spawnSync } = require('child_process');
+const { hasPython } = require('../bench/servers');
+const { runLocalFw } = require('./local-fw');
 
-const FW = path.join(__dirname, '..', '..', 'bin', 'fw.js');
 const PACKAGES = ['python3-boto3', 'python3-botocore', 'python3-s3transfer', 'python3-jmespath', 'python3-urllib3'];
 
 function has(command, args) {
@@ -55,31 +56,20 @@ def round_trip(event, context):
     return {'botocore': botocore.__version__, 'endpoint': s3.meta.endpoint_url, 'body': body}
 `;
 
-function run(args, cwd, env) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [FW, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 /** PASS/FAIL/SKIP lines, against the local cloud at `url`. */
 async function oldBoto3Checks(url) {
   const name = "a function vendoring Debian's boto3 1.26 (botocore 1.29, which reads no AWS_ENDPOINT_URL) reaches the local cloud";
-  if (!has('python3', ['--version'])) return [`SKIP  ${name}: no python3`];
+  if (!hasPython([])) return [`SKIP  ${name}: no python3`];
   if (!has('apt-get', ['--version']) || !has('dpkg-deb', ['--version'])) return [`SKIP  ${name}: no apt-get or dpkg-deb to fetch Debian's packages`];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-old-boto3-'));
   try {
     fs.cpSync(debianBoto3(), dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'serverless.yml'), SERVICE);
     fs.writeFileSync(path.join(dir, 'handler.py'), HANDLER);
-    const env = { ...process.env, AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', FW_LOCAL_PORT: new URL(url).port, NO_COLOR: '1' };
-    const deployed = await run(['deploy', '--local'], dir, env);
+    const port = new URL(url).port;
+    const deployed = await runLocalFw(['deploy', '--local'], dir, port);
     if (deployed.code !== 0) throw new Error(`fw deploy --local failed: ${deployed.stderr.trim()}`);
-    const invoked = await run(['invoke', '--local', '-f', 'roundTrip'], dir, env);
+    const invoked = await runLocalFw(['invoke', '--local', '-f', 'roundTrip'], dir, port);
     const answer = invoked.code === 0 ? JSON.parse(invoked.stdout) : undefined;
     if (!answer) throw new Error(`fw invoke failed: ${invoked.stderr.trim()}`);
     if (answer.botocore !== '1.29.27') throw new Error(`the function ran botocore ${answer.botocore}, not Debian's 1.29.27`);

@@ -4,27 +4,9 @@
 // functions import boto3, so this needs python3 with boto3: skipped, and said so, without them.
 'use strict';
 
-const { spawn } = require('child_process');
-const path = require('path');
 const { hasPython } = require('../bench/servers');
 const { publicApp, v3ServiceFile } = require('../public-apps');
-
-const FW = path.join(__dirname, '..', '..', 'bin', 'fw.js');
-
-function fwDeploy(dir, port) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [FW, 'deploy', '--local', '--config', v3ServiceFile(dir)], {
-      cwd: dir,
-      env: { ...process.env, AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', FW_LOCAL_PORT: String(port), NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const { runLocalFw } = require('./local-fw');
 
 function expect(condition, message) {
   if (!condition) throw new Error(message);
@@ -45,7 +27,7 @@ async function publicPythonAppChecks(url) {
   if (!hasPython(['boto3'])) return [`SKIP  ${name}: python3 has no boto3 (pip install boto3)`];
   try {
     const { dir } = publicApp('aws-python-rest-api-with-dynamodb');
-    const deployed = await fwDeploy(dir, new URL(url).port);
+    const deployed = await runLocalFw(['deploy', '--local', '--config', v3ServiceFile(dir)], dir, new URL(url).port);
     expect(deployed.code === 0, `fw deploy --local failed: ${deployed.stderr.trim()}`);
     const line = deployed.stdout.split('\n').find((text) => /^\s*POST - .*\/todos$/.test(text));
     expect(line, `no POST /todos endpoint in:\n${deployed.stdout}`);

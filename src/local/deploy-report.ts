@@ -41,10 +41,8 @@ export function notEnforced(cloud: Pick<Stores, 'stacks' | 's3'>, stack: StackRe
       const notRun = isCustomResourceType(record.type) ? notRunReason(record.type, properties, cloud.s3) : undefined;
       if (notRun) lines.push(`${record.logicalId}: custom resource not run: ${notRun}`);
       if (record.type === 'AWS::Lambda::Function') {
-        const runtime = functionNotRun(properties);
-        if (runtime) lines.push(`${record.logicalId}: ${runtime} not run by the local cloud (it runs Node.js and Python functions); invoking it fails`);
-        const mismatch = runtime ? undefined : runtimeMismatch(String(properties.Runtime ?? 'nodejs20.x'));
-        if (mismatch) lines.push(`${record.logicalId}: ${mismatch}`);
+        const note = functionNote(properties);
+        if (note) lines.push(`${record.logicalId}: ${note}`);
       }
       const listenerNote = loadBalancerNotEmulated(record.type, properties);
       if (listenerNote) lines.push(`${record.logicalId}: ${listenerNote}`);
@@ -57,11 +55,12 @@ export function notEnforced(cloud: Pick<Stores, 'stacks' | 's3'>, stack: StackRe
   return [...recordedLines, ...lines.sort()];
 }
 
-/** What a function the local runtime cannot run is (`runtime java17`, `container image`), or nothing when it runs. */
-function functionNotRun(properties: Record<string, unknown>): string | undefined {
-  if (properties.PackageType === 'Image') return 'container image';
+/** What the local runtime does not run of a function as AWS would (a container image, Java, another Python version), or nothing. */
+function functionNote(properties: Record<string, unknown>): string | undefined {
+  const notRun = 'not run by the local cloud (it runs Node.js and Python functions); invoking it fails';
+  if (properties.PackageType === 'Image') return `container image ${notRun}`;
   const runtime = String(properties.Runtime ?? 'nodejs20.x');
-  return /^(nodejs|python)/.test(runtime) ? undefined : `runtime ${runtime}`;
+  return /^(nodejs|python)/.test(runtime) ? runtimeMismatch(runtime) : `runtime ${runtime} ${notRun}`;
 }
 
 /** The deploy-time settings the stack was deployed with, which the local cloud records (DescribeStacks) but does not act on; its stack policy it enforces. */

@@ -1,32 +1,18 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
 
 /**
- * Which program runs a function of a runtime, and whether it is the version the runtime names.
+ * Which program runs a Python function, and whether runtimes run on the version they name.
  * A `python3.12` function runs on `python3.12` when the PATH has it, else on `python3`; a Node.js
  * function runs on the Node.js that runs the local cloud. What runs on another version than the
  * runtime's is said once at deploy (deploy-report.ts), never silently.
  */
 export interface Interpreter {
   command: string;
-  /** The major.minor (Python) or major (Node.js) version that runs, or undefined when the program is missing. */
+  /** The major.minor version that runs, or undefined when the program is missing. */
   version: string | undefined;
 }
 
 const found = new Map<string, Interpreter>();
-
-function onPath(command: string): boolean {
-  return (process.env.PATH ?? '').split(delimiter).some((folder) => {
-    if (!folder) return false;
-    try {
-      accessSync(join(folder, command), constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
 
 function pythonVersion(command: string): string | undefined {
   const run = spawnSync(command, ['-c', 'import sys; print("%d.%d" % sys.version_info[:2])'], { encoding: 'utf8', timeout: 10_000 });
@@ -37,9 +23,9 @@ function pythonVersion(command: string): string | undefined {
 export function pythonInterpreter(runtime: string): Interpreter {
   let interpreter = found.get(runtime);
   if (!interpreter) {
-    // A pyenv shim or a broken link can be on the PATH under the runtime's name without running it.
+    // Asked for its version, not looked up on the PATH: a pyenv shim can be there under the runtime's name without running it.
     const exact = /^python(\d+\.\d+)$/.exec(runtime);
-    const version = exact && onPath(runtime) ? pythonVersion(runtime) : undefined;
+    const version = exact ? pythonVersion(runtime) : undefined;
     interpreter = exact && version === exact[1] ? { command: runtime, version } : { command: 'python3', version: pythonVersion('python3') };
     found.set(runtime, interpreter);
   }
