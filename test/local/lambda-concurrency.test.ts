@@ -134,19 +134,19 @@ const model = suite<Context>("Lambda's concurrency model in the local cloud");
 model.before((context) => deploy(context));
 model.after((context) => teardown(context));
 
-model('12 concurrent 2-second invocations run side by side, each in an environment of its own, in about 2 s', async ({ lambda }) => {
+model('12 concurrent 3-second invocations run side by side, each in an environment of its own, in about 3 s', async ({ lambda }) => {
   const began = Date.now();
-  const results = (await Promise.all(Array.from({ length: 12 }, () => invoke(lambda, 'app-dev-sleep', { ms: 2000 })))).map((output) => parse<Ran>(output));
+  const results = (await Promise.all(Array.from({ length: 12 }, () => invoke(lambda, 'app-dev-sleep', { ms: 3000 })))).map((output) => parse<Ran>(output));
   const wall = Date.now() - began;
   assert.is(new Set(results.map((result) => result.stream)).size, 12);
   // All twelve were running at one instant: the last to start started before the first to end ended.
   assert.ok(Math.max(...results.map((r) => r.started)) < Math.min(...results.map((r) => r.ended)), 'the invocations overlapped');
-  // Queued 8 at a time they took two rounds (4 s and more); cold starts on a busy machine add a little.
-  assert.ok(wall < 3900, `took ${wall} ms`);
+  // Queued 8 at a time they took two rounds (6 s and more); twelve cold starts on a busy machine add a little.
+  assert.ok(wall < 5700, `took ${wall} ms`);
 });
 
 model('50 concurrent calls against reservedConcurrency 5: 5 succeed, 45 are throttled with Lambda\'s 429, counted as Throttles', async ({ t, lambda }) => {
-  const results = await outcomes(Array.from({ length: 50 }, () => invoke(lambda, 'app-dev-reserved', { ms: 1500 })));
+  const results = await outcomes(Array.from({ length: 50 }, () => invoke(lambda, 'app-dev-reserved', { ms: 4000 })));
   assert.equal(count(results), { ok: 5, '429 TooManyRequestsException ReservedFunctionConcurrentInvocationLimitExceeded': 45 });
   const cloudwatch = new CloudWatchClient({ ...t.config, maxAttempts: 1 });
   const statistic = async (MetricName: string) => {

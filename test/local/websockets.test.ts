@@ -107,7 +107,8 @@ async function objectJson(t: TestService, bucket: string, key: string, timeoutMs
 }
 
 const SHORT_ID = /^[A-Za-z0-9+/]{15}=$/;
-const CONNECTION_ID = /^[A-Za-z0-9+/]{15}=$/;
+// URL-safe, as AWS's are (e.g. `Z_ml3dT9oAMCEcQ=`): the id goes into `@connections/{id}` paths unescaped.
+const CONNECTION_ID = /^[A-Za-z0-9_-]{15}=$/;
 const REQUEST_TIME = /^\d\d\/[A-Z][a-z]{2}\/\d{4}:\d\d:\d\d:\d\d \+0000$/;
 const EPOCH = /^\d{13}$/;
 

@@ -108,7 +108,7 @@ export class WebSocketApis {
     if (!this.stages(api).includes(stage) || path.split('/').length > 2) return refuseUpgrade(socket, message(403, 'Forbidden'));
     if (String(req.headers.upgrade ?? '').toLowerCase() !== 'websocket' || !req.headers['sec-websocket-key']) return refuseUpgrade(socket, message(400, 'Bad Request'));
     const connection: ConnectionInfo = {
-      connectionId: randomBytes(11).toString('base64'),
+      connectionId: `${randomBytes(11).toString('base64url')}=`,
       apiId: api.physicalId,
       stage,
       domainName: this.domainName(api.physicalId),
