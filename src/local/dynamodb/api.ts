@@ -1,8 +1,10 @@
 /**
  * The DynamoDB API (JSON 1.0, target prefix DynamoDB_20120810): tables, items,
- * expressions, queries, scans, batches and transactions over the table store.
+ * expressions, queries, scans, batches and transactions over the table store, and
+ * PartiQL statements (partiql.ts) written out as those.
  */
 import { AwsError } from '../protocol/errors';
+import { batchExecuteStatement, executeStatement, executeTransaction } from './partiql';
 import { batchGet, getItem, query, scan, transactGet } from './reads';
 import { tableOperation } from './table-operations';
 import type { TableStore } from './tables';
@@ -31,6 +33,12 @@ export function dynamoDbOperation(store: TableStore, operation: string, input: R
       return transactGet(store, input);
     case 'TransactWriteItems':
       return transactWrite(store, input);
+    case 'ExecuteStatement':
+      return executeStatement(store, input);
+    case 'BatchExecuteStatement':
+      return batchExecuteStatement(store, input);
+    case 'ExecuteTransaction':
+      return executeTransaction(store, input);
     case 'DescribeEndpoints':
       return { Endpoints: [] };
     default: {
