@@ -1,8 +1,9 @@
-import type { LoadBalancerEndpoints, Stores } from './service-interfaces';
+import type { DeployedResources, LoadBalancerEndpoints, Stores } from './service-interfaces';
 import type { StackRecord } from './cloudformation/model';
 import { byKey } from '../order';
 import { isCustomResourceType, notRunReason } from './providers/custom-resource';
 import { runtimeMismatch } from './runtime/interpreters';
+import { LAYER_VERSION_TYPE, layerArns } from './runtime/layers-folder';
 import { jsonResponse, type LocalRequest, type LocalResponse } from './http';
 
 export const DEPLOY_REPORT_PATH = '/_fw/deploy-report';
@@ -11,7 +12,8 @@ export const DEPLOY_REPORT_PATH = '/_fw/deploy-report';
  * The parts of a deployed stack (and its nested stacks) that deploy but do not
  * behave locally as on AWS, one line each: what `fw deploy --local` warns about.
  */
-export function notEnforced(cloud: Pick<Stores, 'stacks' | 's3'>, stack: StackRecord): string[] {
+export function notEnforced(cloud: Pick<Stores, 'stacks' | 's3'> & Pick<DeployedResources, 'resources'>, stack: StackRecord): string[] {
+  const layers = new Set(cloud.resources(LAYER_VERSION_TYPE).map(({ record }) => record.physicalId));
   const recorded = new Map<string, string[]>();
   const lines: string[] = [];
   const visit = (current: StackRecord) => {
@@ -43,6 +45,7 @@ export function notEnforced(cloud: Pick<Stores, 'stacks' | 's3'>, stack: StackRe
       if (record.type === 'AWS::Lambda::Function') {
         const note = functionNote(properties);
         if (note) lines.push(`${record.logicalId}: ${note}`);
+        for (const layer of layerArns(properties).filter((arn) => !layers.has(arn))) lines.push(`${record.logicalId}: layer ${layer} is not in the local cloud; its files are missing when the function runs`);
       }
       const listenerNote = loadBalancerNotEmulated(record.type, properties);
       if (listenerNote) lines.push(`${record.logicalId}: ${listenerNote}`);
@@ -101,7 +104,7 @@ function stackTree(cloud: Pick<Stores, 'stacks'>, stack: StackRecord, ids = new 
 }
 
 /** `GET /_fw/deploy-report?stack=NAME`: what `fw deploy` prints after deploying to the local cloud. */
-export async function deployReportResponse(cloud: Pick<Stores, 'stacks' | 's3'> & { loadBalancers: LoadBalancerEndpoints }, request: LocalRequest): Promise<LocalResponse | undefined> {
+export async function deployReportResponse(cloud: Pick<Stores, 'stacks' | 's3'> & Pick<DeployedResources, 'resources'> & { loadBalancers: LoadBalancerEndpoints }, request: LocalRequest): Promise<LocalResponse | undefined> {
   if (request.path !== DEPLOY_REPORT_PATH) return undefined;
   const name = request.search.get('stack') ?? '';
   const stack = cloud.stacks.find(name);

@@ -77,9 +77,9 @@ export async function failure(promise: Promise<unknown>): Promise<(Error & { $me
 }
 
 /** A zip of the given files, as a deploy uploads function code. */
-export function zip(files: Record<string, string>): Promise<Buffer> {
+export function zip(files: Record<string, string>, executables: string[] = []): Promise<Buffer> {
   const archive = new ZipFile();
-  for (const [name, content] of Object.entries(files)) archive.addBuffer(Buffer.from(content), name);
+  for (const [name, content] of Object.entries(files)) archive.addBuffer(Buffer.from(content), name, executables.includes(name) ? { mode: 0o100755 } : {});
   archive.end();
   const chunks: Buffer[] = [];
   return new Promise((resolve, reject) => {

@@ -7,6 +7,8 @@ import { CODE_SIZE, materializeCode, publishedVersions, versionCodeFile, version
 import { createFunction, deleteFunction, eventSourceMappings, permissions, updateApiFunctionCode } from './resources';
 import { lambdaVersionsApi } from './versions';
 import { lambdaConcurrencyApi } from './concurrency';
+import { findLayerVersion, lambdaLayersApi } from './layers';
+import { layerArns } from '../runtime/layers-folder';
 import { reservedConcurrency } from '../runtime/functions';
 
 /** Lambda's limits on an Invoke request's payload: 6 MB synchronous, 1 MB asynchronous (the Invoke API reference). */
@@ -17,8 +19,15 @@ function lambdaTime(iso: string): string {
   return iso.replace('Z', '+0000');
 }
 
+/** The layers of a function's configuration, as Lambda lists them, when it has any. */
+function layersOf(cloud: Pick<LocalServices, 'resources'>, properties: Record<string, unknown>): Record<string, unknown>[] | undefined {
+  const arns = layerArns(properties);
+  if (arns.length === 0) return undefined;
+  return arns.map((Arn) => ({ Arn, CodeSize: Number(findLayerVersion(cloud, Arn)?.attributes.CodeSize ?? 0) }));
+}
+
 /** A function's configuration; of one of its published versions when given. */
-function configuration(record: ResourceRecord, version?: PublishedVersion): Record<string, unknown> {
+function configuration(cloud: Pick<LocalServices, 'resources'>, record: ResourceRecord, version?: PublishedVersion): Record<string, unknown> {
   const properties = record.properties;
   const environment = (properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables;
   return {
@@ -39,6 +48,7 @@ function configuration(record: ResourceRecord, version?: PublishedVersion): Reco
     LastUpdateStatus: 'Successful',
     PackageType: properties.PackageType ?? 'Zip',
     ImageConfigResponse: properties.ImageConfig ? { ImageConfig: properties.ImageConfig } : undefined,
+    Layers: layersOf(cloud, properties),
     Architectures: (properties.Architectures as string[] | undefined) ?? ['x86_64'],
   };
 }
@@ -83,7 +93,9 @@ export async function lambdaApi(cloud: LocalServices, request: LocalRequest): Pr
   if (policy) return permissions(cloud, decodeURIComponent(policy[1]), request, decodeURIComponent(policy[2]) || undefined);
   const concurrency = lambdaConcurrencyApi(cloud, request);
   if (concurrency) return concurrency;
-  const versionsOrAliases = lambdaVersionsApi(cloud, request, configuration);
+  const layers = lambdaLayersApi(cloud, request);
+  if (layers) return layers;
+  const versionsOrAliases = lambdaVersionsApi(cloud, request, (record, version) => configuration(cloud, record, version));
   if (versionsOrAliases) return versionsOrAliases;
   const invokeAsync = /^\/2014-11-13\/functions\/([^/]+)\/invoke-async\/?$/.exec(request.path);
   if (invokeAsync && request.method === 'POST') {
@@ -105,17 +117,17 @@ export async function lambdaApi(cloud: LocalServices, request: LocalRequest): Pr
   const name = decodeURIComponent(match[1]);
   const action = match[2];
   const qualifier = request.search.get('Qualifier') ?? undefined;
-  if (!name && request.method === 'POST') return jsonResponse(configuration(createFunction(cloud, request)), 201);
+  if (!name && request.method === 'POST') return jsonResponse(configuration(cloud, createFunction(cloud, request)), 201);
   if (name && !action && request.method === 'DELETE') {
     await deleteFunction(cloud, name);
     return { status: 204 };
   }
   if (action === 'versions' && request.method === 'GET') {
     const record = cloud.functions.record(name);
-    return jsonResponse({ Versions: [configuration(record), ...publishedVersions(record).map(version => configuration(record, version))] });
+    return jsonResponse({ Versions: [configuration(cloud, record), ...publishedVersions(record).map(version => configuration(cloud, record, version))] });
   }
   if (!name && request.method === 'GET') {
-    const functions = cloud.resources('AWS::Lambda::Function').map(({ record }) => configuration(record));
+    const functions = cloud.resources('AWS::Lambda::Function').map(({ record }) => configuration(cloud, record));
     return jsonResponse({ Functions: functions });
   }
   if (action === 'invocations' && request.method === 'POST') {
@@ -152,10 +164,10 @@ export async function lambdaApi(cloud: LocalServices, request: LocalRequest): Pr
   if (request.method === 'GET' && name) {
     const record = cloud.functions.record(name);
     const version = cloud.functions.version(name, qualifier);
-    if (action === 'configuration') return jsonResponse(configuration(record, version));
+    if (action === 'configuration') return jsonResponse(configuration(cloud, record, version));
     const reserved = reservedConcurrency(record);
     return jsonResponse({
-      Configuration: configuration(record, version),
+      Configuration: configuration(cloud, record, version),
       Code: { RepositoryType: 'S3', Location: codeLocation(cloud, version ? version.Code : record.properties.Code, version) },
       Tags: {},
       ...(reserved !== undefined ? { Concurrency: { ReservedConcurrentExecutions: reserved } } : {}),
@@ -199,6 +211,6 @@ function updateFunction(cloud: LocalServices, name: string, action: 'code' | 'co
   record.timestamp = new Date().toISOString();
   if (cloud.apiResources.find(record.type, record.physicalId)) cloud.apiResources.changed(record);
   else cloud.stacks.saveSoon();
-  return jsonResponse(configuration(record));
+  return jsonResponse(configuration(cloud, record));
 }
 

@@ -2,6 +2,7 @@ import { AwsError } from '../protocol/errors';
 import { ECR_URI } from '../../artifacts/image-uri';
 import { CODE_SIZE, keptOnUpdate, materializeCode, publishVersion } from '../runtime/code';
 import { functionNameOf } from '../runtime/functions';
+import { LAYER_SETTINGS, layerNameOf, publishLayerVersion } from '../lambda/layers';
 import { arn, generatedName, randomSuffix } from './names';
 import type { ProviderContext, Provisioned, ResourceProvider } from './provider';
 
@@ -79,5 +80,14 @@ export const lambdaUrlProvider: ResourceProvider = {
   },
   update(_properties, previous) {
     return { physicalId: previous.physicalId, attributes: previous.attributes };
+  },
+};
+
+/** AWS::Lambda::LayerVersion: every property change publishes a new version (lambda/layers.ts); Ref is its ARN. */
+export const lambdaLayerVersionProvider: ResourceProvider = {
+  replaceOn: ['LayerName', 'Content', ...LAYER_SETTINGS],
+  create(properties, context) {
+    const name = typeof properties.LayerName === 'string' ? layerNameOf(properties.LayerName) : generatedName(context.stackName, context.logicalId, 140);
+    return publishLayerVersion(context.cloud, context.region, name, properties.Content as Record<string, unknown> | undefined);
   },
 };

@@ -33,6 +33,7 @@ const PROVIDERS: Record<string, ResourceProvider> = {
   'AWS::Lambda::Function': lambda.lambdaFunctionProvider,
   'AWS::Lambda::Version': lambda.lambdaVersionProvider,
   'AWS::Lambda::Url': lambda.lambdaUrlProvider,
+  'AWS::Lambda::LayerVersion': lambda.lambdaLayerVersionProvider,
   'AWS::Lambda::Alias': lambdaAliasProvider,
   'AWS::ApiGatewayV2::Api': gateway.httpApiProvider,
   'AWS::ApiGatewayV2::Stage': gateway.httpApiStageProvider,

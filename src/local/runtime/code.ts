@@ -117,15 +117,20 @@ function keepVersionCode(cloud: { dataDir: string; s3: S3Store }, code: unknown)
   } catch {
     return code;
   }
+  return { ...s3, [VERSION_CODE]: keepCodeZip(cloud.dataDir, zip) };
+}
+
+/** Keeps a copy of a zip in Lambda's own storage (a version's code, a layer version's content): its name for `versionCodeUrl`. */
+export function keepCodeZip(dataDir: string, zip: Buffer): string {
   const name = createHash('sha256').update(zip).digest('hex');
-  const file = versionCodeFile(cloud.dataDir, name)!;
+  const file = versionCodeFile(dataDir, name)!;
   if (!existsSync(file)) {
     mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR });
     const temporary = `${file}.${randomBytes(4).toString('hex')}.tmp`;
     writePrivateFile(temporary, zip);
     renameSync(temporary, file);
   }
-  return { ...s3, [VERSION_CODE]: name };
+  return name;
 }
 
 /** Publishes the function's current code as its next version number, keeping a copy of the code. */

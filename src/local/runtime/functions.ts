@@ -12,6 +12,7 @@ import { versionOfQualifier } from './aliases';
 import { PYTHON_BOOTSTRAP } from './python-bootstrap';
 import { ConcurrencyLimits, DEFAULT_ACCOUNT_CONCURRENCY, isThrottle } from './concurrency';
 import { Worker, type FunctionConfig, type Invocation } from './worker';
+import { LAYER_VERSION_TYPE, layerArns, layerFolders, optFolder } from './layers-folder';
 
 /** How long an execution environment may stay idle before it is retired (its processes ended), by default. */
 export const DEFAULT_IDLE_SECONDS = 120;
@@ -150,7 +151,7 @@ export class FunctionRuntime implements FunctionInvoker {
     const properties = record.properties;
     const variables = ((properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {}) as Record<string, unknown>;
     // What the configuration is made of: while none of it changed, the one made last time is it.
-    const inputs: unknown[] = [record.physicalId, properties.Handler, properties.Runtime, properties.MemorySize, properties.Timeout, record.attributes.Arn, version?.CodeSha256 ?? record.attributes.CodeSha256, this.cloud.baseUrl];
+    const inputs: unknown[] = [record.physicalId, properties.Handler, properties.Runtime, properties.MemorySize, properties.Timeout, record.attributes.Arn, version?.CodeSha256 ?? record.attributes.CodeSha256, this.cloud.baseUrl, ...layerArns(properties)];
     for (const name in variables) inputs.push(name, variables[name]);
     const cacheKey = `${record.physicalId}:${version?.Version ?? '$LATEST'}`;
     const cached = this.configs.get(cacheKey);
@@ -167,6 +168,7 @@ export class FunctionRuntime implements FunctionInvoker {
       timeout: Number(properties.Timeout ?? 3),
       environment,
       codeDir: codeDirectory(this.cloud.dataDir, String(version?.CodeSha256 ?? record.attributes.CodeSha256)),
+      optDir: this.layersOf(properties),
       region: arn.split(':')[3] ?? 'us-east-1',
       logGroup: `/aws/lambda/${record.physicalId}`,
       revision: '',
@@ -174,6 +176,14 @@ export class FunctionRuntime implements FunctionInvoker {
     config.revision = JSON.stringify(config);
     this.configs.set(cacheKey, { inputs, config });
     return config;
+  }
+
+  /** The folder that plays /opt for a function's layers (those the local cloud has; the deploy names the others). */
+  private layersOf(properties: Record<string, unknown>): string | undefined {
+    const arns = layerArns(properties);
+    if (arns.length === 0) return undefined;
+    const versions = this.cloud.resources(LAYER_VERSION_TYPE).map(({ record }) => record);
+    return optFolder(this.cloud.dataDir, layerFolders(this.cloud.dataDir, arns, versions).folders);
   }
 
   /** The configuration last made for each function version, with what it was made of (see config()). */

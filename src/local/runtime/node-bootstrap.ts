@@ -33,6 +33,22 @@ function provideRuntimeSdk(): void {
 }
 provideRuntimeSdk();
 
+/**
+ * A layer's files are under /opt on Lambda, and handlers require them by that path
+ * (`require('/opt/nodejs/lib/db')`). Here the folder FW_LOCAL_OPT names plays /opt
+ * (runtime/layers-folder.ts), so such a path is resolved there.
+ */
+function provideLayersAtOpt(): void {
+  const opt = process.env.FW_LOCAL_OPT;
+  if (!opt) return;
+  const loader = Module as unknown as { _resolveFilename(request: string, ...rest: unknown[]): string };
+  const resolve = loader._resolveFilename;
+  loader._resolveFilename = function (this: unknown, request: string, ...rest: unknown[]) {
+    return resolve.call(this, request === '/opt' || request.startsWith('/opt/') ? join(opt, request.slice(4)) : request, ...rest);
+  };
+}
+provideLayersAtOpt();
+
 let importFallbackRegistered = false;
 /** Lets ESM `import` of a bare specifier the function lacks find it in fw's folder, as require() does through NODE_PATH. */
 function provideRuntimeSdkToImport(): void {

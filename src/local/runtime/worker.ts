@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { layerEnvironment } from './layers-folder';
 import { pythonInterpreter } from './interpreters';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -19,6 +20,8 @@ export interface FunctionConfig {
   timeout: number;
   environment: Record<string, string>;
   codeDir: string;
+  /** The folder that plays /opt: the function's layers (layers-folder.ts), when it has any. */
+  optDir?: string;
   region: string;
   logGroup: string;
   /** Changes whenever anything above changes, so warm processes of an old version are replaced. */
@@ -172,6 +175,7 @@ export class Worker {
       ...(process.env.FW_LOCAL_NODE_MODULES ? { FW_LOCAL_NODE_MODULES: process.env.FW_LOCAL_NODE_MODULES } : {}),
       ...config.environment,
     };
+    if (config.optDir) Object.assign(env, layerEnvironment(config.optDir, config.runtime, config.runtime.startsWith('python') ? pythonInterpreter(config.runtime).version : undefined, env));
     // --preserve-symlinks: the code folder links folders shared with earlier packages (shared-folders.ts);
     // modules keep the paths under it, as under /var/task on AWS.
     const [command, args] = config.runtime.startsWith('python')
