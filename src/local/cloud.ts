@@ -11,7 +11,7 @@ import { kinesisShardSource } from './kinesis/lambda-source';
 import { KinesisStore } from './kinesis/streams';
 import { FunctionRuntime, type RuntimeOptions } from './runtime/functions';
 import { S3Store } from './s3/store';
-import type { DeployedResource, LocalServices } from './service-interfaces';
+import type { DeployedResource, DestinationSender, LocalServices } from './service-interfaces';
 import { ApiResourceStore } from './state/api-resources';
 import { ImageRepositoryStore } from './ecr/repositories';
 import { unlessDiskFull } from './state/storage-failure';
@@ -79,7 +79,7 @@ export class LocalCloud implements LocalServices {
    * Sends a message to a queue (by ARN) or publishes it to a topic: on-failure destinations use it.
    * The server sets it, since the queues live with the SQS API.
    */
-  sendToDestination: (arn: string, message: string, attributes?: Record<string, { DataType: string; StringValue?: string }>) => void = (arn) => {
+  sendToDestination: DestinationSender = (arn) => {
     throw new Error(`no destination ${arn}`);
   };
   private readonly changeListeners: (() => void)[] = [];

@@ -150,7 +150,15 @@ export class LocalServer {
     this.gateway = new GatewayRouter(cloud);
     this.sqs = new SqsApi(cloud);
     this.restStages = new RestStages(cloud.dataDir, type => cloud.resources(type).map(({ record }) => record));
-    cloud.sendToDestination = (arn, message, attributes) => (arn.split(':')[2] === 'sns' ? void publish(cloud, arn, { message }) : this.sqs.sendTo(arn, message, attributes));
+    cloud.sendToDestination = (arn, message, attributes, event) => {
+      const service = arn.split(':')[2];
+      if (service === 'sns') void publish(cloud, arn, { message });
+      else if (service === 'lambda') cloud.functions.invokeAsync(arn, JSON.parse(message));
+      else if (service === 'events') {
+        const entry = { EventBusName: arn, Source: event?.source ?? 'fw.local', DetailType: event?.detailType ?? 'Message', Resources: event?.resources ?? [], Detail: message };
+        eventBridgeApi(cloud, 'PutEvents', { Entries: [entry] }, arn.split(':')[3] || 'us-east-1');
+      } else this.sqs.sendTo(arn, message, attributes);
+    };
     this.http = createServer((req, res) => void this.serve(req, res));
     acceptHttp2Cleartext(this.http, (req, res) => void this.serve(req, res));
     this.http.on('close', () => this.sqs.stop());

@@ -63,7 +63,7 @@ export interface FunctionInvoker {
   /** The published version a qualifier names (undefined for `$LATEST` or none). */
   version(reference: string, qualifier?: string): PublishedVersion | undefined;
   /** Invokes and waits for the result, as `Invoke` with RequestResponse does; `qualifier` runs a published version. */
-  invoke(reference: string, event: unknown, qualifier?: string, clientContext?: unknown): Promise<InvokeOutcome>;
+  invoke(reference: string, event: unknown, qualifier?: string, clientContext?: unknown, requestId?: string): Promise<InvokeOutcome>;
   /** Invokes without waiting (the `Event` type); failures only reach the log. */
   invokeAsync(reference: string, event: unknown, qualifier?: string): void;
   /** Stops the warm processes of one function, or of all. */
@@ -107,10 +107,24 @@ export type EngineServices = Pick<CloudIdentity, 'accountId' | 'dataDir'> &
     readonly provisioningDelay: number;
   };
 
+/**
+ * Sends a message to an SQS queue, SNS topic, function (asynchronously) or event bus by ARN
+ * (destinations, dead-letter targets, SNS → SQS, EventBridge targets); for a bus, `event` gives the
+ * event's source, detail type and resources, the message being its detail.
+ */
+export type DestinationSender = (
+  arn: string,
+  message: string,
+  attributes?: Record<string, { DataType: string; StringValue?: string }>,
+  event?: { source: string; detailType: string; resources: string[] },
+) => void;
+
 /** What the function runtime needs: the functions' resources, where code and logs go, what functions sign with. */
 export type RuntimeServices = CloudIdentity & Diagnostics & Pick<DeployedResources, 'resources'> & Pick<Stores, 'logs'> & {
   /** Where each invocation's count, duration and outcome go (CloudWatch metrics). */
   readonly invocationMetrics: InvocationMetrics;
+  /** Where asynchronous invocations' destinations and dead-letter targets are sent. */
+  sendToDestination: DestinationSender;
 };
 
 /** What a trigger (S3 notifications, schedules, DynamoDB streams, SNS, EventBridge) needs: the targets it finds and a way to run them. */
@@ -127,8 +141,7 @@ export type LocalServices = CloudIdentity &
     readonly kinesis: KinesisStore;
     /** Resources made by API calls (CreateQueue, CreateTopic, CreateFunction, …), beside the stacks'. */
     readonly apiResources: ApiResourceStore;
-    /** Sends a message to an SQS queue or SNS topic by ARN (on-failure destinations, SNS → SQS, EventBridge targets). */
-    sendToDestination(arn: string, message: string, attributes?: Record<string, { DataType: string; StringValue?: string }>): void;
+    sendToDestination: DestinationSender;
     /** Called when resources change outside a stack operation, so schedules, mappings and the like follow. */
     afterStackChange(): void;
     /** Registers a listener called after each stack change. */

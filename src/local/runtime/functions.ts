@@ -12,6 +12,7 @@ import { versionOfQualifier } from './aliases';
 import { PYTHON_BOOTSTRAP } from './python-bootstrap';
 import { ConcurrencyLimits, DEFAULT_ACCOUNT_CONCURRENCY, isThrottle } from './concurrency';
 import { Worker, type FunctionConfig, type Invocation } from './worker';
+import { AsyncInvocations, type AsyncSettings } from './async-invocations';
 import { LAYER_VERSION_TYPE, layerArns, layerFolders, optFolder } from './layers-folder';
 
 /** How long an execution environment may stay idle before it is retired (its processes ended), by default. */
@@ -23,9 +24,7 @@ const MEMORY_CHECK_INTERVAL_MS = 100;
 const MAX_STARTING_PER_FUNCTION = 4;
 /** Lambda's limit on a synchronous invocation's response, in bytes (6 MB as its error message counts them). */
 export const MAX_RESPONSE_BYTES = 6_291_556;
-/** An asynchronous invocation throttled is retried after 1 s, then twice as long each time up to 5 minutes, for at most 6 hours (MaximumEventAgeInSeconds' default). */
-const FIRST_RETRY_DELAY_MS = 1_000;
-const MAX_RETRY_DELAY_MS = 300_000;
+/** How long Lambda keeps an asynchronous event by default (MaximumEventAgeInSeconds' default, 6 hours). */
 const MAX_EVENT_AGE_MS = 6 * 3600_000;
 
 /** `--function-idle-timeout` / $FW_LOCAL_FUNCTION_IDLE_SECONDS: seconds, a number of at least 1. */
@@ -84,7 +83,16 @@ export class FunctionRuntime implements FunctionInvoker {
     this.sweeper.unref();
     this.memoryWatch = setInterval(() => this.enforceMemory(), MEMORY_CHECK_INTERVAL_MS);
     this.memoryWatch.unref();
+    this.asyncInvocations = new AsyncInvocations(cloud.dataDir, {
+      invoke: (reference, event, qualifier, requestId) => this.invoke(reference, event, qualifier, undefined, requestId),
+      settings: (reference, qualifier) => this.asyncSettings(reference, qualifier),
+      deliver: (arn, message, event, attributes) => this.cloud.sendToDestination(arn, message, attributes, event),
+      isThrottle,
+      log: (line) => this.cloud.log(line),
+    });
   }
+
+  private readonly asyncInvocations: AsyncInvocations;
 
   private readonly memoryWatch: NodeJS.Timeout;
 
@@ -190,7 +198,7 @@ export class FunctionRuntime implements FunctionInvoker {
   private readonly configs = new Map<string, { inputs: unknown[]; config: FunctionConfig }>();
 
   /** Invokes a function and waits for its result, as `Invoke` with RequestResponse does. */
-  async invoke(reference: string, event: unknown, qualifier?: string, clientContext?: unknown): Promise<InvokeOutcome> {
+  async invoke(reference: string, event: unknown, qualifier?: string, clientContext?: unknown, requestId: string = randomUUID()): Promise<InvokeOutcome> {
     const record = this.record(reference);
     const config = this.config(reference, qualifier, record);
     const image = (record.properties.Code as { ImageUri?: unknown } | undefined)?.ImageUri;
@@ -215,7 +223,6 @@ export class FunctionRuntime implements FunctionInvoker {
     let worker: Worker;
     let result: Invocation;
     const started = Date.now();
-    const requestId = randomUUID();
     try {
       worker = await this.acquire(config);
       result = await worker.invoke(requestId, event, clientContext);
@@ -232,28 +239,34 @@ export class FunctionRuntime implements FunctionInvoker {
     return { requestId, payload: JSON.stringify(result.error), functionError: 'Unhandled', logs: result.logs, logStream: worker!.stream };
   }
 
-  /**
-   * Invokes without waiting (the `Event` type S3, SNS and schedules use), as Lambda's event queue
-   * does: a throttled invocation is retried with back-off (1 s doubling up to 5 minutes) until the
-   * event is 6 hours old; function errors only reach the function's log.
-   */
+  /** Invokes without waiting (the `Event` type S3, SNS, EventBridge and schedules use): Lambda's event queue (async-invocations.ts). */
   invokeAsync(reference: string, event: unknown, qualifier?: string): void {
-    const queued = Date.now();
-    const attempt = (delayMs: number): void => {
-      this.invoke(reference, event, qualifier).catch((error: Error) => {
-        if (!isThrottle(error) || this.closed) {
-          this.cloud.log(`async invoke of ${reference} failed: ${error.message}`);
-          return;
-        }
-        if (Date.now() - queued + delayMs > MAX_EVENT_AGE_MS) {
-          this.cloud.log(`async invoke of ${reference} dropped: throttled until the event was 6 hours old`);
-          return;
-        }
-        const timer = setTimeout(() => attempt(Math.min(MAX_RETRY_DELAY_MS, delayMs * 2)), delayMs);
-        timer.unref();
-      });
+    this.asyncInvocations.enqueue(reference, event, qualifier);
+  }
+
+  /** What the event queue needs of a function: its retry and age limits, destinations and dead-letter target. */
+  private asyncSettings(reference: string, qualifier: string | undefined): AsyncSettings | undefined {
+    let record: ResourceRecord;
+    try {
+      record = this.record(reference);
+    } catch {
+      return undefined;
+    }
+    const which = qualifier ?? /^arn:[^:]+:lambda:[^:]*:[^:]*:function:[^:]+:(.+)$/.exec(reference)?.[1] ?? '$LATEST';
+    const config = this.cloud
+      .resources('AWS::Lambda::EventInvokeConfig')
+      .map(({ record: entry }) => entry.properties)
+      .find((properties) => functionNameOf(String(properties.FunctionName)) === record.physicalId && String(properties.Qualifier ?? '$LATEST') === which);
+    const destinations = config?.DestinationConfig as { OnSuccess?: { Destination?: string }; OnFailure?: { Destination?: string } } | undefined;
+    const number = (value: unknown, fallback: number) => (value === undefined || value === null || value === '' ? fallback : Number(value));
+    return {
+      functionArn: `${String(record.attributes.Arn)}:${which}`,
+      maxRetries: number(config?.MaximumRetryAttempts, 2),
+      maxAgeMs: number(config?.MaximumEventAgeInSeconds, MAX_EVENT_AGE_MS / 1000) * 1000,
+      onSuccess: destinations?.OnSuccess?.Destination,
+      onFailure: destinations?.OnFailure?.Destination,
+      deadLetter: (record.properties.DeadLetterConfig as { TargetArn?: string } | undefined)?.TargetArn,
     };
-    attempt(FIRST_RETRY_DELAY_MS);
   }
 
   /**
@@ -343,6 +356,7 @@ export class FunctionRuntime implements FunctionInvoker {
     const stopping: Promise<void>[] = [];
     if (name === undefined) {
       this.closed = true;
+      this.asyncInvocations.close();
       clearInterval(this.sweeper);
       clearInterval(this.memoryWatch);
     }
