@@ -4,11 +4,20 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CloudFormationClient, CreateStackCommand } from '@aws-sdk/client-cloudformation';
-import { DeleteFunctionConcurrencyCommand, InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import {
+  DeleteFunctionConcurrencyCommand,
+  DeleteFunctionEventInvokeConfigCommand,
+  GetFunctionEventInvokeConfigCommand,
+  InvokeCommand,
+  LambdaClient,
+  ListFunctionEventInvokeConfigsCommand,
+  PutFunctionEventInvokeConfigCommand,
+  UpdateFunctionEventInvokeConfigCommand,
+} from '@aws-sdk/client-lambda';
 import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { GetQueueUrlCommand, ReceiveMessageCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
 import { startLocalCloud, type RunningLocalCloud } from '../../src/local/index';
-import { credentials, settle, zip } from './helpers';
+import { credentials, failure, settle, zip } from './helpers';
 
 const HANDLERS = {
   // Each attempt appends a line to the file the event names, then fails or succeeds as asked.
@@ -155,6 +164,27 @@ asynchronous('an acknowledged event that has not run yet runs after the local cl
   await context.lambda.send(new DeleteFunctionConcurrencyCommand({ FunctionName: 'async-dev-held' }));
   for (let waited = 0; attempts(file) === 0 && waited < 6000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
   assert.is(attempts(file), 1);
+});
+
+asynchronous('Put, Update, Get, List and DeleteFunctionEventInvokeConfig: what the API sets is what the next event runs with', async ({ lambda, sqs, scratch }) => {
+  const FunctionName = 'async-dev-dead-lettered';
+  const failures = 'arn:aws:sqs:us-east-1:000000000000:failures';
+  const put = await lambda.send(new PutFunctionEventInvokeConfigCommand({ FunctionName, MaximumRetryAttempts: 0, DestinationConfig: { OnFailure: { Destination: failures } } }));
+  assert.equal([put.FunctionArn, put.MaximumRetryAttempts, put.MaximumEventAgeInSeconds, put.DestinationConfig], ['arn:aws:lambda:us-east-1:000000000000:function:async-dev-dead-lettered:$LATEST', 0, undefined, { OnFailure: { Destination: failures } }]);
+  assert.instance(put.LastModified, Date);
+  const updated = await lambda.send(new UpdateFunctionEventInvokeConfigCommand({ FunctionName, MaximumEventAgeInSeconds: 600 }));
+  assert.equal([updated.MaximumRetryAttempts, updated.MaximumEventAgeInSeconds, updated.DestinationConfig], [0, 600, { OnFailure: { Destination: failures } }]);
+  assert.equal((await lambda.send(new GetFunctionEventInvokeConfigCommand({ FunctionName }))).MaximumEventAgeInSeconds, 600);
+  assert.equal((await lambda.send(new ListFunctionEventInvokeConfigsCommand({ FunctionName }))).FunctionEventInvokeConfigs?.map((config) => config.FunctionArn), ['arn:aws:lambda:us-east-1:000000000000:function:async-dev-dead-lettered:$LATEST']);
+  const file = join(scratch, 'configured');
+  await sendEvent(lambda, FunctionName, { file, fail: 'once' });
+  const record = JSON.parse((await receive(sqs, 'failures')).Body!) as Record<string, any>;
+  assert.equal([attempts(file), record.requestContext.condition, record.requestContext.approximateInvokeCount], [1, 'RetriesExhausted', 1]);
+  const tooMany = await failure(lambda.send(new PutFunctionEventInvokeConfigCommand({ FunctionName, MaximumRetryAttempts: 5 })));
+  assert.equal([tooMany?.name, tooMany?.message], ['InvalidParameterValueException', "1 validation error detected: Value '5' at 'maximumRetryAttempts' failed to satisfy constraint: Member must have value less than or equal to 2"]);
+  await lambda.send(new DeleteFunctionEventInvokeConfigCommand({ FunctionName }));
+  const gone = await failure(lambda.send(new GetFunctionEventInvokeConfigCommand({ FunctionName })));
+  assert.equal([gone?.name, gone?.message], ['ResourceNotFoundException', "The function arn:aws:lambda:us-east-1:000000000000:function:async-dev-dead-lettered doesn't have an EventInvokeConfig"]);
 });
 
 asynchronous.run();

@@ -8,6 +8,7 @@ import { createFunction, deleteFunction, eventSourceMappings, permissions, updat
 import { lambdaVersionsApi } from './versions';
 import { lambdaConcurrencyApi } from './concurrency';
 import { findLayerVersion, lambdaLayersApi } from './layers';
+import { eventInvokeConfigApi } from './event-invoke-config';
 import { layerArns } from '../runtime/layers-folder';
 import { reservedConcurrency } from '../runtime/functions';
 
@@ -93,7 +94,7 @@ export async function lambdaApi(cloud: LocalServices, request: LocalRequest): Pr
   if (policy) return permissions(cloud, decodeURIComponent(policy[1]), request, decodeURIComponent(policy[2]) || undefined);
   const concurrency = lambdaConcurrencyApi(cloud, request);
   if (concurrency) return concurrency;
-  const layers = lambdaLayersApi(cloud, request);
+  const layers = lambdaLayersApi(cloud, request) ?? eventInvokeConfigApi(cloud, request);
   if (layers) return layers;
   const versionsOrAliases = lambdaVersionsApi(cloud, request, (record, version) => configuration(cloud, record, version));
   if (versionsOrAliases) return versionsOrAliases;
