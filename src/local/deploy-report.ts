@@ -2,7 +2,7 @@ import type { DeployedResources, LoadBalancerEndpoints, Stores } from './service
 import type { StackRecord } from './cloudformation/model';
 import { byKey } from '../order';
 import { isCustomResourceType, notRunReason } from './providers/custom-resource';
-import { runtimeMismatch } from './runtime/interpreters';
+import { runsLocally, runtimeMismatch, usesRuntimeApi } from './runtime/interpreters';
 import { LAYER_VERSION_TYPE, layerArns } from './runtime/layers-folder';
 import { jsonResponse, type LocalRequest, type LocalResponse } from './http';
 
@@ -60,10 +60,12 @@ export function notEnforced(cloud: Pick<Stores, 'stacks' | 's3'> & Pick<Deployed
 
 /** What the local runtime does not run of a function as AWS would (a container image, Java, another Python version), or nothing. */
 function functionNote(properties: Record<string, unknown>): string | undefined {
-  const notRun = 'not run by the local cloud (it runs Node.js and Python functions); invoking it fails';
+  const notRun = 'not run by the local cloud (it runs Node.js, Python and Runtime API functions: provided, go1.x); invoking it fails';
   if (properties.PackageType === 'Image') return `container image ${notRun}`;
   const runtime = String(properties.Runtime ?? 'nodejs20.x');
-  return /^(nodejs|python)/.test(runtime) ? runtimeMismatch(runtime) : `runtime ${runtime} ${notRun}`;
+  if (!runsLocally(runtime)) return `runtime ${runtime} ${notRun}`;
+  if (usesRuntimeApi(runtime)) return `runtime ${runtime}: its executable runs on this machine (${process.platform}/${process.arch}), not on Amazon Linux; a binary built for another system fails`;
+  return runtimeMismatch(runtime);
 }
 
 /** The deploy-time settings the stack was deployed with, which the local cloud records (DescribeStacks) but does not act on; its stack policy it enforces. */

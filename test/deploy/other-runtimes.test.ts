@@ -35,8 +35,8 @@ runtimes('fw deploy uploads the jar as the code of both functions and lists them
   const result = await context.fw('deploy');
   assert.is(result.code, 0, result.stderr);
   const warning = result.stdout.slice(result.stdout.indexOf('Warning: the local cloud does not enforce or emulate'));
-  assert.match(warning, '  - ClojureLambdaFunction: runtime java11 not run by the local cloud (it runs Node.js and Python functions); invoking it fails\n');
-  assert.match(warning, '  - HelloLambdaFunction: runtime java17 not run by the local cloud (it runs Node.js and Python functions); invoking it fails\n');
+  assert.match(warning, '  - ClojureLambdaFunction: runtime java11 not run by the local cloud (it runs Node.js, Python and Runtime API functions: provided, go1.x); invoking it fails\n');
+  assert.match(warning, '  - HelloLambdaFunction: runtime java17 not run by the local cloud (it runs Node.js, Python and Runtime API functions: provided, go1.x); invoking it fails\n');
   const lambda = new LambdaClient({ endpoint: context.cloud.url, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
   const config = await lambda.send(new GetFunctionConfigurationCommand({ FunctionName: 'jvm-dev-hello' }));
   assert.equal([config.Runtime, config.Handler], ['java17', 'com.example.Handler::handleRequest']);
@@ -44,7 +44,7 @@ runtimes('fw deploy uploads the jar as the code of both functions and lists them
     await lambda.send(new InvokeCommand({ FunctionName: 'jvm-dev-hello' }));
     assert.unreachable('the local cloud ran a Java function');
   } catch (error) {
-    assert.is((error as Error).message, 'The local cloud runs Node.js and Python functions; java17 is not supported');
+    assert.is((error as Error).message, 'The local cloud runs Node.js, Python and Runtime API (provided, go1.x) functions; java17 is not supported');
   }
 });
 
@@ -72,7 +72,7 @@ images.after(async context => context.stop());
 images('fw deploy creates the image function and lists it as not run locally', async context => {
   const result = await context.fw('deploy');
   assert.is(result.code, 0, result.stderr);
-  assert.match(result.stdout, '  - HelloLambdaFunction: container image not run by the local cloud (it runs Node.js and Python functions); invoking it fails\n');
+  assert.match(result.stdout, '  - HelloLambdaFunction: container image not run by the local cloud (it runs Node.js, Python and Runtime API functions: provided, go1.x); invoking it fails\n');
   const lambda = new LambdaClient({ endpoint: context.cloud.url, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
   const config = await lambda.send(new GetFunctionConfigurationCommand({ FunctionName: 'images-dev-hello' }));
   assert.equal([config.PackageType, config.Runtime, config.Handler, config.ImageConfigResponse?.ImageConfig], ['Image', undefined, undefined, { Command: ['handler.hello'] }]);

@@ -2,11 +2,10 @@ import { AwsError } from '../protocol/errors';
 import { ECR_URI } from '../../artifacts/image-uri';
 import { CODE_SIZE, keptOnUpdate, materializeCode, publishVersion } from '../runtime/code';
 import { functionNameOf } from '../runtime/functions';
+import { runsLocally } from '../runtime/interpreters';
 import { LAYER_SETTINGS, layerNameOf, publishLayerVersion } from '../lambda/layers';
 import { arn, generatedName, randomSuffix } from './names';
 import type { ProviderContext, Provisioned, ResourceProvider } from './provider';
-
-const SUPPORTED = /^(nodejs|python)/;
 
 function deployFunction(name: string, properties: Record<string, unknown>, context: ProviderContext): Provisioned {
   const runtime = String(properties.Runtime ?? 'nodejs20.x');
@@ -21,7 +20,7 @@ function deployFunction(name: string, properties: Record<string, unknown>, conte
       attributes: { Arn: arn('lambda', context.region, context.accountId, `function:${name}`), CodeSha256: /@sha256:([0-9a-f]{64})$/.exec(imageUri)?.[1] ?? '', 'SnapStartResponse.ApplyOn': 'None' },
     };
   }
-  if (!SUPPORTED.test(runtime)) context.cloud.log(`function ${name} uses ${runtime}; the local cloud only runs Node.js and Python`);
+  if (!runsLocally(runtime)) context.cloud.log(`function ${name} uses ${runtime}; the local cloud runs Node.js, Python and Runtime API (provided, go1.x) functions`);
   // Warm processes of the old code retire on their own: the runtime compares each function's revision.
   const code = materializeCode(context.cloud.dataDir, context.cloud.s3, properties.Code as Record<string, unknown> | undefined, runtime);
   return {

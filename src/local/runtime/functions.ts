@@ -10,6 +10,7 @@ import { writeFileAtomic } from '../state/files';
 import { codeDirectory, publishedVersions, type PublishedVersion } from './code';
 import { versionOfQualifier } from './aliases';
 import { PYTHON_BOOTSTRAP } from './python-bootstrap';
+import { runsLocally } from './interpreters';
 import { ConcurrencyLimits, DEFAULT_ACCOUNT_CONCURRENCY, isThrottle } from './concurrency';
 import { Worker, type FunctionConfig, type Invocation } from './worker';
 import { AsyncInvocations, type AsyncSettings } from './async-invocations';
@@ -205,8 +206,8 @@ export class FunctionRuntime implements FunctionInvoker {
     if (image !== undefined) {
       throw new AwsError('InvalidRuntimeException', `The local cloud does not run container image functions; ${config.name} runs ${String(image)}`, 502);
     }
-    if (!config.runtime.startsWith('nodejs') && !config.runtime.startsWith('python')) {
-      throw new AwsError('InvalidRuntimeException', `The local cloud runs Node.js and Python functions; ${config.runtime} is not supported`, 502);
+    if (!runsLocally(config.runtime)) {
+      throw new AwsError('InvalidRuntimeException', `The local cloud runs Node.js, Python and Runtime API (provided, go1.x) functions; ${config.runtime} is not supported`, 502);
     }
     const warm = this.pools.get(config.name)?.some((worker) => !worker.dead && worker.config.revision === config.revision);
     if (!warm && !existsSync(config.codeDir)) {

@@ -45,3 +45,9 @@ export function runtimeMismatch(runtime: string): string | undefined {
   if (node && node[1] !== running) return `runtime ${runtime} runs on Node.js ${process.versions.node} here (the local cloud's own)`;
   return undefined;
 }
+
+/** OS-only runtimes: their executable speaks the Lambda Runtime API (runtime-api-bootstrap.ts). */
+export const usesRuntimeApi = (runtime: string): boolean => /^provided(\.al2|\.al2023)?$/.test(runtime) || runtime === 'go1.x';
+
+/** Whether the local cloud runs functions of this runtime: Node.js, Python, and those of the Runtime API. */
+export const runsLocally = (runtime: string): boolean => /^(nodejs|python)/.test(runtime) || usesRuntimeApi(runtime);

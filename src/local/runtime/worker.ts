@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { layerEnvironment } from './layers-folder';
-import { pythonInterpreter } from './interpreters';
+import { pythonInterpreter, usesRuntimeApi } from './interpreters';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { processTreeResidentBytes } from './process-memory';
@@ -53,14 +53,14 @@ const TREE_PEAK_READ_INTERVAL_MS = 1_000;
 const INIT_TIMEOUT_MS = 10_000;
 
 /**
- * The compiled Node bootstrap. Beside this module under tsc's output; when the CLI
+ * A compiled runtime script (the Node.js bootstrap, the Runtime API's). Beside this module under tsc's output; when the CLI
  * runs from the single-file bundle (dist/fw.js), __dirname is dist/ and the
  * compiled copy lives under dist/src/local/runtime/.
  */
-function nodeBootstrap(): string {
-  const candidates = [join(__dirname, 'node-bootstrap.js'), join(__dirname, 'src', 'local', 'runtime', 'node-bootstrap.js')];
+function runtimeScript(file: 'node-bootstrap.js' | 'runtime-api-bootstrap.js'): string {
+  const candidates = [join(__dirname, file), join(__dirname, 'src', 'local', 'runtime', file)];
   const found = candidates.find((candidate) => existsSync(candidate));
-  if (!found) throw new Error(`The local cloud's Node.js bootstrap is missing (looked for ${candidates.join(', ')}); run the build`);
+  if (!found) throw new Error(`The local cloud's ${file} is missing (looked for ${candidates.join(', ')}); run the build`);
   return found;
 }
 
@@ -180,7 +180,9 @@ export class Worker {
     // modules keep the paths under it, as under /var/task on AWS.
     const [command, args] = config.runtime.startsWith('python')
       ? [pythonInterpreter(config.runtime).command, ['-u', host.pythonBootstrap()]]
-      : [process.execPath, [`--max-old-space-size=${config.memory}`, '--preserve-symlinks', nodeBootstrap()]];
+      : usesRuntimeApi(config.runtime)
+        ? [process.execPath, [runtimeScript('runtime-api-bootstrap.js')]]
+        : [process.execPath, [`--max-old-space-size=${config.memory}`, '--preserve-symlinks', runtimeScript('node-bootstrap.js')]];
     this.child = launch(command, args, config.codeDir, env);
     // The environment's log stream (and the function's group) exists from its start, as on Lambda, where its init is logged.
     host.writeLogs(config.logGroup, this.stream, []);
