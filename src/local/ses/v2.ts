@@ -90,6 +90,27 @@ function listPage<T>(items: T[], input: { NextToken?: unknown; PageSize?: unknow
   return page(items, size, input.NextToken === undefined ? undefined : String(input.NextToken));
 }
 
+/** SES v2's operations by method and path (`{name}`: the identity, template or set the path names). */
+const ROUTES: Record<string, string> = {
+  'POST outbound-emails': 'SendEmail',
+  'POST identities': 'CreateEmailIdentity',
+  'GET identities': 'ListEmailIdentities',
+  'POST list-identities': 'ListEmailIdentities',
+  'GET identities/{name}': 'GetEmailIdentity',
+  'DELETE identities/{name}': 'DeleteEmailIdentity',
+  'POST templates': 'CreateEmailTemplate',
+  'PUT templates/{name}': 'UpdateEmailTemplate',
+  'GET templates/{name}': 'GetEmailTemplate',
+  'GET templates': 'ListEmailTemplates',
+  'DELETE templates/{name}': 'DeleteEmailTemplate',
+  'POST configuration-sets': 'CreateConfigurationSet',
+  'GET configuration-sets': 'ListConfigurationSets',
+  'POST list-configuration-sets': 'ListConfigurationSets',
+  'GET configuration-sets/{name}': 'GetConfigurationSet',
+  'DELETE configuration-sets/{name}': 'DeleteConfigurationSet',
+  'GET account': 'GetAccount',
+};
+
 /** Amazon SES v2 (REST-JSON under `/v2/email/`): sending, identities, templates, configuration sets, the account. */
 export function sesV2Api(services: SesServices, request: LocalRequest): LocalResponse {
   const { ses } = services;
@@ -98,24 +119,23 @@ export function sesV2Api(services: SesServices, request: LocalRequest): LocalRes
   const name = rawName === undefined || rawName === '' ? undefined : decodeURIComponent(rawName);
   const route = `${request.method} ${resource}${name === undefined ? '' : '/{name}'}${rest.length > 0 ? `/${rest.join('/')}` : ''}`;
   const query = Object.fromEntries(request.search);
-  switch (route) {
-    case 'POST outbound-emails':
+  switch (ROUTES[route]) {
+    case 'SendEmail':
       return send(services, bodyOf(request), region);
-    case 'POST identities': {
+    case 'CreateEmailIdentity': {
       const input = bodyOf(request);
       const identityName = text(input.EmailIdentity, 'EmailIdentity');
       if (ses.identity(identityName, region)) throw new AwsError('AlreadyExistsException', `Email identity ${identityName} already exist.`);
       const identity = ses.addIdentity(identityName, identityType(identityName), region, input.Tags as Identity['tags']);
       return jsonResponse({ IdentityType: V2_TYPES[identity.type], VerifiedForSendingStatus: true, DkimAttributes: dkimOf(identity) });
     }
-    case 'GET identities':
-    case 'POST list-identities': {
+    case 'ListEmailIdentities': {
       const input = request.method === 'GET' ? query : bodyOf(request);
       const identities = ses.identities(region).map(([identityName, identity]) => ({ IdentityType: V2_TYPES[identity.type], IdentityName: identityName, SendingEnabled: true, VerificationStatus: 'SUCCESS' }));
       const { items, next } = listPage(identities, input, 1000);
       return jsonResponse({ EmailIdentities: items, NextToken: next });
     }
-    case 'GET identities/{name}': {
+    case 'GetEmailIdentity': {
       const identity = ses.identity(name!, region);
       if (!identity) throw notFound(`Email identity ${name} does not exist.`);
       return jsonResponse({
@@ -129,10 +149,10 @@ export function sesV2Api(services: SesServices, request: LocalRequest): LocalRes
         VerificationStatus: 'SUCCESS',
       });
     }
-    case 'DELETE identities/{name}':
+    case 'DeleteEmailIdentity':
       if (!ses.deleteIdentity(name!, region)) throw notFound(`Email identity ${name} does not exist.`);
       return jsonResponse({});
-    case 'POST templates': {
+    case 'CreateEmailTemplate': {
       const input = bodyOf(request);
       const content = (input.TemplateContent ?? {}) as { Subject?: string; Text?: string; Html?: string };
       const templateName = text(input.TemplateName, 'TemplateName');
@@ -140,43 +160,42 @@ export function sesV2Api(services: SesServices, request: LocalRequest): LocalRes
       ses.putTemplate({ TemplateName: templateName, SubjectPart: content.Subject, TextPart: content.Text, HtmlPart: content.Html }, region, 'create');
       return jsonResponse({});
     }
-    case 'PUT templates/{name}': {
+    case 'UpdateEmailTemplate': {
       const content = (bodyOf(request).TemplateContent ?? {}) as { Subject?: string; Text?: string; Html?: string };
       if (!ses.hasTemplate(name!, region)) throw notFound(`Template ${name} does not exist.`);
       ses.putTemplate({ TemplateName: name!, SubjectPart: content.Subject, TextPart: content.Text, HtmlPart: content.Html }, region, 'update');
       return jsonResponse({});
     }
-    case 'GET templates/{name}': {
+    case 'GetEmailTemplate': {
       if (!ses.hasTemplate(name!, region)) throw notFound(`Template ${name} does not exist.`);
       const { TemplateName, SubjectPart, TextPart, HtmlPart } = ses.template(name!, region);
       return jsonResponse({ TemplateName, TemplateContent: { Subject: SubjectPart, Text: TextPart, Html: HtmlPart } });
     }
-    case 'GET templates': {
+    case 'ListEmailTemplates': {
       const { items, next } = listPage(ses.templates(region), query, 10);
       return jsonResponse({ TemplatesMetadata: items.map(({ TemplateName, CreatedTimestamp }) => ({ TemplateName, CreatedTimestamp: Date.parse(CreatedTimestamp) / 1000 })), NextToken: next });
     }
-    case 'DELETE templates/{name}':
+    case 'DeleteEmailTemplate':
       if (!ses.deleteTemplate(name!, region)) throw notFound(`Template ${name} does not exist.`);
       return jsonResponse({});
-    case 'POST configuration-sets': {
+    case 'CreateConfigurationSet': {
       const setName = text(bodyOf(request).ConfigurationSetName, 'ConfigurationSetName');
       if (ses.configurationSet(setName, region)) throw new AwsError('AlreadyExistsException', `Configuration set ${setName} already exists.`);
       ses.createConfigurationSet(setName, region);
       return jsonResponse({});
     }
-    case 'GET configuration-sets':
-    case 'POST list-configuration-sets': {
+    case 'ListConfigurationSets': {
       const input = request.method === 'GET' ? query : bodyOf(request);
       const { items, next } = listPage(ses.configurationSets(region).map((set) => set.Name), input, 1000);
       return jsonResponse({ ConfigurationSets: items, NextToken: next });
     }
-    case 'GET configuration-sets/{name}':
+    case 'GetConfigurationSet':
       if (!ses.configurationSet(name!, region)) throw notFound(`Configuration set ${name} does not exist.`);
       return jsonResponse({ ConfigurationSetName: name, SendingOptions: { SendingEnabled: true }, Tags: [] });
-    case 'DELETE configuration-sets/{name}':
+    case 'DeleteConfigurationSet':
       if (!ses.deleteConfigurationSet(name!, region)) throw notFound(`Configuration set ${name} does not exist.`);
       return jsonResponse({});
-    case 'GET account':
+    case 'GetAccount':
       return jsonResponse({
         DedicatedIpAutoWarmupEnabled: false,
         EnforcementStatus: 'HEALTHY',
