@@ -216,6 +216,40 @@ ses('SES v2: identities made, read, listed and deleted; SendEmail with Simple, R
   assert.equal(await refusal(t.v2.send(new GetEmailIdentityCommand({ EmailIdentity: 'team@shop.test' }))), ['NotFoundException', 'Email identity team@shop.test does not exist.', 404]);
 });
 
+ses('malformed SES v2 bodies are 400s in the REST-JSON error shape, never a 500', async (t) => {
+  await t.v2.send(new CreateEmailIdentityCommand({ EmailIdentity: 'team@shop.test' }));
+  const answers: string[] = [];
+  for (const [path, body] of [
+    ['outbound-emails', 'null'],
+    ['outbound-emails', '[]'],
+    ['outbound-emails', '{"Content":1}'],
+    ['outbound-emails', '{"FromEmailAddress":"team@shop.test","Content":{"Simple":{"Subject":{"Data":1}}}}'],
+    ['outbound-emails', '{"FromEmailAddress":"team@shop.test","Destination":{"ToAddresses":"x"},"Content":{"Simple":{"Subject":{"Data":"s"}}}}'],
+    ['outbound-emails', '{"FromEmailAddress":7,"Content":{"Raw":{"Data":"eA=="}}}'],
+    ['outbound-emails', '{"Content":{"Template":{"TemplateName":["x"]}},"FromEmailAddress":"team@shop.test"}'],
+    ['outbound-emails', '{"Content":{"Raw":{"Data":"eA=="}},"EmailTags":[null]}'],
+    ['identities', '{"EmailIdentity":5}'],
+    ['identities', '{"EmailIdentity":"a@b.test","Tags":{"k":"v"}}'],
+    ['templates', '{"TemplateName":"t","TemplateContent":"x"}'],
+  ]) {
+    const response = await fetch(`${t.cloud.url}/v2/email/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...signatureShaped('ses') }, body });
+    answers.push(`${response.status} ${response.headers.get('x-amzn-errortype')}`);
+  }
+  assert.equal(answers, [
+    '400 SerializationException',
+    '400 SerializationException',
+    '400 BadRequestException',
+    '400 BadRequestException',
+    '400 BadRequestException',
+    '400 BadRequestException',
+    '400 BadRequestException',
+    '400 BadRequestException',
+    '400 BadRequestException',
+    '400 BadRequestException',
+    '400 BadRequestException',
+  ]);
+});
+
 ses('aws-sdk v2 (AWS.SES, the query protocol) verifies, sends and reads templates; identities and messages survive a restart', async (t) => {
   process.env.AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE = '1';
   const AWS = require(join(runtimeSdkV2(), 'aws-sdk')) as {

@@ -162,9 +162,23 @@ function defaultPolicy(accountId: string): string {
   return JSON.stringify({ Version: '2012-10-17', Id: 'key-default-1', Statement: [{ Sid: 'Enable IAM User Permissions', Effect: 'Allow', Principal: { AWS: `arn:aws:iam::${accountId}:root` }, Action: 'kms:*', Resource: '*' }] });
 }
 
+/** The string members the operations read, and the lists of them. */
+const STRING_MEMBERS = ['KeyId', 'SourceKeyId', 'DestinationKeyId', 'AliasName', 'TargetKeyId', 'Description', 'KeyUsage', 'KeySpec', 'CustomerMasterKeySpec', 'Policy', 'PolicyName', 'EncryptionAlgorithm', 'SourceEncryptionAlgorithm', 'DestinationEncryptionAlgorithm', 'SigningAlgorithm', 'MessageType', 'Marker'];
+
+/** Members of the wrong type are refused before an operation reads them, as the JSON protocol's deserializer does. */
+function checkTypes(input: Record<string, unknown>): void {
+  const wrong = (member: string, expected: string) => new AwsError('SerializationException', `${member}: expected ${expected}`);
+  for (const member of STRING_MEMBERS) if (input[member] !== undefined && typeof input[member] !== 'string') throw wrong(member, 'a string');
+  const tags = input.Tags;
+  if (tags !== undefined && (!Array.isArray(tags) || tags.some((tag) => tag === null || typeof tag !== 'object' || typeof tag.TagKey !== 'string' || typeof tag.TagValue !== 'string'))) throw wrong('Tags', 'a list of {TagKey, TagValue} strings');
+  const tagKeys = input.TagKeys;
+  if (tagKeys !== undefined && (!Array.isArray(tagKeys) || tagKeys.some((key) => typeof key !== 'string'))) throw wrong('TagKeys', 'a list of strings');
+}
+
 /** AWS KMS (JSON 1.1, `X-Amz-Target: TrentService.<Operation>`). */
 export function kmsApi(keys: KeyStore, operation: string, input: Record<string, unknown>, region: string): LocalResponse {
   const accountId = keys.accountId;
+  checkTypes(input);
   switch (operation) {
     case 'CreateKey': {
       const policy = input.Policy === undefined ? undefined : String(input.Policy);

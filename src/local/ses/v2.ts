@@ -29,31 +29,52 @@ function text(value: unknown, name: string): string {
   return value;
 }
 
+/** An optional string member (a path like `Content.Simple.Subject.Data`), refused when it has another type. */
+function optionalString(value: unknown, name: string): string | undefined {
+  if (value !== undefined && value !== null && typeof value !== 'string') throw badRequest(`${name} must be a string.`);
+  return value ?? undefined;
+}
+
+function addressList(value: unknown, name: string): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) throw badRequest(`${name} must be a list of email addresses.`);
+  return value as string[];
+}
+
+function objectAt(value: unknown, name: string): Record<string, unknown> {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) throw badRequest(`${name} must be an object.`);
+  return value as Record<string, unknown>;
+}
+
 /** DKIM as SES v2 reports it: signing with Easy DKIM for a domain (verified at once, locally), none for an address. */
 function dkimOf(identity: Identity): Record<string, unknown> {
   if (identity.type === 'EmailAddress') return { SigningEnabled: false, Status: 'NOT_STARTED', SigningAttributesOrigin: 'AWS_SES' };
   return { SigningEnabled: true, Status: 'SUCCESS', Tokens: identity.dkimTokens, SigningAttributesOrigin: 'AWS_SES', NextSigningKeyLength: 'RSA_2048_BIT', CurrentSigningKeyLength: 'RSA_2048_BIT', LastKeyGenerationTimestamp: identity.createdAt / 1000 };
 }
 
-interface V2Content {
-  Simple?: { Subject?: { Data?: string }; Body?: { Text?: { Data?: string }; Html?: { Data?: string } } };
-  Raw?: { Data?: string };
-  Template?: { TemplateName?: string; TemplateArn?: string; TemplateData?: string; TemplateContent?: { Subject?: string; Text?: string; Html?: string } };
-}
-
 /** SES v2 SendEmail: Simple, Raw or Template content, one of them. */
 function send(services: SesServices, input: Record<string, unknown>, region: string): LocalResponse {
-  const content = (input.Content ?? {}) as V2Content;
-  const kinds = (['Simple', 'Raw', 'Template'] as const).filter((kind) => content[kind] !== undefined);
+  const content = objectAt(input.Content, 'Content');
+  const kinds = (['Simple', 'Raw', 'Template'] as const).filter((kind) => content[kind] !== undefined && content[kind] !== null);
   if (kinds.length !== 1) throw badRequest('Exactly one of Simple, Raw or Template content must be specified.');
+  const destination = objectAt(input.Destination, 'Destination');
+  const tags = input.EmailTags;
+  if (tags !== undefined && tags !== null && (!Array.isArray(tags) || tags.some((tag) => tag === null || typeof tag !== 'object' || typeof tag.Name !== 'string' || typeof tag.Value !== 'string'))) {
+    throw badRequest('EmailTags must be a list of {Name, Value} strings.');
+  }
   const common = {
     operation: 'v2 SendEmail',
     region,
-    source: input.FromEmailAddress as string | undefined,
-    destination: input.Destination as { ToAddresses?: string[]; CcAddresses?: string[]; BccAddresses?: string[] } | undefined,
-    replyTo: input.ReplyToAddresses as string[] | undefined,
-    configurationSetName: input.ConfigurationSetName as string | undefined,
-    tags: input.EmailTags as { Name: string; Value: string }[] | undefined,
+    source: optionalString(input.FromEmailAddress, 'FromEmailAddress'),
+    destination: input.Destination === undefined || input.Destination === null ? undefined : {
+      ToAddresses: addressList(destination.ToAddresses, 'Destination.ToAddresses'),
+      CcAddresses: addressList(destination.CcAddresses, 'Destination.CcAddresses'),
+      BccAddresses: addressList(destination.BccAddresses, 'Destination.BccAddresses'),
+    },
+    replyTo: addressList(input.ReplyToAddresses, 'ReplyToAddresses'),
+    configurationSetName: optionalString(input.ConfigurationSetName, 'ConfigurationSetName'),
+    tags: (tags ?? undefined) as { Name: string; Value: string }[] | undefined,
   };
   if (common.configurationSetName !== undefined && !services.ses.configurationSet(common.configurationSetName, region)) throw notFound(`Configuration set ${common.configurationSetName} does not exist.`);
   // SES v1's InvalidParameterValue is v2's BadRequestException.
@@ -65,23 +86,32 @@ function send(services: SesServices, input: Record<string, unknown>, region: str
       throw error;
     }
   };
-  if (content.Raw) return sent({ ...common, raw: Buffer.from(text(content.Raw.Data, 'Raw.Data'), 'base64') });
+  if (kinds[0] === 'Raw') return sent({ ...common, raw: Buffer.from(text(objectAt(content.Raw, 'Content.Raw').Data, 'Raw.Data'), 'base64') });
   if (common.source === undefined) throw badRequest('FromEmailAddress is required.');
-  if (content.Simple) {
-    const { Subject, Body } = content.Simple;
-    const body = { ...(Body?.Text?.Data !== undefined ? { Text: Body.Text.Data } : {}), ...(Body?.Html?.Data !== undefined ? { Html: Body.Html.Data } : {}) };
-    return sent({ ...common, subject: text(Subject?.Data, 'Subject.Data'), body });
+  if (kinds[0] === 'Simple') {
+    const simple = objectAt(content.Simple, 'Content.Simple');
+    const body = objectAt(simple.Body, 'Content.Simple.Body');
+    const textPart = optionalString(objectAt(body.Text, 'Content.Simple.Body.Text').Data, 'Content.Simple.Body.Text.Data');
+    const htmlPart = optionalString(objectAt(body.Html, 'Content.Simple.Body.Html').Data, 'Content.Simple.Body.Html.Data');
+    const subject = text(objectAt(simple.Subject, 'Content.Simple.Subject').Data, 'Subject.Data');
+    return sent({ ...common, subject, body: { ...(textPart !== undefined ? { Text: textPart } : {}), ...(htmlPart !== undefined ? { Html: htmlPart } : {}) } });
   }
-  const template = content.Template!;
-  const data = template.TemplateData ?? '{}';
-  if (template.TemplateContent) {
-    const { Subject, Text, Html } = template.TemplateContent;
-    return sent({ ...common, template: { inline: { TemplateName: '', SubjectPart: Subject, TextPart: Text, HtmlPart: Html }, data } });
+  const template = objectAt(content.Template, 'Content.Template');
+  const data = optionalString(template.TemplateData, 'Content.Template.TemplateData') ?? '{}';
+  if (template.TemplateContent !== undefined && template.TemplateContent !== null) {
+    const inline = objectAt(template.TemplateContent, 'Content.Template.TemplateContent');
+    const part = (key: string) => optionalString(inline[key], `Content.Template.TemplateContent.${key}`);
+    return sent({ ...common, template: { inline: { TemplateName: '', SubjectPart: part('Subject'), TextPart: part('Text'), HtmlPart: part('Html') }, data } });
   }
-  const name = template.TemplateName ?? template.TemplateArn?.split(':template/')[1];
+  const name = optionalString(template.TemplateName, 'Content.Template.TemplateName') ?? optionalString(template.TemplateArn, 'Content.Template.TemplateArn')?.split(':template/')[1];
   if (!name) throw badRequest('Template name or ARN is required.');
   if (!services.ses.hasTemplate(name, region)) throw notFound(`Template ${name} does not exist.`);
   return sent({ ...common, template: { name, data } });
+}
+
+function templateContent(value: unknown): { Subject?: string; Text?: string; Html?: string } {
+  const content = objectAt(value, 'TemplateContent');
+  return { Subject: optionalString(content.Subject, 'TemplateContent.Subject'), Text: optionalString(content.Text, 'TemplateContent.Text'), Html: optionalString(content.Html, 'TemplateContent.Html') };
 }
 
 function listPage<T>(items: T[], input: { NextToken?: unknown; PageSize?: unknown }, fallback: number): { items: T[]; next?: string } {
@@ -126,7 +156,9 @@ export function sesV2Api(services: SesServices, request: LocalRequest): LocalRes
       const input = bodyOf(request);
       const identityName = text(input.EmailIdentity, 'EmailIdentity');
       if (ses.identity(identityName, region)) throw new AwsError('AlreadyExistsException', `Email identity ${identityName} already exist.`);
-      const identity = ses.addIdentity(identityName, identityType(identityName), region, input.Tags as Identity['tags']);
+      const tags = input.Tags;
+      if (tags !== undefined && tags !== null && (!Array.isArray(tags) || tags.some((tag) => tag === null || typeof tag !== 'object' || typeof tag.Key !== 'string' || typeof tag.Value !== 'string'))) throw badRequest('Tags must be a list of {Key, Value} strings.');
+      const identity = ses.addIdentity(identityName, identityType(identityName), region, (tags ?? undefined) as Identity['tags']);
       return jsonResponse({ IdentityType: V2_TYPES[identity.type], VerifiedForSendingStatus: true, DkimAttributes: dkimOf(identity) });
     }
     case 'ListEmailIdentities': {
@@ -154,14 +186,14 @@ export function sesV2Api(services: SesServices, request: LocalRequest): LocalRes
       return jsonResponse({});
     case 'CreateEmailTemplate': {
       const input = bodyOf(request);
-      const content = (input.TemplateContent ?? {}) as { Subject?: string; Text?: string; Html?: string };
+      const content = templateContent(input.TemplateContent);
       const templateName = text(input.TemplateName, 'TemplateName');
       if (ses.hasTemplate(templateName, region)) throw new AwsError('AlreadyExistsException', `Template ${templateName} already exists.`);
       ses.putTemplate({ TemplateName: templateName, SubjectPart: content.Subject, TextPart: content.Text, HtmlPart: content.Html }, region, 'create');
       return jsonResponse({});
     }
     case 'UpdateEmailTemplate': {
-      const content = (bodyOf(request).TemplateContent ?? {}) as { Subject?: string; Text?: string; Html?: string };
+      const content = templateContent(bodyOf(request).TemplateContent);
       if (!ses.hasTemplate(name!, region)) throw notFound(`Template ${name} does not exist.`);
       ses.putTemplate({ TemplateName: name!, SubjectPart: content.Subject, TextPart: content.Text, HtmlPart: content.Html }, region, 'update');
       return jsonResponse({});
