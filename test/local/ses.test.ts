@@ -13,6 +13,7 @@ import {
   GetTemplateCommand,
   ListIdentitiesCommand,
   ListTemplatesCommand,
+  SendBulkTemplatedEmailCommand,
   SendEmailCommand,
   SendRawEmailCommand,
   SendTemplatedEmailCommand,
@@ -27,6 +28,7 @@ import {
   GetAccountCommand,
   GetEmailIdentityCommand,
   ListEmailIdentitiesCommand,
+  SendBulkEmailCommand,
   SendEmailCommand as SendEmailV2Command,
   SESv2Client,
 } from '@aws-sdk/client-sesv2';
@@ -172,6 +174,38 @@ ses('templates are created, read, listed, rendered by SendTemplatedEmail and del
   await t.ses.send(new SendEmailCommand({ Source: 'hello@shop.test', Destination: { ToAddresses: ['a@b.test'] }, ConfigurationSetName: 'tracked', Message: { Subject: { Data: 's' }, Body: { Text: { Data: 'b' } } } }));
   await t.ses.send(new DeleteTemplateCommand({ TemplateName: 'welcome' }));
   assert.equal(await refusal(t.ses.send(new GetTemplateCommand({ TemplateName: 'welcome' }))), ['TemplateDoesNotExistException', 'Template welcome does not exist.', 400]);
+});
+
+ses('bulk sends (v1 SendBulkTemplatedEmail, v2 SendBulkEmail) render each destination with its replacement data over the default', async (t) => {
+  await t.ses.send(new VerifyEmailIdentityCommand({ EmailAddress: 'news@shop.test' }));
+  await t.ses.send(new CreateTemplateCommand({ Template: { TemplateName: 'digest', SubjectPart: '{{greeting}}, {{name}}', TextPart: 'x' } }));
+  const v1 = await t.ses.send(
+    new SendBulkTemplatedEmailCommand({
+      Source: 'news@shop.test',
+      Template: 'digest',
+      DefaultTemplateData: '{"greeting":"Hello","name":"reader"}',
+      Destinations: [{ Destination: { ToAddresses: ['ann@example.test'] }, ReplacementTemplateData: '{"name":"Ann"}' }, { Destination: { ToAddresses: ['bob@example.test', 'cy@example.test'] } }],
+    }),
+  );
+  assert.equal(v1.Status!.map(({ Status, MessageId }) => [Status, MESSAGE_ID.test(MessageId!)]), [['Success', true], ['Success', true]]);
+  const v2 = await t.v2.send(
+    new SendBulkEmailCommand({
+      FromEmailAddress: 'news@shop.test',
+      DefaultContent: { Template: { TemplateName: 'digest', TemplateData: '{"greeting":"Hi","name":"you"}' } },
+      BulkEmailEntries: [{ Destination: { ToAddresses: ['dee@example.test'] }, ReplacementEmailContent: { ReplacementTemplate: { ReplacementTemplateData: '{"name":"Dee"}' } } }],
+    }),
+  );
+  assert.equal(v2.BulkEmailEntryResults!.map(({ Status }) => Status), ['SUCCESS']);
+  assert.equal(t.lines.filter((line) => line.startsWith('SES')), [
+    'SES email from news@shop.test → ann@example.test: Hello, Ann',
+    'SES email from news@shop.test → bob@example.test, cy@example.test: Hello, reader',
+    'SES email from news@shop.test → dee@example.test: Hi, Dee',
+  ]);
+  assert.equal(await refusal(t.ses.send(new SendBulkTemplatedEmailCommand({ Source: 'news@shop.test', Template: 'nope', DefaultTemplateData: '{}', Destinations: [{ Destination: { ToAddresses: ['a@b.test'] } }] }))), [
+    'TemplateDoesNotExistException',
+    'Template nope does not exist.',
+    400,
+  ]);
 });
 
 ses('SES v2: identities made, read, listed and deleted; SendEmail with Simple, Raw and Template content; NotFoundException and MessageRejected', async (t) => {

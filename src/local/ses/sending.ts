@@ -101,3 +101,18 @@ export function sendEmail(services: SesServices, email: OutgoingEmail): SentEmai
     ...(email.tags && email.tags.length > 0 ? { Tags: email.tags } : {}),
   });
 }
+
+/** Bulk sends' per-destination data over the default: a replacement's keys win. */
+export function mergedTemplateData(defaults: string | undefined, replacement: string | undefined): string {
+  const parse = (text: string | undefined, name: string): Record<string, unknown> => {
+    if (text === undefined || text === '') return {};
+    try {
+      const value: unknown = JSON.parse(text);
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+    } catch {
+      // refused below
+    }
+    throw new AwsError('InvalidParameterValue', `${name} is not a JSON object: ${text.slice(0, 200)}`);
+  };
+  return JSON.stringify({ ...parse(defaults, 'DefaultTemplateData'), ...parse(replacement, 'ReplacementTemplateData') });
+}

@@ -1,7 +1,7 @@
 import { AwsError } from '../protocol/errors';
 import type { QueryParams } from '../protocol/query';
 import { flat } from '../protocol/xml';
-import { sendEmail, type SesServices } from './sending';
+import { mergedTemplateData, sendEmail, type SesServices } from './sending';
 
 /** The quota an account in the SES sandbox has (reported, not enforced locally). */
 export const SANDBOX_QUOTA = { Max24HourSend: 200, MaxSendRate: 1 };
@@ -110,6 +110,29 @@ export function sesAction(services: SesServices, params: QueryParams, region: st
         tags: tags(params),
       });
       return { MessageId: sent.MessageId };
+    }
+    case 'SendBulkTemplatedEmail': {
+      const source = required(params, 'Source');
+      const template = required(params, 'Template');
+      // Checked once for the whole call, as SES refuses it before sending to anyone.
+      ses.template(template, region);
+      const destinations = params.structs('Destinations');
+      if (destinations.length === 0) throw new AwsError('ValidationError', "1 validation error detected: Value null at 'destinations' failed to satisfy constraint: Member must not be null");
+      if (destinations.length > 50) throw new AwsError('InvalidParameterValue', 'Number of destinations exceeds 50.');
+      const status = destinations.map((fields) => {
+        const addresses = (kind: string) => Object.keys(fields).filter((key) => key.startsWith(`Destination.${kind}.member.`)).sort((a, b) => Number(a.split('.').pop()) - Number(b.split('.').pop())).map((key) => fields[key]);
+        const sent = sendEmail(services, {
+          operation: 'SendBulkTemplatedEmail',
+          region,
+          source,
+          destination: { ToAddresses: addresses('ToAddresses'), CcAddresses: addresses('CcAddresses'), BccAddresses: addresses('BccAddresses') },
+          replyTo: params.list('ReplyToAddresses'),
+          template: { name: template, data: mergedTemplateData(params.string('DefaultTemplateData'), fields.ReplacementTemplateData) },
+          configurationSetName: params.string('ConfigurationSetName'),
+        });
+        return { Status: 'Success', MessageId: sent.MessageId };
+      });
+      return { Status: status };
     }
     case 'CreateTemplate':
     case 'UpdateTemplate': {

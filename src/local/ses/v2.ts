@@ -1,7 +1,7 @@
 import { jsonResponse, type LocalRequest, type LocalResponse } from '../http';
 import { AwsError } from '../protocol/errors';
 import { page, SANDBOX_QUOTA } from './service';
-import { sendEmail, type OutgoingEmail, type SesServices } from './sending';
+import { mergedTemplateData, sendEmail, type OutgoingEmail, type SesServices } from './sending';
 import { identityType, type Identity } from './store';
 
 export const SES_V2_PREFIX = '/v2/email/';
@@ -54,7 +54,7 @@ function dkimOf(identity: Identity): Record<string, unknown> {
 }
 
 /** SES v2 SendEmail: Simple, Raw or Template content, one of them. */
-function send(services: SesServices, input: Record<string, unknown>, region: string): LocalResponse {
+function send(services: SesServices, input: Record<string, unknown>, region: string, operation = 'v2 SendEmail'): LocalResponse {
   const content = objectAt(input.Content, 'Content');
   const kinds = (['Simple', 'Raw', 'Template'] as const).filter((kind) => content[kind] !== undefined && content[kind] !== null);
   if (kinds.length !== 1) throw badRequest('Exactly one of Simple, Raw or Template content must be specified.');
@@ -64,7 +64,7 @@ function send(services: SesServices, input: Record<string, unknown>, region: str
     throw badRequest('EmailTags must be a list of {Name, Value} strings.');
   }
   const common = {
-    operation: 'v2 SendEmail',
+    operation,
     region,
     source: optionalString(input.FromEmailAddress, 'FromEmailAddress'),
     destination: input.Destination === undefined || input.Destination === null ? undefined : {
@@ -123,6 +123,7 @@ function listPage<T>(items: T[], input: { NextToken?: unknown; PageSize?: unknow
 /** SES v2's operations by method and path (`{name}`: the identity, template or set the path names). */
 const ROUTES: Record<string, string> = {
   'POST outbound-emails': 'SendEmail',
+  'POST outbound-bulk-emails': 'SendBulkEmail',
   'POST identities': 'CreateEmailIdentity',
   'GET identities': 'ListEmailIdentities',
   'POST list-identities': 'ListEmailIdentities',
@@ -152,6 +153,29 @@ export function sesV2Api(services: SesServices, request: LocalRequest): LocalRes
   switch (ROUTES[route]) {
     case 'SendEmail':
       return send(services, bodyOf(request), region);
+    case 'SendBulkEmail': {
+      const input = bodyOf(request);
+      const template = objectAt(objectAt(input.DefaultContent, 'DefaultContent').Template, 'DefaultContent.Template');
+      const entries = input.BulkEmailEntries;
+      if (!Array.isArray(entries) || entries.length === 0) throw badRequest('BulkEmailEntries must be a non-empty list.');
+      if (entries.length > 50) throw badRequest('Number of destinations exceeds 50.');
+      const templateName = text(template.TemplateName, 'DefaultContent.Template.TemplateName');
+      if (!ses.hasTemplate(templateName, region)) throw notFound(`Template ${templateName} does not exist.`);
+      const results = entries.map((entry: unknown, index) => {
+        const fields = objectAt(entry, `BulkEmailEntries[${index}]`);
+        const replacement = objectAt(objectAt(fields.ReplacementEmailContent, 'ReplacementEmailContent').ReplacementTemplate, 'ReplacementTemplate');
+        let data: string;
+        try {
+          data = mergedTemplateData(optionalString(template.TemplateData, 'TemplateData'), optionalString(replacement.ReplacementTemplateData, 'ReplacementTemplateData'));
+        } catch (error) {
+          throw error instanceof AwsError && error.code === 'InvalidParameterValue' ? badRequest(error.message) : error;
+        }
+        const email = { FromEmailAddress: input.FromEmailAddress, Destination: fields.Destination, ReplyToAddresses: input.ReplyToAddresses, ConfigurationSetName: input.ConfigurationSetName, Content: { Template: { TemplateName: templateName, TemplateData: data } } };
+        const { MessageId } = JSON.parse(String(send(services, email, region, 'v2 SendBulkEmail').body)) as { MessageId: string };
+        return { Status: 'SUCCESS', MessageId };
+      });
+      return jsonResponse({ BulkEmailEntryResults: results });
+    }
     case 'CreateEmailIdentity': {
       const input = bodyOf(request);
       const identityName = text(input.EmailIdentity, 'EmailIdentity');
