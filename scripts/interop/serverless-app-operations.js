@@ -2,7 +2,8 @@
 // test/local/serverless-app-apis.test.ts and s3-presigned-post.test.ts): DynamoDB batches,
 // transactions, indexes, conditions and the Streams API; S3 presigned URLs and POST forms, multipart,
 // copy, paging; SQS batches, DLQ redrive, FIFO dedup; SNS filter policies; Lambda invokes and aliases;
-// IAM roles; STS; SSM by path; Secrets Manager; EventBridge to SQS; CloudWatch metrics; Logs. One PASS
+// IAM roles; STS; SSM by path; Secrets Manager; EventBridge to SQS; CloudWatch metrics; Logs; SES (v1
+// and v2) sending from verified identities; KMS encryption, data keys, aliases and key states. One PASS
 // or FAIL line per check. Skipped, and said so, without python3 and boto3.
 'use strict';
 
@@ -216,6 +217,44 @@ def events_metrics_logs():
     logs.put_log_events(logGroupName='/app', logStreamName='s', logEvents=[{'timestamp': int(now * 1000), 'message': 'hello'}])
     assert [e['message'] for e in logs.filter_log_events(logGroupName='/app')['events']] == ['hello']
 check('eventbridge put_events to an SQS target, cloudwatch put_metric_data, logs', events_metrics_logs)
+
+def email():
+    ses = c('ses')
+    message = {'Subject': {'Data': 'Welcome'}, 'Body': {'Text': {'Data': 'hi'}}}
+    error = code_of(lambda: ses.send_email(Source='app@shop.test', Destination={'ToAddresses': ['ann@example.test']}, Message=message))
+    assert error == ('MessageRejected', 400), error
+    ses.verify_email_identity(EmailAddress='app@shop.test')
+    assert ses.get_identity_verification_attributes(Identities=['app@shop.test'])['VerificationAttributes'] == {'app@shop.test': {'VerificationStatus': 'Success'}}
+    assert ses.send_email(Source='app@shop.test', Destination={'ToAddresses': ['ann@example.test']}, Message=message)['MessageId'].endswith('-000000')
+    ses.create_template(Template={'TemplateName': 'app-welcome', 'SubjectPart': 'Hi {{name}}', 'TextPart': 'Welcome {{name}}'})
+    ses.send_templated_email(Source='app@shop.test', Destination={'ToAddresses': ['ann@example.test']}, Template='app-welcome', TemplateData='{"name":"Ann"}')
+    assert code_of(lambda: ses.get_template(TemplateName='nope')) == ('TemplateDoesNotExist', 400)
+    ses.send_raw_email(RawMessage={'Data': b'From: app@shop.test\r\nTo: bob@example.test\r\nSubject: Raw\r\n\r\nbody'})
+    assert ses.get_send_quota()['SentLast24Hours'] == 3
+    v2 = c('sesv2')
+    v2.create_email_identity(EmailIdentity='team@shop.test')
+    assert v2.get_email_identity(EmailIdentity='team@shop.test')['VerifiedForSendingStatus'] is True
+    v2.send_email(FromEmailAddress='team@shop.test', Destination={'ToAddresses': ['ann@example.test']}, Content={'Simple': {'Subject': {'Data': 'v2'}, 'Body': {'Text': {'Data': 'hi'}}}})
+    assert code_of(lambda: v2.get_email_identity(EmailIdentity='nobody@shop.test')) == ('NotFoundException', 404)
+check('ses verify, send (plain, templated, raw), templates, quota; sesv2 identities and send_email', email)
+
+def keys():
+    kms = c('kms')
+    key = kms.create_key(Description='app')['KeyMetadata']
+    kms.create_alias(AliasName='alias/app', TargetKeyId=key['KeyId'])
+    blob = kms.encrypt(KeyId='alias/app', Plaintext=b'secret', EncryptionContext={'k': 'v'})['CiphertextBlob']
+    assert kms.decrypt(CiphertextBlob=blob, EncryptionContext={'k': 'v'})['Plaintext'] == b'secret'
+    assert code_of(lambda: kms.decrypt(CiphertextBlob=blob)) == ('InvalidCiphertextException', 400)
+    data_key = kms.generate_data_key(KeyId=key['Arn'], KeySpec='AES_256')
+    assert kms.decrypt(CiphertextBlob=data_key['CiphertextBlob'])['Plaintext'] == data_key['Plaintext']
+    assert len(kms.generate_random(NumberOfBytes=16)['Plaintext']) == 16
+    assert [a['AliasName'] for a in kms.list_aliases(KeyId=key['KeyId'])['Aliases']] == ['alias/app']
+    kms.disable_key(KeyId=key['KeyId'])
+    assert code_of(lambda: kms.encrypt(KeyId=key['KeyId'], Plaintext=b'x')) == ('DisabledException', 400)
+    kms.schedule_key_deletion(KeyId=key['KeyId'], PendingWindowInDays=7)
+    assert code_of(lambda: kms.enable_key(KeyId=key['KeyId'])) == ('KMSInvalidStateException', 400)
+    assert kms.describe_key(KeyId='alias/aws/ssm')['KeyMetadata']['KeyManager'] == 'AWS'
+check('kms create_key, aliases, encrypt/decrypt with context, data keys, random, disable, scheduled deletion, alias/aws/*', keys)
 `;
 
 /** PASS/FAIL/SKIP lines of the boto3 probe against a running local cloud. */

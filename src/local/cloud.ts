@@ -21,6 +21,9 @@ import { LogStore } from './logs/store';
 import { InvocationMetrics } from './cloudwatch/invocation-metrics';
 import { ParameterStore } from './ssm/parameters';
 import { SecretStore } from './secretsmanager/secrets';
+import { SesStore } from './ses/store';
+import { SesOutbox } from './ses/outbox';
+import { KeyStore } from './kms/keys';
 import { RoleStore } from './iam/roles';
 import { CustomMetrics } from './cloudwatch/custom-metrics';
 
@@ -61,6 +64,11 @@ export class LocalCloud implements LocalServices {
   readonly logs: LogStore;
   readonly ssm: ParameterStore;
   readonly secretsManager: SecretStore;
+  /** SES identities, templates and configuration sets; the messages it kept instead of sending. */
+  readonly ses: SesStore;
+  readonly sesOutbox: SesOutbox;
+  /** KMS keys, their material and aliases. */
+  readonly kms: KeyStore;
   readonly iam: RoleStore;
   /** ECR repositories and the images recorded in them (ecr/service.ts). */
   readonly ecr: ImageRepositoryStore;
@@ -102,6 +110,9 @@ export class LocalCloud implements LocalServices {
     this.logs = new LogStore(this.dataDir, (line) => this.log(line));
     this.ssm = new ParameterStore(this.dataDir);
     this.secretsManager = new SecretStore(this.dataDir);
+    this.ses = new SesStore(this.dataDir);
+    this.sesOutbox = new SesOutbox(this.dataDir, (line) => this.log(line));
+    this.kms = new KeyStore(this.dataDir, this.accountId);
     this.iam = new RoleStore(this.dataDir);
     this.ecr = new ImageRepositoryStore(this.dataDir);
     this.apiResources = new ApiResourceStore(this.dataDir);

@@ -23,6 +23,8 @@ export interface StartOptions {
   dataDir: string;
   /** No diagnostics on stderr. */
   quiet?: boolean;
+  /** Where diagnostic lines go instead of stderr (without the `[fw local] ` prefix); tests read them. */
+  log?: (line: string) => void;
   /** Browser origins allowed to call the management APIs; `*` for any. Default none. */
   allowOrigins?: readonly string[];
   /** Require every management request to be signed (SigV4) with this key and secret. Default: any signature. */
@@ -66,10 +68,10 @@ function interfaceUrls(port: number): string[] {
 /** Starts the local cloud: every emulated AWS API on one port, state under dataDir. */
 export async function startLocalCloud(options: StartOptions): Promise<RunningLocalCloud> {
   const host = options.host ?? '127.0.0.1';
-  const log = options.quiet ? undefined : batchedLines('[fw local] ', (text) => process.stderr.write(text));
+  const log = options.quiet || options.log ? undefined : batchedLines('[fw local] ', (text) => process.stderr.write(text));
   const cloud = new LocalCloud({
     dataDir: options.dataDir,
-    log,
+    log: options.log ?? log,
     credentials: options.credentials,
     provisioningDelay: options.provisioningDelay,
     functions: options.functions,

@@ -30,13 +30,16 @@ import { publish, snsAction } from './sns/service';
 import { ssmApi } from './ssm/service';
 import { secretsManagerApi } from './secretsmanager/service';
 import { stsAction } from './sts/service';
+import { sesAction } from './ses/service';
+import { SES_V2_PREFIX, sesV2Api } from './ses/v2';
+import { kmsApi } from './kms/service';
 import type { StackRole } from './iam/roles';
 
-type Service = 'unserved' | 'cloudformation' | 'sts' | 'iam' | 'sns' | 'sqs' | 'lambda' | 'logs' | 'ssm' | 'secretsmanager' | 'dynamodb' | 'dynamodbstreams' | 'ecr' | 'events' | 'apigateway' | 'kinesis' | 'monitoring' | 'gateway' | 's3';
+type Service = 'unserved' | 'cloudformation' | 'sts' | 'iam' | 'sns' | 'ses' | 'kms' | 'sqs' | 'lambda' | 'logs' | 'ssm' | 'secretsmanager' | 'dynamodb' | 'dynamodbstreams' | 'ecr' | 'events' | 'apigateway' | 'kinesis' | 'monitoring' | 'gateway' | 's3';
 
-const QUERY_VERSIONS: Record<string, Service> = { '2010-05-15': 'cloudformation', '2011-06-15': 'sts', '2010-05-08': 'iam', '2010-03-31': 'sns', '2012-11-05': 'sqs', '2010-08-01': 'monitoring' };
+const QUERY_VERSIONS: Record<string, Service> = { '2010-05-15': 'cloudformation', '2011-06-15': 'sts', '2010-05-08': 'iam', '2010-03-31': 'sns', '2012-11-05': 'sqs', '2010-08-01': 'monitoring', '2010-12-01': 'ses' };
 
-const TARGET_PREFIXES: Record<string, Service> = { Logs_20140328: 'logs', AmazonSSM: 'ssm', secretsmanager: 'secretsmanager', DynamoDB_20120810: 'dynamodb', DynamoDBStreams_20120810: 'dynamodbstreams', AmazonSQS: 'sqs', AWSEvents: 'events', Kinesis_20131202: 'kinesis', GraniteServiceVersion20100801: 'monitoring', AmazonEC2ContainerRegistry_V20150921: 'ecr' };
+const TARGET_PREFIXES: Record<string, Service> = { TrentService: 'kms', Logs_20140328: 'logs', AmazonSSM: 'ssm', secretsmanager: 'secretsmanager', DynamoDB_20120810: 'dynamodb', DynamoDBStreams_20120810: 'dynamodbstreams', AmazonSQS: 'sqs', AWSEvents: 'events', Kinesis_20131202: 'kinesis', GraniteServiceVersion20100801: 'monitoring', AmazonEC2ContainerRegistry_V20150921: 'ecr' };
 
 /** How "not emulated" answers name a service, by its local name, credential scope or JSON target prefix. */
 const SERVICE_NAMES: Record<string, string> = {
@@ -56,11 +59,12 @@ const SERVICE_NAMES: Record<string, string> = {
   Firehose_20150804: 'Firehose',
   monitoring: 'CloudWatch',
   appsync: 'AppSync',
+  rds: 'RDS',
   'execute-api': 'API Gateway',
 };
 
 /** Credential-scope service names that are also the local service's name. */
-const SIGNED_SERVICES = new Set<string>(['cloudformation', 'sts', 'iam', 'sns', 'sqs', 'logs', 'ssm', 'secretsmanager', 'lambda', 'dynamodb', 'events', 'apigateway', 'kinesis', 'ecr', 's3', 'monitoring']);
+const SIGNED_SERVICES = new Set<string>(['cloudformation', 'sts', 'iam', 'sns', 'ses', 'kms', 'sqs', 'logs', 'ssm', 'secretsmanager', 'lambda', 'dynamodb', 'events', 'apigateway', 'kinesis', 'ecr', 's3', 'monitoring']);
 
 /**
  * Which AWS service a request is for, the way the SDK and the AWS CLI address
@@ -76,6 +80,8 @@ export function serviceOf(request: LocalRequest): Service {
   }
   const scope = signedScope(request);
   if (scope && SIGNED_SERVICES.has(scope)) return scope as Service;
+  // SES's endpoint prefix, which a signer deriving the scope from the host uses.
+  if (scope === 'email') return 'ses';
   // Another AWS service (KMS, Step Functions, Cognito, SES…): said to be not emulated, never answered as S3.
   if (target || (scope && scope !== 'execute-api')) return 'unserved';
   const contentType = header(request, 'content-type') ?? '';
@@ -245,6 +251,7 @@ export class LocalServer {
     const service = serviceOf(request);
     if (service === 'unserved') return unservedResponse(request);
     if (service === 'cloudformation' || service === 'sts' || service === 'sns' || service === 'iam') return this.query(service, request);
+    if (service === 'ses') return request.path.startsWith(SES_V2_PREFIX) ? this.sesV2(request) : this.query(service, request);
     // CloudWatch answers both protocols: JSON (x-amz-target, SDK v3) and the query (SDK v2).
     if (service === 'monitoring' && header(request, 'x-amz-target') === undefined) return this.query(service, request);
     if (service === 's3') {
@@ -270,7 +277,7 @@ export class LocalServer {
     if (service === 'gateway') return this.gateway.handle(request);
     if (service === 'lambda') return lambdaApi(this.cloud, request);
     if (service === 'apigateway') return this.restStages.handle(request) ?? apiGatewayApi(() => this.cloud.resources('AWS::ApiGateway::ApiKey').map(({ record }) => record), request);
-    if (service === 'logs' || service === 'ssm' || service === 'secretsmanager' || service === 'dynamodb' || service === 'dynamodbstreams' || service === 'events' || service === 'sqs' || service === 'kinesis' || service === 'monitoring' || service === 'ecr') {
+    if (service === 'logs' || service === 'ssm' || service === 'secretsmanager' || service === 'kms' || service === 'dynamodb' || service === 'dynamodbstreams' || service === 'events' || service === 'sqs' || service === 'kinesis' || service === 'monitoring' || service === 'ecr') {
       if (service === 'kinesis') refuseCbor(request);
       const operation = (header(request, 'x-amz-target') ?? '').split('.')[1] ?? '';
       const input = jsonInput(service, operation, request.body);
@@ -281,6 +288,7 @@ export class LocalServer {
       if (service === 'kinesis') return kinesisApi(this.cloud, operation, input, request.region);
       if (service === 'monitoring') return cloudWatchApi(this.cloud, operation, input);
       if (service === 'secretsmanager') return secretsManagerApi(this.cloud, operation, input, request.region);
+      if (service === 'kms') return kmsApi(this.cloud.kms, operation, input, request.region);
       if (service === 'ecr') return ecrApi(this.cloud.ecr, this.cloud.accountId, operation, input, request.region);
       return service === 'logs' ? logsApi(this.cloud, operation, input) : ssmApi(this.cloud, operation, input);
     }
@@ -298,7 +306,17 @@ export class LocalServer {
     if (!(error instanceof AwsError)) this.cloud.log(`${service} ${request.method} ${request.path}: ${(error as Error).stack ?? String(error)}`);
   }
 
-  private query(service: 'cloudformation' | 'sts' | 'sns' | 'iam' | 'monitoring', request: LocalRequest): LocalResponse {
+  /** SES v2's REST-JSON API: errors as REST-JSON services write them. */
+  private sesV2(request: LocalRequest): LocalResponse {
+    try {
+      return sesV2Api(this.cloud, request);
+    } catch (error) {
+      this.logBug('ses', request, error);
+      return jsonError(asAwsError(error), 'application/json');
+    }
+  }
+
+  private query(service: 'cloudformation' | 'sts' | 'sns' | 'iam' | 'monitoring' | 'ses', request: LocalRequest): LocalResponse {
     const namespace = QUERY_NAMESPACES[service];
     try {
       const params = QueryParams.parse(request.body.toString('utf8'), request.search);
@@ -311,6 +329,8 @@ export class LocalServer {
               ? this.cloud.iam.action(params, this.cloud.accountId, this.stackRoles())
               : service === 'monitoring'
                 ? cloudWatchQuery(this.cloud, params)
+              : service === 'ses'
+                ? sesAction(this.cloud, params, request.region)
               : stsAction(params, this.cloud.accountId);
       return queryResult(params.action, namespace, result);
     } catch (error) {

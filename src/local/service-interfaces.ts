@@ -10,6 +10,9 @@ import type { ApiResourceStore } from './state/api-resources';
 import type { LogStore } from './logs/store';
 import type { ParameterStore } from './ssm/parameters';
 import type { SecretStore } from './secretsmanager/secrets';
+import type { SesStore } from './ses/store';
+import type { SesOutbox } from './ses/outbox';
+import type { KeyStore } from './kms/keys';
 
 /*
  * What the parts of the local cloud need from each other, as interfaces. `cloud.ts` (the
@@ -94,6 +97,10 @@ export interface Stores {
   readonly logs: LogStore;
   readonly ssm: ParameterStore;
   readonly secretsManager: SecretStore;
+  readonly ses: SesStore;
+  /** The messages SES kept instead of sending them. */
+  readonly sesOutbox: SesOutbox;
+  readonly kms: KeyStore;
 }
 
 /** What the stack engine needs: the stack store, parameters for SSM-typed parameters, and a hook to call when an operation ends. */

@@ -17,6 +17,7 @@ const SERVICES = [
   { target: 'Kinesis_20131202', json: '1.1', sdk: '@aws-sdk/client-kinesis' },
   { target: 'GraniteServiceVersion20100801', json: '1.0', sdk: '@aws-sdk/client-cloudwatch' },
   { target: 'AmazonEC2ContainerRegistry_V20150921', json: '1.1', sdk: '@aws-sdk/client-ecr' },
+  { target: 'TrentService', json: '1.1', sdk: '@aws-sdk/client-kms' },
 ];
 
 /** Whole bodies that are JSON but not an input object. */

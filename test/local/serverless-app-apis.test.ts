@@ -224,15 +224,15 @@ apis('smaller calls apps make: STS GetSessionToken, SNS text messages, SSM Descr
 });
 
 apis('a service the local cloud does not serve answers "not emulated: <Service> <Operation>" in its own protocol, never as S3', async ({ t }) => {
-  const kms = await fetch(t.cloud.url, { method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'TrentService.Encrypt', ...signatureShaped('kms') }, body: '{"KeyId":"alias/x","Plaintext":"eA=="}' });
-  assert.equal({ status: kms.status, type: kms.headers.get('x-amzn-errortype'), body: await kms.json() }, {
+  const states = await fetch(t.cloud.url, { method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'AWSStepFunctions.StartExecution', ...signatureShaped('states') }, body: '{"stateMachineArn":"arn:aws:states:us-east-1:000000000000:stateMachine:x"}' });
+  assert.equal({ status: states.status, type: states.headers.get('x-amzn-errortype'), body: await states.json() }, {
     status: 400,
     type: 'UnknownOperationException',
-    body: { __type: 'UnknownOperationException', message: 'not emulated: KMS Encrypt', Message: 'not emulated: KMS Encrypt' },
+    body: { __type: 'UnknownOperationException', message: 'not emulated: Step Functions StartExecution', Message: 'not emulated: Step Functions StartExecution' },
   });
-  const ses = await fetch(t.cloud.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...signatureShaped('email') }, body: 'Action=SendEmail&Version=2010-12-01&Source=a%40b.c' });
-  const text = (await ses.text()).replace(/<RequestId>[^<]*<\/RequestId>/, '');
-  assert.equal({ status: ses.status, text }, { status: 400, text: '<ErrorResponse xmlns="https://email.amazonaws.com/doc/"><Error><Type>Sender</Type><Code>InvalidAction</Code><Message>not emulated: SES SendEmail</Message></Error></ErrorResponse>' });
+  const rds = await fetch(t.cloud.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...signatureShaped('rds') }, body: 'Action=DescribeDBInstances&Version=2014-10-31' });
+  const text = (await rds.text()).replace(/<RequestId>[^<]*<\/RequestId>/, '');
+  assert.equal({ status: rds.status, text }, { status: 400, text: '<ErrorResponse xmlns="https://rds.amazonaws.com/doc/"><Error><Type>Sender</Type><Code>InvalidAction</Code><Message>not emulated: RDS DescribeDBInstances</Message></Error></ErrorResponse>' });
   const v2 = await fetch(`${t.cloud.url}/v2/apis`, { headers: signatureShaped('apigateway') });
   assert.equal({ status: v2.status, body: ((await v2.json()) as { message: string }).message }, { status: 400, body: 'not emulated: API Gateway GET /v2/apis' });
 });

@@ -87,6 +87,8 @@ const header = (req: IncomingMessage, name: string): string | undefined => {
 function protocolOf(req: IncomingMessage, path: string, hostname: string, signature: Signature | undefined): Protocol {
   if (isGatewayRequest(path, hostname)) return 'gateway';
   if (header(req, 'x-amz-target')) return 'json';
+  // SES v1 is a query API posted to the root, SES v2 REST-JSON under /v2/email/.
+  if (signature?.service === 'ses' || signature?.service === 'email') return path.startsWith('/v2/') ? 'json' : 'query';
   if (signature && QUERY_SERVICES.has(signature.service)) return 'query';
   if (signature?.service === 'lambda' || /^\/20\d\d-\d\d-\d\d\/functions/.test(path)) return 'json';
   // Query APIs are posted to the service's root: a form-typed body elsewhere is an S3 upload (urllib and

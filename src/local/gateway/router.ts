@@ -10,6 +10,7 @@ import { httpEventV2, httpResponseV2, jsonMessage, restEventV1, restResponseV1 }
 import { bestMatch, functionOfIntegration } from './routes';
 import { lambdaIntegrationEvent, lambdaIntegrationResponse, requestTemplate, TemplateOutputError } from './lambda-integration';
 import { deployReportResponse } from '../deploy-report';
+import { sesMessagesResponse } from '../ses/outbox';
 import { GatewayAuthorization, NOT_ENFORCED_HEADER, type Protected } from './authorization';
 import { functionUrlForbidden } from '../auth/responses';
 import { verifySigV4 } from './sigv4';
@@ -62,6 +63,8 @@ export class GatewayRouter {
     if (issuer) return issuer;
     const report = await deployReportResponse(this.cloud, request);
     if (report) return report;
+    const messages = sesMessagesResponse(this.cloud.sesOutbox, request);
+    if (messages) return messages;
     if (request.path.startsWith(WAIT_CONDITION_PREFIX)) return signalWaitCondition(this.cloud, request);
     if (request.path.startsWith(CUSTOM_RESOURCE_RESPONSE_PREFIX)) return receiveCustomResourceResponse(this.cloud, request);
     const target = gatewayTarget(request);

@@ -11,6 +11,7 @@ const SCHEMA_PACKAGES: Record<string, string> = {
   monitoring: '@aws-sdk/client-cloudwatch',
   ecr: '@aws-sdk/client-ecr',
   secretsmanager: '@aws-sdk/client-secrets-manager',
+  kms: '@aws-sdk/client-kms',
 };
 
 /**

@@ -7,6 +7,7 @@ export const QUERY_NAMESPACES: Record<string, string> = {
   sns: 'http://sns.amazonaws.com/doc/2010-03-31/',
   iam: 'https://iam.amazonaws.com/doc/2010-05-08/',
   monitoring: 'http://monitoring.amazonaws.com/doc/2010-08-01/',
+  ses: 'http://ses.amazonaws.com/doc/2010-12-01/',
 };
 
 /**

@@ -3,6 +3,8 @@ import type { ResourceProvider } from './provider';
 import { recordedProvider } from './recorded';
 import { s3BucketProvider } from './s3-bucket';
 import { secretProvider } from './secret';
+import { kmsAliasProvider, kmsKeyProvider } from './kms';
+import { sesConfigurationSetProvider, sesEmailIdentityProvider, sesTemplateProvider } from './ses';
 import * as gateway from './api-gateway';
 import * as lambda from './lambda';
 import * as simple from './simple';
@@ -28,6 +30,11 @@ const PROVIDERS: Record<string, ResourceProvider> = {
   'AWS::Events::EventBus': simple.eventBusProvider,
   'AWS::SSM::Parameter': simple.ssmParameterProvider,
   'AWS::SecretsManager::Secret': secretProvider,
+  'AWS::KMS::Key': kmsKeyProvider,
+  'AWS::KMS::Alias': kmsAliasProvider,
+  'AWS::SES::EmailIdentity': sesEmailIdentityProvider,
+  'AWS::SES::Template': sesTemplateProvider,
+  'AWS::SES::ConfigurationSet': sesConfigurationSetProvider,
   'AWS::Lambda::Permission': simple.lambdaPermissionProvider,
   'AWS::Lambda::EventInvokeConfig': simple.lambdaEventInvokeConfigProvider,
   'AWS::Lambda::Function': lambda.lambdaFunctionProvider,

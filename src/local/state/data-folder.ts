@@ -15,7 +15,7 @@ export const MARKER_FILE = '.fw-local-cloud';
 const PROCESSES_FOLDER = 'processes';
 
 /** Everything the local cloud writes at the top of its data folder; `fw local reset` removes only these. */
-export const LOCAL_CLOUD_ENTRIES: readonly string[] = ['state', 'blobs', 'functions', 'dynamodb', 'kinesis', 'issuer', 'runtime', PROCESSES_FOLDER, ENDPOINT_FILE, MARKER_FILE];
+export const LOCAL_CLOUD_ENTRIES: readonly string[] = ['state', 'blobs', 'functions', 'dynamodb', 'kinesis', 'ses', 'issuer', 'runtime', PROCESSES_FOLDER, ENDPOINT_FILE, MARKER_FILE];
 
 interface Marker {
   /** The local cloud made the folder itself (it did not exist, or was empty): reset may remove it once empty. */
