@@ -10,6 +10,7 @@ import type { ApiResourceStore } from './state/api-resources';
 import type { LogStore } from './logs/store';
 import type { ParameterStore } from './ssm/parameters';
 import type { SecretStore } from './secretsmanager/secrets';
+import type { StepFunctions } from './stepfunctions/step-functions';
 
 /*
  * What the parts of the local cloud need from each other, as interfaces. `cloud.ts` (the
@@ -125,6 +126,8 @@ export type LocalServices = CloudIdentity &
     readonly engine: StackOperations;
     /** Kinesis streams and their records. */
     readonly kinesis: KinesisStore;
+    /** Step Functions: state machines and executions (`AWS::StepFunctions::StateMachine` makes them). */
+    readonly stepFunctions: StepFunctions;
     /** Resources made by API calls (CreateQueue, CreateTopic, CreateFunction, …), beside the stacks'. */
     readonly apiResources: ApiResourceStore;
     /** Sends a message to an SQS queue or SNS topic by ARN (on-failure destinations, SNS → SQS, EventBridge targets). */
