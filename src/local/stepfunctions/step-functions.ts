@@ -234,6 +234,6 @@ export class StepFunctions {
   close(): void {
     this.closed = true;
     for (const { interpreter } of this.running.values()) interpreter.stop();
-    this.store.flush();
+    this.store.flushPending();
   }
 }

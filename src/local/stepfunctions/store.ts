@@ -114,6 +114,11 @@ export class StepFunctionsStore {
     this.timer ??= setTimeout(() => this.flush(), 50).unref();
   }
 
+  /** Writes what changed since the last write, if anything did. */
+  flushPending(): void {
+    if (this.timer) this.flush();
+  }
+
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
