@@ -2,7 +2,8 @@
 // test/local/serverless-app-apis.test.ts and s3-presigned-post.test.ts): DynamoDB batches,
 // transactions, indexes, conditions and the Streams API; S3 presigned URLs and POST forms, multipart,
 // copy, paging; SQS batches, DLQ redrive, FIFO dedup; SNS filter policies; Lambda invokes and aliases;
-// IAM roles; STS; SSM by path; Secrets Manager; EventBridge to SQS; CloudWatch metrics; Logs. One PASS
+// IAM roles; STS; SSM by path; Secrets Manager; EventBridge to SQS; CloudWatch metrics; Logs; Step
+// Functions executions. One PASS
 // or FAIL line per check. Skipped, and said so, without python3 and boto3.
 'use strict';
 
@@ -216,6 +217,21 @@ def events_metrics_logs():
     logs.put_log_events(logGroupName='/app', logStreamName='s', logEvents=[{'timestamp': int(now * 1000), 'message': 'hello'}])
     assert [e['message'] for e in logs.filter_log_events(logGroupName='/app')['events']] == ['hello']
 check('eventbridge put_events to an SQS target, cloudwatch put_metric_data, logs', events_metrics_logs)
+
+def step_functions():
+    sfn = c('stepfunctions')
+    definition = {'StartAt': 'Hello', 'States': {'Hello': {'Type': 'Pass', 'Parameters': {'greeting.$': "States.Format('Hello {}', $.name)"}, 'End': True}}}
+    machine = sfn.create_state_machine(name='app-flow', definition=json.dumps(definition), roleArn='arn:aws:iam::000000000000:role/app')['stateMachineArn']
+    execution = sfn.start_execution(stateMachineArn=machine, name='first', input=json.dumps({'name': 'boto3'}))['executionArn']
+    assert execution == 'arn:aws:states:us-east-1:000000000000:execution:app-flow:first', execution
+    for _ in range(100):
+        described = sfn.describe_execution(executionArn=execution)
+        if described['status'] != 'RUNNING':
+            break
+        time.sleep(0.05)
+    assert (described['status'], json.loads(described['output'])) == ('SUCCEEDED', {'greeting': 'Hello boto3'}), described
+    assert code_of(lambda: sfn.describe_execution(executionArn=machine.replace(':stateMachine:', ':execution:') + ':nothing')) == ('ExecutionDoesNotExist', 400)
+check('stepfunctions start_execution, describe_execution', step_functions)
 `;
 
 /** PASS/FAIL/SKIP lines of the boto3 probe against a running local cloud. */
