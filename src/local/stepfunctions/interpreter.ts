@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { matches } from './choice';
 import type { State, StateMachineDefinition } from './definition';
 import { readPath, resolvePath, type PathScope } from './json-path';
-import { applyTemplate, placeResult, selectPath } from './paths';
+import { applyTemplate, pathOrIntrinsic, placeResult, selectPath } from './paths';
 import { runtimeError, StatesError } from './states-error';
 import type { ExecutionRecord, HistoryEvent } from './store';
 import { parseResource, runFunction, runIntegration, type TaskServices } from './tasks';
@@ -152,8 +152,8 @@ export class Interpreter {
       case 'Succeed':
         return { ...exit(selectPath(outputPath, effective(), 'OutputPath')), next: undefined };
       case 'Fail': {
-        const error = typeof state.ErrorPath === 'string' ? String(resolvePath(state.ErrorPath, scope(input), 'ErrorPath')) : ((state.Error as string | undefined) ?? '');
-        const cause = typeof state.CausePath === 'string' ? String(resolvePath(state.CausePath, scope(input), 'CausePath')) : ((state.Cause as string | undefined) ?? '');
+        const error = typeof state.ErrorPath === 'string' ? String(pathOrIntrinsic(state.ErrorPath, scope(input), 'ErrorPath')) : ((state.Error as string | undefined) ?? '');
+        const cause = typeof state.CausePath === 'string' ? String(pathOrIntrinsic(state.CausePath, scope(input), 'CausePath')) : ((state.Cause as string | undefined) ?? '');
         throw new StatesError(error, cause);
       }
       case 'Choice': {

@@ -12,6 +12,11 @@ export function selectPath(path: string | null | undefined, value: unknown, fiel
   return found;
 }
 
+/** A field that holds a path or an intrinsic function (`CausePath: "States.Format(…)"`): its value. */
+export function pathOrIntrinsic(text: string, scope: PathScope, field: string): unknown {
+  return isIntrinsic(text) ? evaluateIntrinsic(text, scope) : resolvePath(text, scope, field);
+}
+
 /**
  * A payload template (Parameters, ResultSelector, ItemSelector, Arguments): fields ending in `.$` are
  * replaced by the value of their path or intrinsic function, under the name without `.$`.
@@ -23,7 +28,7 @@ export function applyTemplate(template: unknown, scope: PathScope): unknown {
   for (const [key, value] of Object.entries(template as Record<string, unknown>)) {
     if (key.endsWith('.$') && typeof value === 'string') {
       const name = key.slice(0, -2);
-      result[name] = isIntrinsic(value) ? evaluateIntrinsic(value, scope) : resolvePath(value, scope, `$['${name}']`);
+      result[name] = pathOrIntrinsic(value, scope, `$['${name}']`);
     } else {
       result[key] = applyTemplate(value, scope);
     }

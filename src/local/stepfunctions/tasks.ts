@@ -38,7 +38,7 @@ const INTEGRATIONS: Record<string, { target?: string; prefix: string; stringify?
   'dynamodb:updateItem': { target: 'DynamoDB_20120810.UpdateItem', prefix: 'DynamoDB' },
   'dynamodb:deleteItem': { target: 'DynamoDB_20120810.DeleteItem', prefix: 'DynamoDB' },
   'events:putEvents': { target: 'AWSEvents.PutEvents', prefix: 'EventBridge' },
-  'states:startExecution': { target: 'AWSStepFunctions.StartExecution', prefix: 'StepFunctions', stringify: 'Input' },
+  'states:startExecution': { target: 'AWSStepFunctions.StartExecution', prefix: 'StepFunctions', stringify: 'input' },
 };
 
 export function parseResource(resource: string): TaskResource {
@@ -99,7 +99,8 @@ export async function runFunction(services: TaskServices, functionArn: string, i
 /** Runs a service integration with its parameters; the result as Step Functions gives it (with the SDK's metadata). */
 export async function runIntegration(services: TaskServices, service: string, action: string, parameters: Record<string, unknown>): Promise<unknown> {
   const integration = INTEGRATIONS[`${service}:${action}`];
-  const input = { ...parameters };
+  // Step Functions' own API is camelCase; its integration takes the SDK model's capitalized names.
+  const input = service === 'states' ? Object.fromEntries(Object.entries(parameters).map(([key, value]) => [key.charAt(0).toLowerCase() + key.slice(1), value])) : { ...parameters };
   if (integration.stringify && input[integration.stringify] !== undefined) input[integration.stringify] = text(input[integration.stringify]);
   if (service === 'events' && Array.isArray(input.Entries)) input.Entries = input.Entries.map((entry: Record<string, unknown>) => (entry.Detail === undefined ? entry : { ...entry, Detail: text(entry.Detail) }));
   try {
