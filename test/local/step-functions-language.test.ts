@@ -215,4 +215,28 @@ language('DynamoDB, SNS, EventBridge and Step Functions integrations reach the l
   }
 });
 
+language('states:startExecution.sync:2 waits for the child execution: its output as JSON, a failed child as States.TaskFailed', async (context) => {
+  const definition = JSON.stringify({ StartAt: 'Check', States: { Check: { Type: 'Choice', Choices: [{ Variable: '$.ok', BooleanEquals: true, Next: 'Good' }], Default: 'Bad' }, Good: { Type: 'Pass', Parameters: { 'echo.$': '$.value' }, End: true }, Bad: { Type: 'Fail', Error: 'Child.Failed', Cause: 'not ok' } } });
+  const { stateMachineArn } = await context.sfn.send(new CreateStateMachineCommand({ name: 'sync-child', definition, roleArn: ROLE }));
+  const parent = (ok: boolean) =>
+    execute(
+      context,
+      {
+        Run: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::states:startExecution.sync:2',
+          Parameters: { StateMachineArn: stateMachineArn, Input: { ok, value: 7 } },
+          ResultSelector: { 'status.$': '$.Status', 'output.$': '$.Output', 'name.$': '$.Name' },
+          Catch: [{ ErrorEquals: ['States.TaskFailed'], Next: 'Failed' }],
+          End: true,
+        },
+        Failed: { Type: 'Pass', Parameters: { 'error.$': '$.Error', 'child.$': 'States.StringToJson($.Cause)' }, OutputPath: '$.child.Status', End: true },
+      },
+      {},
+    );
+  const good = outcome(await parent(true));
+  assert.equal([good[0], (good[1] as { status: string }).status, (good[1] as { output: unknown }).output], ['SUCCEEDED', 'SUCCEEDED', { echo: 7 }]);
+  assert.equal(outcome(await parent(false)), ['SUCCEEDED', 'FAILED']);
+});
+
 language.run();

@@ -270,7 +270,7 @@ export class Interpreter {
     this.emit(trail, 'TaskStarted', 'taskStartedEventDetails', names);
     try {
       if (parameters === null || typeof parameters !== 'object' || Array.isArray(parameters)) throw runtimeError(`The Parameters of a ${names.resourceType}:${resource.action} task must be an object`);
-      let result = await timed(runIntegration(this.host, resource.service, resource.action, parameters as Record<string, unknown>));
+      let result = await timed(runIntegration(this.host, resource.service, resource.action, parameters as Record<string, unknown>, resource.pattern));
       if (token) {
         this.emit(trail, 'TaskSubmitted', 'taskSubmittedEventDetails', { ...names, output: json(result), outputDetails: details(result) });
         result = await timed(this.host.awaitToken(token, this.controller.signal));

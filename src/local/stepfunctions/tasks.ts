@@ -26,7 +26,7 @@ export interface TaskServices {
 /** How the history names a task: Lambda function ARNs have events of their own, integrations are `Task*` events. */
 export type TaskResource =
   | { kind: 'function'; functionArn: string }
-  | { kind: 'integration'; service: string; action: string; pattern?: 'waitForTaskToken' | 'sync' };
+  | { kind: 'integration'; service: string; action: string; pattern?: 'waitForTaskToken' | 'sync' | 'sync:2' };
 
 /** The integrations the local cloud runs, by `service:action`, and the JSON target each calls. */
 const INTEGRATIONS: Record<string, { target?: string; prefix: string; stringify?: string }> = {
@@ -44,8 +44,9 @@ const INTEGRATIONS: Record<string, { target?: string; prefix: string; stringify?
 export function parseResource(resource: string): TaskResource {
   if (/^arn:aws[a-z-]*:lambda:[^:]+:\d+:function:[^:]+(:[^:]+)?$/.test(resource)) return { kind: 'function', functionArn: resource };
   const integration = /^arn:aws[a-z-]*:states:[^:]*:[^:]*:([a-z0-9-]+):([A-Za-z0-9]+)(?:\.(waitForTaskToken|sync(?::2)?))?$/.exec(resource);
-  if (integration && INTEGRATIONS[`${integration[1]}:${integration[2]}`]) {
-    const pattern = integration[3] === undefined ? undefined : integration[3] === 'waitForTaskToken' ? 'waitForTaskToken' : 'sync';
+  const pattern = integration?.[3] as 'waitForTaskToken' | 'sync' | 'sync:2' | undefined;
+  // Of the "run a job" (.sync) patterns, only a child execution's is served: the others start jobs the local cloud does not run.
+  if (integration && INTEGRATIONS[`${integration[1]}:${integration[2]}`] && (!pattern?.startsWith('sync') || integration[1] === 'states')) {
     return { kind: 'integration', service: integration[1], action: integration[2], pattern };
   }
   throw new StatesError('States.Runtime', `not emulated: the Task resource ${resource} (the local cloud runs Lambda functions and the lambda:invoke, sqs:sendMessage, sns:publish, dynamodb:putItem/getItem/updateItem/deleteItem, events:putEvents and states:startExecution integrations)`);
@@ -97,7 +98,7 @@ export async function runFunction(services: TaskServices, functionArn: string, i
 }
 
 /** Runs a service integration with its parameters; the result as Step Functions gives it (with the SDK's metadata). */
-export async function runIntegration(services: TaskServices, service: string, action: string, parameters: Record<string, unknown>): Promise<unknown> {
+export async function runIntegration(services: TaskServices, service: string, action: string, parameters: Record<string, unknown>, pattern?: string): Promise<unknown> {
   const integration = INTEGRATIONS[`${service}:${action}`];
   // Step Functions' own API is camelCase; its integration takes the SDK model's capitalized names.
   const input = service === 'states' ? Object.fromEntries(Object.entries(parameters).map(([key, value]) => [key.charAt(0).toLowerCase() + key.slice(1), value])) : { ...parameters };
@@ -110,6 +111,7 @@ export async function runIntegration(services: TaskServices, service: string, ac
       return { ...services.publish(input), ...sdkMetadata(requestId, { 'Content-Type': 'text/xml' }) };
     }
     const answer = await services.callApi(integration.target!, input);
+    if (service === 'states' && pattern?.startsWith('sync')) return await childExecution(services, String(answer.executionArn), pattern === 'sync:2');
     const requestId = randomUUID();
     // Step Functions answers with the SDK's model, whose members are capitalized (ExecutionArn, StartDate in milliseconds).
     const result = service === 'states' ? { ExecutionArn: answer.executionArn, StartDate: Math.round(Number(answer.startDate) * 1000) } : answer;
@@ -133,4 +135,35 @@ async function invokeIntegration(services: TaskServices, input: Record<string, u
   const requestId = outcome.requestId ?? randomUUID();
   const headers = { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(outcome.payload)), 'X-Amz-Executed-Version': outcome.executedVersion };
   return { ExecutedVersion: outcome.executedVersion, Payload: JSON.parse(outcome.payload) as unknown, ...sdkMetadata(requestId, headers), StatusCode: 200 };
+}
+
+const CHILD_POLL_MS = 50;
+
+/**
+ * `states:startExecution.sync` (`.sync:2`): waits for the child execution and answers its description
+ * in the SDK model's names (Input and Output as JSON with `:2`, as text without); a child that did not
+ * succeed fails the task with States.TaskFailed and the description as the cause.
+ */
+async function childExecution(services: TaskServices, executionArn: string, parsed: boolean): Promise<unknown> {
+  let described = await services.callApi('AWSStepFunctions.DescribeExecution', { executionArn });
+  while (described.status === 'RUNNING') {
+    await new Promise((resolve) => setTimeout(resolve, CHILD_POLL_MS));
+    described = await services.callApi('AWSStepFunctions.DescribeExecution', { executionArn });
+  }
+  const json = (text: unknown) => (parsed && typeof text === 'string' ? (JSON.parse(text) as unknown) : text);
+  const result: Record<string, unknown> = {
+    ExecutionArn: described.executionArn,
+    Input: json(described.input),
+    InputDetails: { Included: true },
+    Name: described.name,
+    ...(described.output !== undefined ? { Output: json(described.output), OutputDetails: { Included: true } } : {}),
+    StartDate: Math.round(Number(described.startDate) * 1000),
+    StateMachineArn: described.stateMachineArn,
+    Status: described.status,
+    StopDate: Math.round(Number(described.stopDate) * 1000),
+    ...(described.error !== undefined ? { Error: described.error } : {}),
+    ...(described.cause !== undefined ? { Cause: described.cause } : {}),
+  };
+  if (described.status !== 'SUCCEEDED') throw new StatesError('States.TaskFailed', JSON.stringify(result));
+  return result;
 }
