@@ -215,6 +215,34 @@ language('DynamoDB, SNS, EventBridge and Step Functions integrations reach the l
   }
 });
 
+language('a failing Parallel branch stops its siblings: Catch takes over at once and the history records nothing more of them', async (context) => {
+  const began = Date.now();
+  const done = await execute(
+    context,
+    {
+      Both: {
+        Type: 'Parallel',
+        Branches: [
+          { StartAt: 'Slow', States: { Slow: { Type: 'Wait', Seconds: 2, Next: 'After' }, After: { Type: 'Pass', End: true } } },
+          { StartAt: 'Broken', States: { Broken: { Type: 'Fail', Error: 'Branch.Broken', Cause: 'at once' } } },
+        ],
+        Catch: [{ ErrorEquals: ['Branch.Broken'], ResultPath: null, Next: 'Recovered' }],
+        End: true,
+      },
+      Recovered: { Type: 'Pass', Result: 'recovered', End: true },
+    },
+    {},
+  );
+  assert.ok(Date.now() - began < 1800, `took ${Date.now() - began} ms`);
+  assert.equal(outcome(done), ['SUCCEEDED', 'recovered']);
+  await new Promise((resolve) => setTimeout(resolve, 2300));
+  const { events = [] } = await context.sfn.send(new GetExecutionHistoryCommand({ executionArn: done.executionArn }));
+  assert.equal(
+    events.map((event) => [event.type, event.previousEventId]),
+    [['ExecutionStarted', 0], ['ParallelStateEntered', 1], ['ParallelStateStarted', 2], ['WaitStateEntered', 3], ['FailStateEntered', 3], ['ParallelStateFailed', 3], ['ParallelStateExited', 6], ['PassStateEntered', 7], ['PassStateExited', 8], ['ExecutionSucceeded', 9]],
+  );
+});
+
 language('states:startExecution.sync:2 waits for the child execution: its output as JSON, a failed child as States.TaskFailed', async (context) => {
   const definition = JSON.stringify({ StartAt: 'Check', States: { Check: { Type: 'Choice', Choices: [{ Variable: '$.ok', BooleanEquals: true, Next: 'Good' }], Default: 'Bad' }, Good: { Type: 'Pass', Parameters: { 'echo.$': '$.value' }, End: true }, Bad: { Type: 'Fail', Error: 'Child.Failed', Cause: 'not ok' } } });
   const { stateMachineArn } = await context.sfn.send(new CreateStateMachineCommand({ name: 'sync-child', definition, roleArn: ROLE }));

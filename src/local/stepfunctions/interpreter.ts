@@ -18,6 +18,15 @@ export interface ExecutionHost extends TaskServices {
 /** The chain of events of one branch: each event's previousEventId is the one before it in its branch. */
 interface Trail {
   last: number;
+  /** The trail of the Parallel or Map state a branch or iteration runs under. */
+  parent?: Trail;
+  /** Set when a sibling failed the state this branch runs under: it stops at its next step, recording nothing more. */
+  stopped?: boolean;
+}
+
+function stopped(trail: Trail): boolean {
+  for (let at: Trail | undefined = trail; at; at = at.parent) if (at.stopped) return true;
+  return false;
 }
 
 const json = (value: unknown) => JSON.stringify(value);
@@ -66,6 +75,7 @@ export class Interpreter {
   }
 
   emit(trail: Trail, type: string, detailsKey?: string, body?: Record<string, unknown>): number {
+    if (stopped(trail)) throw new Aborted();
     const events = this.execution.events;
     const id = events.length + 1;
     const event: HistoryEvent = { timestamp: Date.now() / 1000, type, id, previousEventId: trail.last };
@@ -95,8 +105,8 @@ export class Interpreter {
     }
   }
 
-  private check(): void {
-    if (this.controller.signal.aborted) throw new Aborted();
+  private check(trail: Trail): void {
+    if (this.controller.signal.aborted || stopped(trail)) throw new Aborted();
   }
 
   private sleep(ms: number): Promise<void> {
@@ -119,7 +129,7 @@ export class Interpreter {
     let name = definition.StartAt;
     let value = input;
     for (;;) {
-      this.check();
+      this.check(trail);
       const state = definition.States[name];
       const { output, next } = await this.state(name, state, value, trail, extra);
       if (next === undefined) return output;
@@ -254,7 +264,7 @@ export class Interpreter {
       this.emit(trail, 'LambdaFunctionStarted');
       try {
         const result = await timed(runFunction(this.host, resource.functionArn, parameters));
-        this.check();
+        this.check(trail);
         this.emit(trail, 'LambdaFunctionSucceeded', 'lambdaFunctionSucceededEventDetails', { output: json(result), outputDetails: details(result) });
         return result;
       } catch (thrown) {
@@ -275,7 +285,7 @@ export class Interpreter {
         this.emit(trail, 'TaskSubmitted', 'taskSubmittedEventDetails', { ...names, output: json(result), outputDetails: details(result) });
         result = await timed(this.host.awaitToken(token, this.controller.signal));
       }
-      this.check();
+      this.check(trail);
       this.emit(trail, 'TaskSucceeded', 'taskSucceededEventDetails', { ...names, output: json(result), outputDetails: details(result) });
       return result;
     } catch (thrown) {
@@ -291,11 +301,14 @@ export class Interpreter {
     const branches = state.Branches as StateMachineDefinition[];
     this.emit(trail, 'ParallelStateStarted');
     const start = trail.last;
+    const trails: Trail[] = branches.map(() => ({ last: start, parent: trail }));
     try {
-      const results = await Promise.all(branches.map((branch) => this.machine(branch, value, { last: start }, {})));
+      const results = await Promise.all(branches.map((branch, index) => this.machine(branch, value, trails[index], {})));
       this.emit(trail, 'ParallelStateSucceeded');
       return results;
     } catch (thrown) {
+      // The other branches stop, as AWS stops them when one fails.
+      for (const branch of trails) branch.stopped = true;
       if (thrown instanceof Aborted) throw thrown;
       this.emit(trail, 'ParallelStateFailed');
       throw thrown;
@@ -313,19 +326,25 @@ export class Interpreter {
     const results: unknown[] = new Array(items.length);
     let next = 0;
     let failed: unknown;
+    const active = new Set<Trail>();
     const worker = async () => {
       while (failed === undefined && next < items.length) {
         const index = next++;
         const mapContext = { Map: { Item: { Index: index, Value: items[index] } } };
         const itemInput = selector !== undefined ? applyTemplate(selector, { input: value, context: { ...context, ...mapContext } }) : items[index];
-        const branch: Trail = { last: start };
+        const branch: Trail = { last: start, parent: trail };
+        active.add(branch);
         this.emit(branch, 'MapIterationStarted', 'mapIterationStartedEventDetails', { name, index });
         try {
           results[index] = await this.machine(processor, itemInput, branch, {});
           this.emit(branch, 'MapIterationSucceeded', 'mapIterationSucceededEventDetails', { name, index });
         } catch (thrown) {
-          if (!(thrown instanceof Aborted)) this.emit(branch, 'MapIterationFailed', 'mapIterationFailedEventDetails', { name, index });
+          if (!(thrown instanceof Aborted) && !stopped(branch)) this.emit(branch, 'MapIterationFailed', 'mapIterationFailedEventDetails', { name, index });
           failed ??= thrown;
+          // The iterations still running stop, as AWS stops them when one fails.
+          for (const other of active) other.stopped = true;
+        } finally {
+          active.delete(branch);
         }
       }
     };
