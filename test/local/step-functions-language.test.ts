@@ -4,7 +4,7 @@ import { CreateTableCommand, DynamoDBClient, PutItemCommand } from '@aws-sdk/cli
 import { CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { CreateTopicCommand, SNSClient, SubscribeCommand } from '@aws-sdk/client-sns';
 import { EventBridgeClient, PutRuleCommand, PutTargetsCommand } from '@aws-sdk/client-eventbridge';
-import { CreateStateMachineCommand, DescribeExecutionCommand, GetExecutionHistoryCommand, SFNClient, StartExecutionCommand, type DescribeExecutionCommandOutput } from '@aws-sdk/client-sfn';
+import { CreateStateMachineCommand, DescribeExecutionCommand, GetExecutionHistoryCommand, SendTaskHeartbeatCommand, SFNClient, StartExecutionCommand, type DescribeExecutionCommandOutput } from '@aws-sdk/client-sfn';
 import { startTestCloud, type TestCloud } from './helpers';
 
 /**
@@ -241,6 +241,28 @@ language('a failing Parallel branch stops its siblings: Catch takes over at once
     events.map((event) => [event.type, event.previousEventId]),
     [['ExecutionStarted', 0], ['ParallelStateEntered', 1], ['ParallelStateStarted', 2], ['WaitStateEntered', 3], ['FailStateEntered', 3], ['ParallelStateFailed', 3], ['ParallelStateExited', 6], ['PassStateEntered', 7], ['PassStateExited', 8], ['ExecutionSucceeded', 9]],
   );
+});
+
+language('HeartbeatSeconds: a token task not heard from in time fails with States.HeartbeatTimeout; SendTaskHeartbeat starts the wait again', async (context) => {
+  const { QueueUrl } = await context.sqs.send(new CreateQueueCommand({ QueueName: 'tokens' }));
+  const definition = JSON.stringify({ StartAt: 'Ask', States: { Ask: { Type: 'Task', Resource: 'arn:aws:states:::sqs:sendMessage.waitForTaskToken', HeartbeatSeconds: 1, Parameters: { QueueUrl, 'MessageBody.$': '$$.Task.Token' }, End: true } } });
+  const { stateMachineArn } = await context.sfn.send(new CreateStateMachineCommand({ name: 'heartbeats', definition, roleArn: ROLE }));
+  const began = Date.now();
+  const { executionArn } = await context.sfn.send(new StartExecutionCommand({ stateMachineArn }));
+  const { Messages = [] } = await context.sqs.send(new ReceiveMessageCommand({ QueueUrl, WaitTimeSeconds: 5 }));
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  await context.sfn.send(new SendTaskHeartbeatCommand({ taskToken: Messages[0].Body }));
+  let described = await context.sfn.send(new DescribeExecutionCommand({ executionArn }));
+  while (described.status === 'RUNNING') {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    described = await context.sfn.send(new DescribeExecutionCommand({ executionArn }));
+  }
+  const took = Date.now() - began;
+  assert.equal([described.status, described.error], ['FAILED', 'States.HeartbeatTimeout']);
+  assert.ok(took >= 1500 && took < 4000, `the heartbeat kept it waiting ${took} ms`);
+  const { events = [] } = await context.sfn.send(new GetExecutionHistoryCommand({ executionArn }));
+  assert.equal(events.map((event) => event.type).slice(-3), ['TaskSubmitted', 'TaskTimedOut', 'ExecutionFailed']);
+  assert.equal(events.at(-2)?.taskTimedOutEventDetails, { resourceType: 'sqs', resource: 'sendMessage.waitForTaskToken', error: 'States.HeartbeatTimeout', cause: '' });
 });
 
 language('states:startExecution.sync:2 waits for the child execution: its output as JSON, a failed child as States.TaskFailed', async (context) => {

@@ -12,7 +12,7 @@ export interface ExecutionHost extends TaskServices {
   /** Called after every event (the store saves soon). */
   changed(): void;
   /** Registers a task token; the promise settles when SendTaskSuccess/Failure names it. */
-  awaitToken(token: string, signal: AbortSignal): Promise<unknown>;
+  awaitToken(token: string, signal: AbortSignal, heartbeatSeconds?: number): Promise<unknown>;
 }
 
 /** The chain of events of one branch: each event's previousEventId is the one before it in its branch. */
@@ -283,7 +283,8 @@ export class Interpreter {
       let result = await timed(runIntegration(this.host, resource.service, resource.action, parameters as Record<string, unknown>, resource.pattern));
       if (token) {
         this.emit(trail, 'TaskSubmitted', 'taskSubmittedEventDetails', { ...names, output: json(result), outputDetails: details(result) });
-        result = await timed(this.host.awaitToken(token, this.controller.signal));
+        const heartbeat = typeof state.HeartbeatSecondsPath === 'string' ? Number(resolvePath(state.HeartbeatSecondsPath, scoped, 'HeartbeatSecondsPath')) : (state.HeartbeatSeconds as number | undefined);
+        result = await timed(this.host.awaitToken(token, this.controller.signal, heartbeat));
       }
       this.check(trail);
       this.emit(trail, 'TaskSucceeded', 'taskSucceededEventDetails', { ...names, output: json(result), outputDetails: details(result) });
@@ -291,7 +292,7 @@ export class Interpreter {
     } catch (thrown) {
       if (thrown instanceof Aborted || this.controller.signal.aborted) throw new Aborted();
       const error = asStatesError(thrown);
-      const timedOut = error.error === 'States.Timeout';
+      const timedOut = error.error === 'States.Timeout' || error.error === 'States.HeartbeatTimeout';
       this.emit(trail, timedOut ? 'TaskTimedOut' : 'TaskFailed', timedOut ? 'taskTimedOutEventDetails' : 'taskFailedEventDetails', { ...names, error: error.error, cause: error.cause });
       throw error;
     }

@@ -52,7 +52,7 @@ interface Running {
 export class StepFunctions {
   readonly store: StepFunctionsStore;
   private readonly running = new Map<string, Running>();
-  private readonly tokens = new Map<string, { resolve(value: unknown): void; reject(error: unknown): void }>();
+  private readonly tokens = new Map<string, { resolve(value: unknown): void; reject(error: unknown): void; beat(): void }>();
   private closed = false;
   /** A JSON-protocol call to the local server (set by the server, which owns the APIs). */
   callApi: (target: string, input: Record<string, unknown>, region: string) => Promise<Record<string, unknown>> = async (target) => {
@@ -167,11 +167,26 @@ export class StepFunctions {
       changed: () => {
         if (!express && !this.closed) this.store.changed();
       },
-      awaitToken: (token: string, signal: AbortSignal) =>
+      awaitToken: (token: string, signal: AbortSignal, heartbeatSeconds?: number) =>
         new Promise<unknown>((resolve, reject) => {
-          this.tokens.set(token, { resolve, reject });
-          signal.addEventListener('abort', () => {
+          let timer: NodeJS.Timeout | undefined;
+          const end = () => {
+            clearTimeout(timer);
             this.tokens.delete(token);
+          };
+          // Without a heartbeat within HeartbeatSeconds the task fails with States.HeartbeatTimeout; each SendTaskHeartbeat starts the wait again.
+          const beat = () => {
+            if (heartbeatSeconds === undefined) return;
+            clearTimeout(timer);
+            timer = setTimeout(() => {
+              end();
+              reject(new StatesError('States.HeartbeatTimeout', ''));
+            }, heartbeatSeconds * 1000);
+          };
+          this.tokens.set(token, { resolve: (value) => (end(), resolve(value)), reject: (error) => (end(), reject(error)), beat });
+          beat();
+          signal.addEventListener('abort', () => {
+            end();
             reject(new Aborted());
           }, { once: true });
         }),
@@ -224,8 +239,7 @@ export class StepFunctions {
   settleToken(token: unknown, outcome: { output: unknown } | { error: string; cause: string } | 'heartbeat'): void {
     const waiting = typeof token === 'string' ? this.tokens.get(token) : undefined;
     if (!waiting) throw new AwsError('TaskDoesNotExist', `Task Does Not Exist: '${String(token)}'`);
-    if (outcome === 'heartbeat') return;
-    this.tokens.delete(token as string);
+    if (outcome === 'heartbeat') return waiting.beat();
     if ('output' in outcome) waiting.resolve(outcome.output);
     else waiting.reject(new StatesError(outcome.error, outcome.cause));
   }
