@@ -209,6 +209,7 @@ const DISPATCHED = [
   ['SNS', ['src/local/sns/service.ts']],
   ['SQS', ['src/local/sqs/service.ts']],
   ['SSM Parameter Store', ['src/local/ssm/service.ts']],
+  ['Step Functions', ['src/local/stepfunctions/service.ts']],
   ['STS', ['src/local/sts/service.ts']],
 ];
 

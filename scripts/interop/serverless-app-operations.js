@@ -3,7 +3,8 @@
 // transactions, indexes, conditions and the Streams API; S3 presigned URLs and POST forms, multipart,
 // copy, paging; SQS batches, DLQ redrive, FIFO dedup; SNS filter policies; Lambda invokes and aliases;
 // IAM roles; STS; SSM by path; Secrets Manager; EventBridge to SQS; CloudWatch metrics; Logs; SES (v1
-// and v2) sending from verified identities; KMS encryption, data keys, aliases and key states. One PASS
+// and v2) sending from verified identities; KMS encryption, data keys, aliases and key states; Step
+// Functions executions. One PASS
 // or FAIL line per check. Skipped, and said so, without python3 and boto3.
 'use strict';
 
@@ -255,6 +256,21 @@ def keys():
     assert code_of(lambda: kms.enable_key(KeyId=key['KeyId'])) == ('KMSInvalidStateException', 400)
     assert kms.describe_key(KeyId='alias/aws/ssm')['KeyMetadata']['KeyManager'] == 'AWS'
 check('kms create_key, aliases, encrypt/decrypt with context, data keys, random, disable, scheduled deletion, alias/aws/*', keys)
+
+def step_functions():
+    sfn = c('stepfunctions')
+    definition = {'StartAt': 'Hello', 'States': {'Hello': {'Type': 'Pass', 'Parameters': {'greeting.$': "States.Format('Hello {}', $.name)"}, 'End': True}}}
+    machine = sfn.create_state_machine(name='app-flow', definition=json.dumps(definition), roleArn='arn:aws:iam::000000000000:role/app')['stateMachineArn']
+    execution = sfn.start_execution(stateMachineArn=machine, name='first', input=json.dumps({'name': 'boto3'}))['executionArn']
+    assert execution == 'arn:aws:states:us-east-1:000000000000:execution:app-flow:first', execution
+    for _ in range(100):
+        described = sfn.describe_execution(executionArn=execution)
+        if described['status'] != 'RUNNING':
+            break
+        time.sleep(0.05)
+    assert (described['status'], json.loads(described['output'])) == ('SUCCEEDED', {'greeting': 'Hello boto3'}), described
+    assert code_of(lambda: sfn.describe_execution(executionArn=machine.replace(':stateMachine:', ':execution:') + ':nothing')) == ('ExecutionDoesNotExist', 400)
+check('stepfunctions start_execution, describe_execution', step_functions)
 `;
 
 /** PASS/FAIL/SKIP lines of the boto3 probe against a running local cloud. */

@@ -26,6 +26,8 @@ import { SesOutbox } from './ses/outbox';
 import { KeyStore } from './kms/keys';
 import { RoleStore } from './iam/roles';
 import { CustomMetrics } from './cloudwatch/custom-metrics';
+import { StepFunctions } from './stepfunctions/step-functions';
+import { publish } from './sns/service';
 
 export const ACCOUNT_ID = '000000000000';
 
@@ -69,6 +71,8 @@ export class LocalCloud implements LocalServices {
   readonly sesOutbox: SesOutbox;
   /** KMS keys, their material and aliases. */
   readonly kms: KeyStore;
+  /** State machines and their executions (stepfunctions/). */
+  readonly stepFunctions: StepFunctions;
   readonly iam: RoleStore;
   /** ECR repositories and the images recorded in them (ecr/service.ts). */
   readonly ecr: ImageRepositoryStore;
@@ -119,6 +123,18 @@ export class LocalCloud implements LocalServices {
     this.functions = new FunctionRuntime(this, options.functions);
     this.invocationMetrics = new InvocationMetrics(this.dataDir);
     this.customMetrics = new CustomMetrics(this.dataDir);
+    this.stepFunctions = new StepFunctions(this.dataDir, {
+      accountId: this.accountId,
+      invoke: async (name, event, qualifier) => {
+        const version = this.functions.version(name, qualifier);
+        return { ...(await this.functions.invoke(name, event, qualifier)), executedVersion: version?.Version ?? '$LATEST' };
+      },
+      invokeAsync: (name, event, qualifier) => this.functions.invokeAsync(name, event, qualifier),
+      publish: (input) => ({
+        MessageId: publish(this, String(input.TopicArn), { message: String(input.Message), subject: input.Subject as string | undefined, attributes: input.MessageAttributes as never }),
+      }),
+      log: (line) => this.log(line),
+    });
     this.scheduler = new Scheduler(this);
     this.loadBalancers = new LoadBalancers(this);
     this.s3.onObjectEvent = (event) => notifyObjectEvent(this, event);
@@ -174,6 +190,7 @@ export class LocalCloud implements LocalServices {
     for (const delivery of this.streamDeliveries) delivery.stop();
     // A create or update still running (one waiting on a WaitCondition) rolls back rather than holding the stop.
     await this.engine.interrupt('The local cloud stopped while this operation ran');
+    unlessDiskFull('saving Step Functions executions on stop', () => this.stepFunctions.close(), (line) => this.log(line));
     await this.functions.stop();
     // On a full disk what could not be saved is said in one line each, and the local cloud still stops.
     unlessDiskFull('saving stacks on stop', () => this.stacks.save(), (line) => this.log(line));

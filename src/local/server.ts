@@ -33,13 +33,14 @@ import { stsAction } from './sts/service';
 import { sesAction } from './ses/service';
 import { SES_V2_PREFIX, sesV2Api } from './ses/v2';
 import { kmsApi } from './kms/service';
+import { stepFunctionsApi } from './stepfunctions/service';
 import type { StackRole } from './iam/roles';
 
-type Service = 'unserved' | 'cloudformation' | 'sts' | 'iam' | 'sns' | 'ses' | 'kms' | 'sqs' | 'lambda' | 'logs' | 'ssm' | 'secretsmanager' | 'dynamodb' | 'dynamodbstreams' | 'ecr' | 'events' | 'apigateway' | 'kinesis' | 'monitoring' | 'gateway' | 's3';
+type Service = 'unserved' | 'cloudformation' | 'sts' | 'iam' | 'sns' | 'ses' | 'kms' | 'sqs' | 'lambda' | 'logs' | 'ssm' | 'secretsmanager' | 'states' | 'dynamodb' | 'dynamodbstreams' | 'ecr' | 'events' | 'apigateway' | 'kinesis' | 'monitoring' | 'gateway' | 's3';
 
 const QUERY_VERSIONS: Record<string, Service> = { '2010-05-15': 'cloudformation', '2011-06-15': 'sts', '2010-05-08': 'iam', '2010-03-31': 'sns', '2012-11-05': 'sqs', '2010-08-01': 'monitoring', '2010-12-01': 'ses' };
 
-const TARGET_PREFIXES: Record<string, Service> = { TrentService: 'kms', Logs_20140328: 'logs', AmazonSSM: 'ssm', secretsmanager: 'secretsmanager', DynamoDB_20120810: 'dynamodb', DynamoDBStreams_20120810: 'dynamodbstreams', AmazonSQS: 'sqs', AWSEvents: 'events', Kinesis_20131202: 'kinesis', GraniteServiceVersion20100801: 'monitoring', AmazonEC2ContainerRegistry_V20150921: 'ecr' };
+const TARGET_PREFIXES: Record<string, Service> = { TrentService: 'kms', Logs_20140328: 'logs', AmazonSSM: 'ssm', secretsmanager: 'secretsmanager', AWSStepFunctions: 'states', DynamoDB_20120810: 'dynamodb', DynamoDBStreams_20120810: 'dynamodbstreams', AmazonSQS: 'sqs', AWSEvents: 'events', Kinesis_20131202: 'kinesis', GraniteServiceVersion20100801: 'monitoring', AmazonEC2ContainerRegistry_V20150921: 'ecr' };
 
 /** How "not emulated" answers name a service, by its local name, credential scope or JSON target prefix. */
 const SERVICE_NAMES: Record<string, string> = {
@@ -47,8 +48,6 @@ const SERVICE_NAMES: Record<string, string> = {
   lambda: 'Lambda',
   kms: 'KMS',
   TrentService: 'KMS',
-  states: 'Step Functions',
-  AWSStepFunctions: 'Step Functions',
   'cognito-idp': 'Cognito user pools',
   AWSCognitoIdentityProviderService: 'Cognito user pools',
   'cognito-identity': 'Cognito identity pools',
@@ -64,7 +63,7 @@ const SERVICE_NAMES: Record<string, string> = {
 };
 
 /** Credential-scope service names that are also the local service's name. */
-const SIGNED_SERVICES = new Set<string>(['cloudformation', 'sts', 'iam', 'sns', 'ses', 'kms', 'sqs', 'logs', 'ssm', 'secretsmanager', 'lambda', 'dynamodb', 'events', 'apigateway', 'kinesis', 'ecr', 's3', 'monitoring']);
+const SIGNED_SERVICES = new Set<string>(['cloudformation', 'sts', 'iam', 'sns', 'ses', 'kms', 'sqs', 'logs', 'ssm', 'secretsmanager', 'states', 'lambda', 'dynamodb', 'events', 'apigateway', 'kinesis', 'ecr', 's3', 'monitoring']);
 
 /**
  * Which AWS service a request is for, the way the SDK and the AWS CLI address
@@ -156,6 +155,7 @@ export class LocalServer {
     this.gateway = new GatewayRouter(cloud);
     this.sqs = new SqsApi(cloud);
     this.restStages = new RestStages(cloud.dataDir, type => cloud.resources(type).map(({ record }) => record));
+    cloud.stepFunctions.callApi = (target, input, region) => this.callJsonApi(target, input, region);
     cloud.sendToDestination = (arn, message, attributes, event) => {
       const service = arn.split(':')[2];
       if (service === 'sns') void publish(cloud, arn, { message });
@@ -262,7 +262,7 @@ export class LocalServer {
         return s3Error(asAwsError(error), request.method);
       }
     }
-    const jsonContentType = service === 'lambda' || service === 'gateway' || service === 'apigateway' ? 'application/json' : service === 'dynamodb' || service === 'dynamodbstreams' || service === 'sqs' || service === 'monitoring' ? 'application/x-amz-json-1.0' : undefined;
+    const jsonContentType = service === 'lambda' || service === 'gateway' || service === 'apigateway' ? 'application/json' : service === 'dynamodb' || service === 'dynamodbstreams' || service === 'sqs' || service === 'monitoring' || service === 'states' ? 'application/x-amz-json-1.0' : undefined;
     try {
       const response = await this.serveJson(service, request);
       if (response) return response;
@@ -277,7 +277,7 @@ export class LocalServer {
     if (service === 'gateway') return this.gateway.handle(request);
     if (service === 'lambda') return lambdaApi(this.cloud, request);
     if (service === 'apigateway') return this.restStages.handle(request) ?? apiGatewayApi(() => this.cloud.resources('AWS::ApiGateway::ApiKey').map(({ record }) => record), request);
-    if (service === 'logs' || service === 'ssm' || service === 'secretsmanager' || service === 'kms' || service === 'dynamodb' || service === 'dynamodbstreams' || service === 'events' || service === 'sqs' || service === 'kinesis' || service === 'monitoring' || service === 'ecr') {
+    if (service === 'logs' || service === 'ssm' || service === 'secretsmanager' || service === 'states' || service === 'kms' || service === 'dynamodb' || service === 'dynamodbstreams' || service === 'events' || service === 'sqs' || service === 'kinesis' || service === 'monitoring' || service === 'ecr') {
       if (service === 'kinesis') refuseCbor(request);
       const operation = (header(request, 'x-amz-target') ?? '').split('.')[1] ?? '';
       const input = jsonInput(service, operation, request.body);
@@ -287,12 +287,27 @@ export class LocalServer {
       if (service === 'sqs') return this.sqs.handle(operation, input);
       if (service === 'kinesis') return kinesisApi(this.cloud, operation, input, request.region);
       if (service === 'monitoring') return cloudWatchApi(this.cloud, operation, input);
+      if (service === 'states') return stepFunctionsApi(this.cloud.stepFunctions, operation, input, request.region);
       if (service === 'secretsmanager') return secretsManagerApi(this.cloud, operation, input, request.region);
       if (service === 'kms') return kmsApi(this.cloud.kms, operation, input, request.region);
       if (service === 'ecr') return ecrApi(this.cloud.ecr, this.cloud.accountId, operation, input, request.region);
       return service === 'logs' ? logsApi(this.cloud, operation, input) : ssmApi(this.cloud, operation, input);
     }
     return undefined;
+  }
+
+  /**
+   * A JSON-protocol operation of this server's own services, as a function would call it (Step Functions'
+   * service integrations): the parsed answer, or the AwsError it answered with.
+   */
+  private async callJsonApi(target: string, input: Record<string, unknown>, region: string): Promise<Record<string, unknown>> {
+    const body = Buffer.from(JSON.stringify(input));
+    const request: LocalRequest = { method: 'POST', path: '/', search: new URLSearchParams(), headers: { 'x-amz-target': target, 'content-type': 'application/x-amz-json-1.0' }, body, hostname: '127.0.0.1', region };
+    const response = await this.dispatch(request);
+    const text = response.body === undefined ? '{}' : Buffer.isBuffer(response.body) ? response.body.toString('utf8') : response.body;
+    const answer = JSON.parse(text || '{}') as Record<string, unknown>;
+    if (response.status >= 400) throw new AwsError(String(answer.__type ?? 'ServiceException'), String(answer.message ?? answer.Message ?? ''), response.status);
+    return answer;
   }
 
   /** The roles stacks declare, for IAM's reads. */

@@ -13,6 +13,7 @@ import type { SecretStore } from './secretsmanager/secrets';
 import type { SesStore } from './ses/store';
 import type { SesOutbox } from './ses/outbox';
 import type { KeyStore } from './kms/keys';
+import type { StepFunctions } from './stepfunctions/step-functions';
 
 /*
  * What the parts of the local cloud need from each other, as interfaces. `cloud.ts` (the
@@ -146,6 +147,8 @@ export type LocalServices = CloudIdentity &
     readonly engine: StackOperations;
     /** Kinesis streams and their records. */
     readonly kinesis: KinesisStore;
+    /** Step Functions: state machines and executions (`AWS::StepFunctions::StateMachine` makes them). */
+    readonly stepFunctions: StepFunctions;
     /** Resources made by API calls (CreateQueue, CreateTopic, CreateFunction, …), beside the stacks'. */
     readonly apiResources: ApiResourceStore;
     sendToDestination: DestinationSender;

@@ -3,10 +3,11 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeStackResourcesCommand } from '@aws-sdk/client-cloudformation';
+import { DescribeExecutionCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { normalize } from '../helpers/golden';
-import { startTestCloud, TEST_ENV, type TestCloud } from '../helpers/local-cloud';
+import { LOCAL_CREDENTIALS, startTestCloud, TEST_ENV, type TestCloud } from '../helpers/local-cloud';
 import { readZip } from '../package/helpers';
 import { FIXTURES } from './helpers';
 
@@ -164,6 +165,25 @@ popular('serverless-step-functions, serverless-lift, serverless-apigateway-servi
     const { StackResources = [] } = await context.cloud!.cfn.send(new DescribeStackResourcesCommand({ StackName: stack }));
     const resource = StackResources.find((entry) => entry.LogicalResourceId === expected[0]);
     assert.equal([resource?.ResourceType, resource?.ResourceStatus], [expected[1], 'CREATE_COMPLETE']);
+  }
+});
+
+popular('serverless-step-functions: the state machines it declares run in the local cloud, a Task invoking the service\'s function', async (context) => {
+  const sfn = new SFNClient({ endpoint: context.cloud!.cloud.url, region: 'us-east-1', credentials: LOCAL_CREDENTIALS, maxAttempts: 1 });
+  try {
+    const outputs: string[] = [];
+    for (const name of ['greeter', 'flows-dev-named']) {
+      const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn: `arn:aws:states:us-east-1:000000000000:stateMachine:${name}`, input: '{"from":"test"}' }));
+      let described = await sfn.send(new DescribeExecutionCommand({ executionArn }));
+      for (let waited = 0; described.status === 'RUNNING' && waited < 15_000; waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        described = await sfn.send(new DescribeExecutionCommand({ executionArn }));
+      }
+      outputs.push(`${name} ${described.status} ${described.output ?? described.cause}`);
+    }
+    assert.equal(outputs, ['greeter SUCCEEDED {"statusCode":200,"body":"ok"}', 'flows-dev-named SUCCEEDED {"service":"flows"}']);
+  } finally {
+    sfn.destroy();
   }
 });
 

@@ -5,6 +5,7 @@ import { s3BucketProvider } from './s3-bucket';
 import { secretProvider } from './secret';
 import { kmsAliasProvider, kmsKeyProvider } from './kms';
 import { sesConfigurationSetProvider, sesEmailIdentityProvider, sesTemplateProvider } from './ses';
+import { stateMachineProvider } from './state-machine';
 import * as gateway from './api-gateway';
 import * as lambda from './lambda';
 import * as simple from './simple';
@@ -35,6 +36,7 @@ const PROVIDERS: Record<string, ResourceProvider> = {
   'AWS::SES::EmailIdentity': sesEmailIdentityProvider,
   'AWS::SES::Template': sesTemplateProvider,
   'AWS::SES::ConfigurationSet': sesConfigurationSetProvider,
+  'AWS::StepFunctions::StateMachine': stateMachineProvider,
   'AWS::Lambda::Permission': simple.lambdaPermissionProvider,
   'AWS::Lambda::EventInvokeConfig': simple.lambdaEventInvokeConfigProvider,
   'AWS::Lambda::Function': lambda.lambdaFunctionProvider,
