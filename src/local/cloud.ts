@@ -3,6 +3,7 @@ import { LoadBalancers } from './alb/load-balancers';
 import { StackEngine } from './cloudformation/engine';
 import { StackStore } from './cloudformation/store';
 import { DynamoDbStreams } from './dynamodb/streams';
+import { ShardPositions } from './lambda/shard-positions';
 import { TableStore } from './dynamodb/tables';
 import { notifyObjectEvent } from './s3/notifications';
 import { Scheduler } from './eventbridge/scheduler';
@@ -54,7 +55,7 @@ export class LocalCloud implements LocalServices {
   readonly s3: S3Store;
   readonly dynamodb: TableStore;
   /** The records of the tables' streams (the DynamoDB Streams API and the mappings on them read them). */
-  readonly dynamoDbStreams = new DynamoDbStreams();
+  readonly dynamoDbStreams: DynamoDbStreams;
   readonly kinesis: KinesisStore;
   readonly stacks: StackStore;
   readonly engine: StackEngine;
@@ -96,6 +97,7 @@ export class LocalCloud implements LocalServices {
     this.logLine = options.log ?? (() => {});
     this.s3 = new S3Store(this.dataDir);
     this.dynamodb = new TableStore(this.dataDir, (line) => this.log(line));
+    this.dynamoDbStreams = new DynamoDbStreams(this.dataDir, (line) => this.log(line));
     this.kinesis = new KinesisStore(this.dataDir, (line) => this.log(line));
     this.stacks = new StackStore(this.dataDir);
     this.engine = new StackEngine(this, this);
@@ -112,8 +114,8 @@ export class LocalCloud implements LocalServices {
     this.loadBalancers = new LoadBalancers(this);
     this.s3.onObjectEvent = (event) => notifyObjectEvent(this, event);
     const { dynamoDbStreams } = this;
-    const dynamoDbDelivery = new ShardDelivery(this, dynamoDbStreams);
-    const kinesisDelivery = new ShardDelivery(this, kinesisShardSource(this.kinesis));
+    const dynamoDbDelivery = new ShardDelivery(this, dynamoDbStreams, new ShardPositions(this.dataDir, 'dynamodb'));
+    const kinesisDelivery = new ShardDelivery(this, kinesisShardSource(this.kinesis), new ShardPositions(this.dataDir, 'kinesis'));
     this.streamDeliveries = [dynamoDbDelivery, kinesisDelivery];
     this.dynamodb.onItemChanges = (changes) => dynamoDbStreams.record(changes);
     dynamoDbStreams.onRecords = (streamArn) => dynamoDbDelivery.notify(streamArn);
@@ -124,6 +126,11 @@ export class LocalCloud implements LocalServices {
     this.scheduler.sync();
     // Operations a crash or a kill cut off are rolled back or finished, in the background like any operation.
     this.engine.recover();
+  }
+
+  /** Once the server listens: event source mappings read on from where they were before a restart. */
+  started(): void {
+    for (const delivery of this.streamDeliveries) delivery.sync();
   }
 
   log(line: string): void {
@@ -169,6 +176,7 @@ export class LocalCloud implements LocalServices {
     unlessDiskFull('saving function logs on stop', () => this.logs.close(), (line) => this.log(line));
     unlessDiskFull('saving invocation metrics on stop', () => this.invocationMetrics.flush(), (line) => this.log(line));
     this.dynamodb.close();
+    this.dynamoDbStreams.close();
     this.releaseDataFolder();
   }
 }
