@@ -4,6 +4,7 @@ import { StackEngine } from './cloudformation/engine';
 import { StackStore } from './cloudformation/store';
 import { DynamoDbStreams } from './dynamodb/streams';
 import { ShardPositions } from './lambda/shard-positions';
+import { ResourceTags } from './state/resource-tags';
 import { TableStore } from './dynamodb/tables';
 import { notifyObjectEvent } from './s3/notifications';
 import { Scheduler } from './eventbridge/scheduler';
@@ -67,6 +68,7 @@ export class LocalCloud implements LocalServices {
   readonly ecr: ImageRepositoryStore;
   /** Topics, subscriptions, functions, mappings and rules made by API calls instead of stacks. */
   readonly apiResources: ApiResourceStore;
+  readonly tags: ResourceTags;
   readonly functions: FunctionRuntime;
   /** What CloudWatch's AWS/Lambda metrics answer from (cloudwatch/service.ts). */
   readonly invocationMetrics: InvocationMetrics;
@@ -107,6 +109,7 @@ export class LocalCloud implements LocalServices {
     this.iam = new RoleStore(this.dataDir);
     this.ecr = new ImageRepositoryStore(this.dataDir);
     this.apiResources = new ApiResourceStore(this.dataDir);
+    this.tags = new ResourceTags(this.dataDir);
     this.functions = new FunctionRuntime(this, options.functions);
     this.invocationMetrics = new InvocationMetrics(this.dataDir);
     this.customMetrics = new CustomMetrics(this.dataDir);

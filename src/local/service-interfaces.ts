@@ -7,6 +7,7 @@ import type { InvocationMetrics } from './cloudwatch/invocation-metrics';
 import type { PublishedVersion } from './runtime/code';
 import type { S3Store } from './s3/store';
 import type { ApiResourceStore } from './state/api-resources';
+import type { ResourceTags } from './state/resource-tags';
 import type { LogStore } from './logs/store';
 import type { ParameterStore } from './ssm/parameters';
 import type { SecretStore } from './secretsmanager/secrets';
@@ -94,6 +95,8 @@ export interface Stores {
   readonly logs: LogStore;
   readonly ssm: ParameterStore;
   readonly secretsManager: SecretStore;
+  /** Tags the services' tagging APIs set and removed, by resource ARN. */
+  readonly tags: ResourceTags;
 }
 
 /** What the stack engine needs: the stack store, parameters for SSM-typed parameters, and a hook to call when an operation ends. */

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { AwsError } from '../protocol/errors';
+import { declaredTags, tagMap, type TagMap } from '../state/resource-tags';
 import type { LocalServices } from '../service-interfaces';
 import { localizeEndpoints } from '../gateway/endpoints';
 import { jsonResponse, type LocalResponse } from '../http';
@@ -175,6 +176,12 @@ export class SqsApi {
     });
   }
 
+  /** A queue's tags: its stack's or CreateQueue's, under TagQueue's and UntagQueue's. */
+  private tagsOf(queue: Queue): TagMap {
+    const deployed = this.cloud.resources('AWS::SQS::Queue').find(({ record }) => record.attributes.Arn === queue.arn);
+    return this.cloud.tags.of(queue.arn, deployed ? declaredTags(deployed) : {});
+  }
+
   private queues(): Queue[] {
     return [...this.stackQueues(), ...this.created.values()];
   }
@@ -224,6 +231,7 @@ export class SqsApi {
         if (!this.created.has(queue.name)) throw new AwsError('InvalidParameterValue', `Queue ${queue.name} belongs to a stack: delete the stack to delete it`);
         this.record({ op: 'dropQueue', name: queue.name, arn: queue.arn });
         this.created.delete(queue.name);
+        this.cloud.tags.forget(queue.arn);
         this.messages.delete(queue.arn);
         return {};
       }
@@ -277,6 +285,17 @@ export class SqsApi {
           return {};
         });
       }
+      case 'TagQueue':
+        this.cloud.tags.tag(this.queue(input.QueueUrl).arn, tagMap(input.Tags));
+        return {};
+      case 'UntagQueue':
+        this.cloud.tags.untag(this.queue(input.QueueUrl).arn, Array.isArray(input.TagKeys) ? input.TagKeys.map(String) : []);
+        return {};
+      case 'ListQueueTags': {
+        const tags = this.tagsOf(this.queue(input.QueueUrl));
+        // SQS leaves Tags out when a queue has none.
+        return Object.keys(tags).length > 0 ? { Tags: tags } : {};
+      }
       default:
         throw new AwsError('AWS.SimpleQueueService.UnsupportedOperation', `not emulated: SQS ${operation}`);
     }
@@ -311,6 +330,7 @@ export class SqsApi {
     };
     this.record({ op: 'queue', queue });
     this.created.set(name, queue);
+    if (input.tags) this.cloud.tags.tag(queue.arn, tagMap(input.tags));
     return queue;
   }
 
