@@ -5,6 +5,7 @@ import { StackStore } from './cloudformation/store';
 import { DynamoDbStreams } from './dynamodb/streams';
 import { ShardPositions } from './lambda/shard-positions';
 import { ResourceTags } from './state/resource-tags';
+import { LogSubscriptions } from './logs/subscriptions';
 import { TableStore } from './dynamodb/tables';
 import { notifyObjectEvent } from './s3/notifications';
 import { Scheduler } from './eventbridge/scheduler';
@@ -116,6 +117,8 @@ export class LocalCloud implements LocalServices {
     this.scheduler = new Scheduler(this);
     this.loadBalancers = new LoadBalancers(this);
     this.s3.onObjectEvent = (event) => notifyObjectEvent(this, event);
+    const logSubscriptions = new LogSubscriptions(this);
+    this.logs.onEvents = (group, stream, events) => logSubscriptions.deliver(group, stream, events);
     const { dynamoDbStreams } = this;
     const dynamoDbDelivery = new ShardDelivery(this, dynamoDbStreams, new ShardPositions(this.dataDir, 'dynamodb'));
     const kinesisDelivery = new ShardDelivery(this, kinesisShardSource(this.kinesis), new ShardPositions(this.dataDir, 'kinesis'));
