@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CreateStackCommand } from '@aws-sdk/client-cloudformation';
+import { CreateStackCommand, DeleteStackCommand } from '@aws-sdk/client-cloudformation';
 import { CloudWatchLogsClient, CreateLogGroupCommand, ListTagsForResourceCommand as ListLogTagsCommand, ListTagsLogGroupCommand, TagLogGroupCommand, TagResourceCommand as TagLogCommand, UntagResourceCommand as UntagLogCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { CreateTableCommand, DynamoDBClient, ListTagsOfResourceCommand, TagResourceCommand as TagTableCommand, UntagResourceCommand as UntagTableCommand } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient, ListTagsForResourceCommand as ListRuleTagsCommand, PutRuleCommand, TagResourceCommand as TagRuleCommand, UntagResourceCommand as UntagRuleCommand } from '@aws-sdk/client-eventbridge';
@@ -187,6 +187,17 @@ tags('tags set by the APIs survive a restart', async (context) => {
   const secrets = new SecretsManagerClient({ ...second.config, maxAttempts: 1 });
   assert.equal((await secrets.send(new DescribeSecretCommand({ SecretId: 'tagged-secret' }))).Tags, [{ Key: 'team', Value: 'payments' }, { Key: 'owner', Value: 'ana' }]);
   secrets.destroy();
+});
+
+tags('a stack made again under the same names starts with its declared tags, not what tagging calls set on the one it deleted', async (context) => {
+  const second = context.second!;
+  await second.cfn.send(new DeleteStackCommand({ StackName: 'tagged' }));
+  assert.is((await settle(second.cfn, context.stackId)).StackStatus, 'DELETE_COMPLETE');
+  const created = await second.cfn.send(new CreateStackCommand({ StackName: 'tagged', TemplateBody: JSON.stringify(template), Tags: [{ Key: 'stage', Value: 'dev' }] }));
+  assert.is((await settle(second.cfn, 'tagged')).StackStatus, 'CREATE_COMPLETE');
+  const lambda = new LambdaClient({ ...second.config, maxAttempts: 1 });
+  assert.equal((await lambda.send(new ListTagsCommand({ Resource: context.outputs.FunctionArn }))).Tags, declared(created.StackId!, 'Fn'));
+  lambda.destroy();
 });
 
 tags.run();

@@ -80,6 +80,12 @@ export class ResourceTags {
     writeJsonAtomic(this.file, this.changes);
   }
 
+  /** A stack's resource is gone: forgets the tags set on its ARN (a log group's without its `:*`) or its physical id (an SNS topic's ARN). */
+  forgetResource(record: { physicalId: string; attributes: Record<string, unknown> }): void {
+    if (typeof record.attributes.Arn === 'string') this.forget(record.attributes.Arn.replace(/:\*$/, ''));
+    this.forget(record.physicalId);
+  }
+
   /** The resource is gone: a new one of the same ARN starts with its own tags. */
   forget(arn: string): void {
     if (!this.changes[arn]) return;
