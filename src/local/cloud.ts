@@ -6,6 +6,7 @@ import { DynamoDbStreams } from './dynamodb/streams';
 import { ShardPositions } from './lambda/shard-positions';
 import { ResourceTags } from './state/resource-tags';
 import { LogSubscriptions } from './logs/subscriptions';
+import { MetricAlarms } from './cloudwatch/alarms';
 import { TableStore } from './dynamodb/tables';
 import { notifyObjectEvent } from './s3/notifications';
 import { Scheduler } from './eventbridge/scheduler';
@@ -74,6 +75,7 @@ export class LocalCloud implements LocalServices {
   /** What CloudWatch's AWS/Lambda metrics answer from (cloudwatch/service.ts). */
   readonly invocationMetrics: InvocationMetrics;
   readonly customMetrics: CustomMetrics;
+  readonly metricAlarms: MetricAlarms;
   readonly scheduler: Scheduler;
   /** Application Load Balancer listeners, each served on a port of its own. */
   readonly loadBalancers: LoadBalancers;
@@ -114,6 +116,7 @@ export class LocalCloud implements LocalServices {
     this.functions = new FunctionRuntime(this, options.functions);
     this.invocationMetrics = new InvocationMetrics(this.dataDir);
     this.customMetrics = new CustomMetrics(this.dataDir);
+    this.metricAlarms = new MetricAlarms(this.dataDir);
     this.scheduler = new Scheduler(this);
     this.loadBalancers = new LoadBalancers(this);
     this.s3.onObjectEvent = (event) => notifyObjectEvent(this, event);

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CloudWatchClient, GetMetricDataCommand, GetMetricStatisticsCommand, ListMetricsCommand, PutMetricDataCommand } from '@aws-sdk/client-cloudwatch';
+import { CloudWatchClient, DeleteAlarmsCommand, DescribeAlarmsCommand, GetMetricDataCommand, GetMetricStatisticsCommand, ListMetricsCommand, PutMetricDataCommand } from '@aws-sdk/client-cloudwatch';
+import { CreateStackCommand, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { LOCAL_CREDENTIALS, startTestCloud, type TestCloud } from '../helpers/local-cloud';
 
 const REPO = join(__dirname, '..', '..', '..');
@@ -14,6 +15,8 @@ interface V2CloudWatch {
   getMetricStatistics(input: unknown): { promise(): Promise<Record<string, unknown>> };
   getMetricData(input: unknown): { promise(): Promise<Record<string, unknown>> };
   describeAnomalyDetectors(input: unknown): { promise(): Promise<Record<string, unknown>> };
+  putMetricAlarm(input: unknown): { promise(): Promise<Record<string, unknown>> };
+  describeAlarms(input: unknown): { promise(): Promise<Record<string, unknown>> };
 }
 
 /**
@@ -127,8 +130,76 @@ query("CloudWatch's query errors reach aws-sdk v2 with their codes; an operation
   });
   assert.equal(await failure(context.v2.describeAnomalyDetectors({}).promise()), {
     code: 'InvalidAction',
-    message: 'not emulated: CloudWatch DescribeAnomalyDetectors (the local cloud serves GetMetricData, GetMetricStatistics, ListMetrics, PutMetricData)',
+    message: 'not emulated: CloudWatch DescribeAnomalyDetectors (the local cloud serves DeleteAlarms, DescribeAlarms, GetMetricData, GetMetricStatistics, ListMetrics, PutMetricAlarm, PutMetricData)',
   });
+});
+
+query('PutMetricAlarm from aws-sdk v2 is described alike to both SDKs; DeleteAlarms removes it', async (context) => {
+  const before = Date.now();
+  const put = await context.v2
+    .putMetricAlarm({
+      AlarmName: 'orders-failing',
+      AlarmDescription: 'Orders fail',
+      ActionsEnabled: false,
+      AlarmActions: ['arn:aws:sns:us-east-1:000000000000:ops'],
+      MetricName: 'Orders',
+      Namespace: 'Shop',
+      Statistic: 'Sum',
+      Dimensions: [{ Name: 'Stage', Value: 'dev' }],
+      Period: 60,
+      EvaluationPeriods: 2,
+      DatapointsToAlarm: 1,
+      Threshold: 1.5,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+    })
+    .promise();
+  assert.equal(answer(put), {});
+  const v3 = answer(await context.v3.send(new DescribeAlarmsCommand({ AlarmNamePrefix: 'orders-' }))) as { MetricAlarms: Record<string, unknown>[] };
+  const at = v3.MetricAlarms[0].AlarmConfigurationUpdatedTimestamp as Date;
+  assert.ok(at.getTime() >= Math.floor(before / 1000) * 1000 && at.getTime() <= Date.now());
+  const alarm = {
+    AlarmName: 'orders-failing',
+    AlarmArn: 'arn:aws:cloudwatch:us-east-1:000000000000:alarm:orders-failing',
+    AlarmDescription: 'Orders fail',
+    AlarmConfigurationUpdatedTimestamp: at,
+    ActionsEnabled: false,
+    OKActions: [],
+    AlarmActions: ['arn:aws:sns:us-east-1:000000000000:ops'],
+    InsufficientDataActions: [],
+    StateValue: 'INSUFFICIENT_DATA',
+    StateReason: 'Unchecked: Initial alarm creation',
+    StateUpdatedTimestamp: at,
+    MetricName: 'Orders',
+    Namespace: 'Shop',
+    Statistic: 'Sum',
+    Dimensions: [{ Name: 'Stage', Value: 'dev' }],
+    Period: 60,
+    EvaluationPeriods: 2,
+    DatapointsToAlarm: 1,
+    Threshold: 1.5,
+    ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    TreatMissingData: 'notBreaching',
+    StateTransitionedTimestamp: at,
+  };
+  assert.equal(v3, { MetricAlarms: [alarm], CompositeAlarms: [] });
+  assert.equal(answer(await context.v2.describeAlarms({ AlarmNames: ['orders-failing'] }).promise()), { MetricAlarms: [{ ...alarm, Metrics: [] }], CompositeAlarms: [] });
+  await context.v3.send(new DeleteAlarmsCommand({ AlarmNames: ['orders-failing', 'never-made'] }));
+  assert.equal(answer(await context.v3.send(new DescribeAlarmsCommand({}))), { MetricAlarms: [], CompositeAlarms: [] });
+});
+
+query('DescribeAlarms lists the alarms a stack declares, by their AlarmName', async (context) => {
+  const template = {
+    Resources: {
+      Errors: { Type: 'AWS::CloudWatch::Alarm', Properties: { AlarmName: 'stack-errors', MetricName: 'Errors', Namespace: 'AWS/Lambda', Statistic: 'Sum', Period: 60, EvaluationPeriods: 1, Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' } },
+    },
+  };
+  await context.t.cfn.send(new CreateStackCommand({ StackName: 'alarms', TemplateBody: JSON.stringify(template) }));
+  for (let i = 0; i < 100 && (await context.t.cfn.send(new DescribeStacksCommand({ StackName: 'alarms' }))).Stacks![0].StackStatus !== 'CREATE_COMPLETE'; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  const { MetricAlarms } = await context.v3.send(new DescribeAlarmsCommand({ AlarmNames: ['stack-errors'] }));
+  assert.equal(MetricAlarms!.map((alarm) => [alarm.AlarmName, alarm.AlarmArn, alarm.MetricName, alarm.Period, alarm.Threshold, alarm.StateValue]), [
+    ['stack-errors', 'arn:aws:cloudwatch:us-east-1:000000000000:alarm:stack-errors', 'Errors', 60, 1, 'INSUFFICIENT_DATA'],
+  ]);
 });
 
 query.run();

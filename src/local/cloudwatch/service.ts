@@ -6,9 +6,10 @@ import type { CustomMetrics, Dimension } from './custom-metrics';
 import type { QueryParams, QueryScalarTypes } from '../protocol/query';
 import { flat } from '../protocol/xml';
 import type { InvocationSample } from './invocation-metrics';
+import { metricAlarm, type MetricAlarms, type StoredAlarm } from './alarms';
 
-/** What the metrics API reads: the invocations the runtime recorded, and what applications published. */
-type MetricsServices = Pick<RuntimeServices, 'invocationMetrics'> & { customMetrics: CustomMetrics };
+/** What the metrics API reads: the invocations the runtime recorded, what applications published, the alarms (their own and their stacks'). */
+type MetricsServices = Pick<RuntimeServices, 'invocationMetrics' | 'accountId' | 'resources'> & { customMetrics: CustomMetrics; metricAlarms: MetricAlarms };
 
 const JSON_10 = 'application/x-amz-json-1.0';
 const LAMBDA_METRICS = ['Invocations', 'Errors', 'Throttles', 'Duration'] as const;
@@ -90,8 +91,9 @@ const dimensionsOf = (value: unknown): Dimension[] => (Array.isArray(value) ? (v
  * CloudWatch metrics, in both protocols CloudWatch speaks: GetMetricData and GetMetricStatistics
  * over the AWS/Lambda metrics the local runtime records per invocation (Invocations, Errors,
  * Throttles, Duration), per function (dimension FunctionName) or over all, and over the metrics
- * applications publish with PutMetricData; ListMetrics names them all. Each operation answers with
- * times as Dates, which each protocol writes its way.
+ * applications publish with PutMetricData; ListMetrics names them all; PutMetricAlarm,
+ * DescribeAlarms and DeleteAlarms keep and describe alarms (never evaluated). Each operation
+ * answers with times as Dates, which each protocol writes its way.
  */
 function metricsOperation(cloud: MetricsServices, operation: string, input: Record<string, unknown>): Record<string, unknown> {
   switch (operation) {
@@ -134,12 +136,49 @@ function metricsOperation(cloud: MetricsServices, operation: string, input: Reco
       );
       return { Metrics: metrics };
     }
+    case 'PutMetricAlarm':
+      cloud.metricAlarms.put(input, cloud.accountId);
+      return {};
+    case 'DeleteAlarms':
+      cloud.metricAlarms.delete(Array.isArray(input.AlarmNames) ? input.AlarmNames.map(String) : []);
+      return {};
+    case 'DescribeAlarms':
+      return describeAlarms(cloud, input);
     default:
       throw new AwsError('UnknownOperationException', `not emulated: CloudWatch ${operation} (the local cloud serves ${SERVED.join(', ')})`, 400);
   }
 }
 
-const SERVED = ['GetMetricData', 'GetMetricStatistics', 'ListMetrics', 'PutMetricData'];
+const SERVED = ['DeleteAlarms', 'DescribeAlarms', 'GetMetricData', 'GetMetricStatistics', 'ListMetrics', 'PutMetricAlarm', 'PutMetricData'];
+
+/**
+ * DescribeAlarms over PutMetricAlarm's alarms and those stacks declare (`AWS::CloudWatch::Alarm`, recorded
+ * only: named by their AlarmName, else their physical id), by name, prefix, state or action prefix;
+ * composite alarms are none.
+ */
+function describeAlarms(cloud: MetricsServices, input: Record<string, unknown>): Record<string, unknown> {
+  const declared = cloud.resources('AWS::CloudWatch::Alarm').map(({ record }): StoredAlarm => {
+    const name = typeof record.properties.AlarmName === 'string' ? record.properties.AlarmName : record.physicalId;
+    return {
+      AlarmName: name,
+      AlarmArn: `arn:aws:cloudwatch:us-east-1:${cloud.accountId}:alarm:${name}`,
+      configuredAt: Date.parse(record.timestamp),
+      stateAt: Date.parse(record.timestamp),
+      settings: record.properties,
+    };
+  });
+  const names = Array.isArray(input.AlarmNames) ? input.AlarmNames.map(String) : undefined;
+  const prefix = typeof input.AlarmNamePrefix === 'string' ? input.AlarmNamePrefix : '';
+  const actionPrefix = typeof input.ActionPrefix === 'string' ? input.ActionPrefix : undefined;
+  const types = Array.isArray(input.AlarmTypes) ? input.AlarmTypes.map(String) : ['MetricAlarm'];
+  const alarms = [...declared, ...cloud.metricAlarms.list()]
+    .filter((alarm) => (names === undefined || names.includes(alarm.AlarmName)) && alarm.AlarmName.startsWith(prefix))
+    // Every alarm here is in INSUFFICIENT_DATA (none is evaluated).
+    .filter(() => input.StateValue === undefined || input.StateValue === 'INSUFFICIENT_DATA')
+    .filter((alarm) => actionPrefix === undefined || ['OKActions', 'AlarmActions', 'InsufficientDataActions'].some((key) => ((alarm.settings[key] as string[] | undefined) ?? []).some((action) => String(action).startsWith(actionPrefix))))
+    .sort((a, b) => (a.AlarmName < b.AlarmName ? -1 : 1));
+  return { MetricAlarms: types.includes('MetricAlarm') ? alarms.map(metricAlarm) : [], CompositeAlarms: [] };
+}
 
 /** GetMetricStatistics' answer. */
 function metricStatistics(cloud: MetricsServices, input: Record<string, unknown>): Record<string, unknown> {
@@ -196,8 +235,15 @@ const QUERY_TYPES: QueryScalarTypes = {
     'MaxDatapoints',
     'MetricDataQueries.Period',
     'MetricDataQueries.MetricStat.Period',
+    // PutMetricAlarm and DescribeAlarms
+    'EvaluationPeriods',
+    'DatapointsToAlarm',
+    'Threshold',
+    'MaxRecords',
+    'Metrics.Period',
+    'Metrics.MetricStat.Period',
   ]),
-  booleans: new Set(['MetricDataQueries.ReturnData', 'StrictEntityValidation', 'IncludeLinkedAccounts']),
+  booleans: new Set(['MetricDataQueries.ReturnData', 'StrictEntityValidation', 'IncludeLinkedAccounts', 'ActionsEnabled', 'Metrics.ReturnData']),
 };
 
 /** The members of CloudWatch's outputs that are maps, written as `<entry><key/><value/></entry>` in XML. */
