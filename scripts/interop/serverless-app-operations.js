@@ -4,7 +4,7 @@
 // copy, paging; SQS batches, DLQ redrive, FIFO dedup; SNS filter policies; Lambda invokes and aliases;
 // IAM roles; STS; SSM by path; Secrets Manager; EventBridge to SQS; CloudWatch metrics; Logs; SES (v1
 // and v2) sending from verified identities; KMS encryption, data keys, aliases and key states; Step
-// Functions executions. One PASS
+// Functions executions; tagging APIs; SQS message move tasks; Logs subscription filters. One PASS
 // or FAIL line per check. Skipped, and said so, without python3 and boto3.
 'use strict';
 
@@ -271,6 +271,54 @@ def step_functions():
     assert (described['status'], json.loads(described['output'])) == ('SUCCEEDED', {'greeting': 'Hello boto3'}), described
     assert code_of(lambda: sfn.describe_execution(executionArn=machine.replace(':stateMachine:', ':execution:') + ':nothing')) == ('ExecutionDoesNotExist', 400)
 check('stepfunctions start_execution, describe_execution', step_functions)
+
+def tagging():
+    lam = c('lambda')
+    fn = lam.get_function(FunctionName='app-fn')['Configuration']['FunctionArn']
+    lam.tag_resource(Resource=fn, Tags={'team': 'a', 'old': 'x'})
+    lam.untag_resource(Resource=fn, TagKeys=['old'])
+    assert lam.list_tags(Resource=fn)['Tags'] == {'team': 'a'}
+    queue = sqs.get_queue_url(QueueName='app-q')['QueueUrl']
+    sqs.tag_queue(QueueUrl=queue, Tags={'team': 'a', 'old': 'x'})
+    sqs.untag_queue(QueueUrl=queue, TagKeys=['old'])
+    assert sqs.list_queue_tags(QueueUrl=queue)['Tags'] == {'team': 'a'}
+    sns = c('sns')
+    topic = sns.create_topic(Name='app-t')['TopicArn']
+    sns.tag_resource(ResourceArn=topic, Tags=[{'Key': 'team', 'Value': 'a'}])
+    assert sns.list_tags_for_resource(ResourceArn=topic)['Tags'] == [{'Key': 'team', 'Value': 'a'}]
+    table = ddb.describe_table(TableName='app')['Table']['TableArn']
+    ddb.tag_resource(ResourceArn=table, Tags=[{'Key': 'team', 'Value': 'a'}])
+    assert ddb.list_tags_of_resource(ResourceArn=table)['Tags'] == [{'Key': 'team', 'Value': 'a'}]
+    logs = c('logs')
+    logs.tag_log_group(logGroupName='/app', tags={'team': 'a'})
+    assert logs.list_tags_for_resource(resourceArn='arn:aws:logs:us-east-1:000000000000:log-group:/app')['tags'] == {'team': 'a'}
+    events = c('events')
+    rule = events.describe_rule(Name='app-rule')['Arn']
+    events.tag_resource(ResourceARN=rule, Tags=[{'Key': 'team', 'Value': 'a'}])
+    assert events.list_tags_for_resource(ResourceARN=rule)['Tags'] == [{'Key': 'team', 'Value': 'a'}]
+    secrets = c('secretsmanager')
+    secrets.tag_resource(SecretId='app/secret', Tags=[{'Key': 'team', 'Value': 'a'}])
+    assert secrets.describe_secret(SecretId='app/secret')['Tags'] == [{'Key': 'team', 'Value': 'a'}]
+check('tagging: lambda, sqs, sns, dynamodb, logs, events, secretsmanager', tagging)
+
+def redrive():
+    dlq = sqs.get_queue_url(QueueName='app-dlq')['QueueUrl']
+    dlq_arn = sqs.get_queue_attributes(QueueUrl=dlq, AttributeNames=['QueueArn'])['Attributes']['QueueArn']
+    sqs.start_message_move_task(SourceArn=dlq_arn)
+    tasks = sqs.list_message_move_tasks(SourceArn=dlq_arn)['Results']
+    assert [t['Status'] for t in tasks] == ['COMPLETED'], tasks
+    queue = sqs.get_queue_url(QueueName='app-q')['QueueUrl']
+    assert sorted(m['Body'] for m in sqs.receive_message(QueueUrl=queue, MaxNumberOfMessages=10, WaitTimeSeconds=1)['Messages']) == ['a', 'b']
+check('sqs start_message_move_task redrives the DLQ to its source queue, list_message_move_tasks', redrive)
+
+def subscription():
+    logs = c('logs')
+    fn = c('lambda').get_function(FunctionName='app-fn')['Configuration']['FunctionArn']
+    logs.put_subscription_filter(logGroupName='/app', filterName='ship', filterPattern='ERROR', destinationArn=fn)
+    filters = logs.describe_subscription_filters(logGroupName='/app')['subscriptionFilters']
+    assert [(f['filterName'], f['destinationArn']) for f in filters] == [('ship', fn)], filters
+    logs.delete_subscription_filter(logGroupName='/app', filterName='ship')
+check('logs put/describe/delete_subscription_filter to a Lambda function', subscription)
 `;
 
 /** PASS/FAIL/SKIP lines of the boto3 probe against a running local cloud. */

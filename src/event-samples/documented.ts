@@ -1,11 +1,9 @@
 /**
  * Events the local cloud does not send, as AWS documents their samples: Alexa skill and smart-home
- * requests, an IoT rule's message, a Cognito user pool trigger, a CloudWatch Logs subscription.
+ * requests, an IoT rule's message, a Cognito user pool trigger.
  */
 import { randomUUID } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
 
-const ACCOUNT = '123456789012';
 const REGION = 'us-east-1';
 
 /** An Alexa custom skill's LaunchRequest ("Request and Response JSON Reference"). */
@@ -58,19 +56,3 @@ export function cognitoUserPoolEvent(): Record<string, unknown> {
   };
 }
 
-/**
- * A CloudWatch Logs subscription delivery: `awslogs.data` is the base64 of the gzipped JSON of the
- * log events, as Lambda receives it ("Using CloudWatch Logs subscription filters").
- */
-export function cloudWatchLogEvent(message: string): Record<string, unknown> {
-  const now = Date.now();
-  const delivery = {
-    messageType: 'DATA_MESSAGE',
-    owner: ACCOUNT,
-    logGroup: '/aws/lambda/example',
-    logStream: `${new Date(now).toISOString().slice(0, 10).replace(/-/g, '/')}/[$LATEST]${randomUUID().replace(/-/g, '')}`,
-    subscriptionFilters: ['example-filter'],
-    logEvents: [{ id: String(now).padEnd(56, '0'), timestamp: now, message }],
-  };
-  return { awslogs: { data: gzipSync(JSON.stringify(delivery)).toString('base64') } };
-}

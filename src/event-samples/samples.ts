@@ -12,7 +12,8 @@ import { kinesisLambdaRecord } from '../local/kinesis/lambda-source';
 import { sqsLambdaRecord } from '../local/sqs/service';
 import { snsLambdaRecord } from '../local/sns/service';
 import { messageEvent } from '../local/websocket/events';
-import { alexaSkillEvent, alexaSmartHomeEvent, cloudWatchLogEvent, cognitoUserPoolEvent, iotEvent } from './documented';
+import { subscriptionEvent } from '../local/logs/subscriptions';
+import { alexaSkillEvent, alexaSmartHomeEvent, cognitoUserPoolEvent, iotEvent } from './documented';
 
 const ACCOUNT = '123456789012';
 const REGION = 'us-east-1';
@@ -160,4 +161,16 @@ export function generateEvent(type: string, body: string | undefined): unknown {
   const eventType = Object.hasOwn(EVENT_TYPES, type) ? EVENT_TYPES[type] : undefined;
   if (!eventType) throw new ConfigError(`Invalid --type "${type}": expected one of ${Object.keys(EVENT_TYPES).join(', ')}`);
   return eventType.build(body);
+}
+
+/** A CloudWatch Logs subscription delivery, as the local cloud's subscription filters send it. */
+function cloudWatchLogEvent(message: string): Record<string, unknown> {
+  const now = Date.now();
+  return subscriptionEvent({
+    owner: ACCOUNT,
+    logGroup: '/aws/lambda/example',
+    logStream: `${new Date(now).toISOString().slice(0, 10).replace(/-/g, '/')}/[$LATEST]${randomUUID().replace(/-/g, '')}`,
+    subscriptionFilters: ['example-filter'],
+    logEvents: [{ id: String(now).padEnd(56, '0'), timestamp: now, message }],
+  });
 }

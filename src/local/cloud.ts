@@ -3,6 +3,10 @@ import { LoadBalancers } from './alb/load-balancers';
 import { StackEngine } from './cloudformation/engine';
 import { StackStore } from './cloudformation/store';
 import { DynamoDbStreams } from './dynamodb/streams';
+import { ShardPositions } from './lambda/shard-positions';
+import { ResourceTags } from './state/resource-tags';
+import { LogSubscriptions } from './logs/subscriptions';
+import { MetricAlarms } from './cloudwatch/alarms';
 import { TableStore } from './dynamodb/tables';
 import { notifyObjectEvent } from './s3/notifications';
 import { Scheduler } from './eventbridge/scheduler';
@@ -59,7 +63,7 @@ export class LocalCloud implements LocalServices {
   readonly s3: S3Store;
   readonly dynamodb: TableStore;
   /** The records of the tables' streams (the DynamoDB Streams API and the mappings on them read them). */
-  readonly dynamoDbStreams = new DynamoDbStreams();
+  readonly dynamoDbStreams: DynamoDbStreams;
   readonly kinesis: KinesisStore;
   readonly stacks: StackStore;
   readonly engine: StackEngine;
@@ -78,10 +82,12 @@ export class LocalCloud implements LocalServices {
   readonly ecr: ImageRepositoryStore;
   /** Topics, subscriptions, functions, mappings and rules made by API calls instead of stacks. */
   readonly apiResources: ApiResourceStore;
+  readonly tags: ResourceTags;
   readonly functions: FunctionRuntime;
   /** What CloudWatch's AWS/Lambda metrics answer from (cloudwatch/service.ts). */
   readonly invocationMetrics: InvocationMetrics;
   readonly customMetrics: CustomMetrics;
+  readonly metricAlarms: MetricAlarms;
   readonly scheduler: Scheduler;
   /** Application Load Balancer listeners, each served on a port of its own. */
   readonly loadBalancers: LoadBalancers;
@@ -108,6 +114,7 @@ export class LocalCloud implements LocalServices {
     this.logLine = options.log ?? (() => {});
     this.s3 = new S3Store(this.dataDir);
     this.dynamodb = new TableStore(this.dataDir, (line) => this.log(line));
+    this.dynamoDbStreams = new DynamoDbStreams(this.dataDir, (line) => this.log(line));
     this.kinesis = new KinesisStore(this.dataDir, (line) => this.log(line));
     this.stacks = new StackStore(this.dataDir);
     this.engine = new StackEngine(this, this);
@@ -120,6 +127,7 @@ export class LocalCloud implements LocalServices {
     this.iam = new RoleStore(this.dataDir);
     this.ecr = new ImageRepositoryStore(this.dataDir);
     this.apiResources = new ApiResourceStore(this.dataDir);
+    this.tags = new ResourceTags(this.dataDir);
     this.functions = new FunctionRuntime(this, options.functions);
     this.invocationMetrics = new InvocationMetrics(this.dataDir);
     this.customMetrics = new CustomMetrics(this.dataDir);
@@ -135,12 +143,15 @@ export class LocalCloud implements LocalServices {
       }),
       log: (line) => this.log(line),
     });
+    this.metricAlarms = new MetricAlarms(this.dataDir);
     this.scheduler = new Scheduler(this);
     this.loadBalancers = new LoadBalancers(this);
     this.s3.onObjectEvent = (event) => notifyObjectEvent(this, event);
+    const logSubscriptions = new LogSubscriptions(this);
+    this.logs.onEvents = (group, stream, events) => logSubscriptions.deliver(group, stream, events);
     const { dynamoDbStreams } = this;
-    const dynamoDbDelivery = new ShardDelivery(this, dynamoDbStreams);
-    const kinesisDelivery = new ShardDelivery(this, kinesisShardSource(this.kinesis));
+    const dynamoDbDelivery = new ShardDelivery(this, dynamoDbStreams, new ShardPositions(this.dataDir, 'dynamodb'));
+    const kinesisDelivery = new ShardDelivery(this, kinesisShardSource(this.kinesis), new ShardPositions(this.dataDir, 'kinesis'));
     this.streamDeliveries = [dynamoDbDelivery, kinesisDelivery];
     this.dynamodb.onItemChanges = (changes) => dynamoDbStreams.record(changes);
     dynamoDbStreams.onRecords = (streamArn) => dynamoDbDelivery.notify(streamArn);
@@ -151,6 +162,11 @@ export class LocalCloud implements LocalServices {
     this.scheduler.sync();
     // Operations a crash or a kill cut off are rolled back or finished, in the background like any operation.
     this.engine.recover();
+  }
+
+  /** Once the server listens: event source mappings read on from where they were before a restart. */
+  started(): void {
+    for (const delivery of this.streamDeliveries) delivery.sync();
   }
 
   log(line: string): void {
@@ -197,6 +213,7 @@ export class LocalCloud implements LocalServices {
     unlessDiskFull('saving function logs on stop', () => this.logs.close(), (line) => this.log(line));
     unlessDiskFull('saving invocation metrics on stop', () => this.invocationMetrics.flush(), (line) => this.log(line));
     this.dynamodb.close();
+    this.dynamoDbStreams.close();
     this.releaseDataFolder();
   }
 }

@@ -99,6 +99,7 @@ export async function startLocalCloud(options: StartOptions): Promise<RunningLoc
   cloud.baseUrl = url;
   // Load balancer listeners get ports of their own on the same address.
   await cloud.loadBalancers.listen(host);
+  cloud.started();
   let stopped: Promise<void> | undefined;
   log?.flush();
   return {

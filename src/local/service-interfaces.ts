@@ -7,6 +7,7 @@ import type { InvocationMetrics } from './cloudwatch/invocation-metrics';
 import type { PublishedVersion } from './runtime/code';
 import type { S3Store } from './s3/store';
 import type { ApiResourceStore } from './state/api-resources';
+import type { ResourceTags } from './state/resource-tags';
 import type { LogStore } from './logs/store';
 import type { ParameterStore } from './ssm/parameters';
 import type { SecretStore } from './secretsmanager/secrets';
@@ -102,6 +103,8 @@ export interface Stores {
   /** The messages SES kept instead of sending them. */
   readonly sesOutbox: SesOutbox;
   readonly kms: KeyStore;
+  /** Tags the services' tagging APIs set and removed, by resource ARN. */
+  readonly tags: ResourceTags;
 }
 
 /** What the stack engine needs: the stack store, parameters for SSM-typed parameters, and a hook to call when an operation ends. */

@@ -225,7 +225,10 @@ export class ResourceSteps {
       } else {
         recordEvent(stack, where, 'DELETE_IN_PROGRESS');
         try {
-          await providerFor(record.type).delete?.(record, this.providerContext(stack, record.logicalId, record.type));
+          const context = this.providerContext(stack, record.logicalId, record.type);
+          await providerFor(record.type).delete?.(record, context);
+          // What tagging calls set on it goes with it: a resource made again under the same ARN starts with its own tags.
+          context.cloud.tags.forgetResource(record);
           await clock.step(record.logicalId, record.type);
         } catch (error) {
           recordEvent(stack, where, 'DELETE_FAILED', message(error));

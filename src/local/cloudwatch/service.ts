@@ -3,12 +3,13 @@ import type { RuntimeServices } from '../service-interfaces';
 
 import { jsonResponse, type LocalResponse } from '../http';
 import type { CustomMetrics, Dimension } from './custom-metrics';
-import type { QueryParams } from '../protocol/query';
+import type { QueryParams, QueryScalarTypes } from '../protocol/query';
 import { flat } from '../protocol/xml';
 import type { InvocationSample } from './invocation-metrics';
+import { metricAlarm, type MetricAlarms, type StoredAlarm } from './alarms';
 
-/** What the metrics API reads: the invocations the runtime recorded, and what applications published. */
-type MetricsServices = Pick<RuntimeServices, 'invocationMetrics'> & { customMetrics: CustomMetrics };
+/** What the metrics API reads: the invocations the runtime recorded, what applications published, the alarms (their own and their stacks'). */
+type MetricsServices = Pick<RuntimeServices, 'invocationMetrics' | 'accountId' | 'resources'> & { customMetrics: CustomMetrics; metricAlarms: MetricAlarms };
 
 const JSON_10 = 'application/x-amz-json-1.0';
 const LAMBDA_METRICS = ['Invocations', 'Errors', 'Throttles', 'Duration'] as const;
@@ -87,14 +88,120 @@ function functionDimension(dimensions: Dimension[]): string | undefined {
 const dimensionsOf = (value: unknown): Dimension[] => (Array.isArray(value) ? (value as Dimension[]) : []);
 
 /**
- * CloudWatch metrics (AWS JSON 1.0, target GraniteServiceVersion20100801): GetMetricData and
- * GetMetricStatistics over the AWS/Lambda metrics the local runtime records per invocation
- * (Invocations, Errors, Throttles, Duration), per function (dimension FunctionName) or over all,
- * and over the metrics applications publish with PutMetricData; ListMetrics names them all.
+ * CloudWatch metrics, in both protocols CloudWatch speaks: GetMetricData and GetMetricStatistics
+ * over the AWS/Lambda metrics the local runtime records per invocation (Invocations, Errors,
+ * Throttles, Duration), per function (dimension FunctionName) or over all, and over the metrics
+ * applications publish with PutMetricData; ListMetrics names them all; PutMetricAlarm,
+ * DescribeAlarms and DeleteAlarms keep and describe alarms (never evaluated). Each operation
+ * answers with times as Dates, which each protocol writes its way.
  */
+function metricsOperation(cloud: MetricsServices, operation: string, input: Record<string, unknown>): Record<string, unknown> {
+  switch (operation) {
+    case 'GetMetricData': {
+      const start = time(input.StartTime, 'StartTime');
+      const end = time(input.EndTime, 'EndTime');
+      const queries = (input.MetricDataQueries as Array<Record<string, unknown>> | undefined) ?? [];
+      const results = queries
+        .filter(query => query.ReturnData !== false)
+        .map(query => {
+          const stat = query.MetricStat as { Metric?: { Namespace?: string; MetricName?: string; Dimensions?: unknown }; Period?: number; Stat?: string } | undefined;
+          if (!stat?.Metric) throw new AwsError('InvalidParameterValue', `The local cloud answers MetricStat queries only (query ${String(query.Id)} has none).`, 400);
+          const found = periods(cloud, { namespace: String(stat.Metric.Namespace), metricName: String(stat.Metric.MetricName), dimensions: dimensionsOf(stat.Metric.Dimensions), period: period(stat.Period) }, start, end);
+          // Newest first, as GetMetricData's default ScanBy (TimestampDescending).
+          const points = [...found].reverse();
+          return {
+            Id: query.Id,
+            Label: query.Label ?? stat.Metric.MetricName,
+            Timestamps: points.map(([at]) => new Date(at)),
+            Values: points.map(([, values]) => statistic(values, String(stat.Stat))),
+            StatusCode: 'Complete',
+          };
+        });
+      return { MetricDataResults: results, Messages: [] };
+    }
+    case 'GetMetricStatistics':
+      return metricStatistics(cloud, input);
+    case 'PutMetricData':
+      cloud.customMetrics.put(input);
+      return {};
+    case 'ListMetrics': {
+      const functions = new Set(cloud.invocationMetrics.between(0, Date.now() + 1).map((sample) => sample.functionName));
+      const lambda = [...functions].flatMap((name) => LAMBDA_METRICS.map((MetricName) => ({ Namespace: 'AWS/Lambda', MetricName, Dimensions: [{ Name: 'FunctionName', Value: name }] })));
+      const wanted = dimensionsOf(input.Dimensions);
+      const metrics = [...lambda, ...cloud.customMetrics.metrics()].filter(
+        (metric) =>
+          (input.Namespace === undefined || metric.Namespace === input.Namespace) &&
+          (input.MetricName === undefined || metric.MetricName === input.MetricName) &&
+          wanted.every((want) => metric.Dimensions.some((d) => d.Name === want.Name && (want.Value === undefined || d.Value === want.Value))),
+      );
+      return { Metrics: metrics };
+    }
+    case 'PutMetricAlarm':
+      cloud.metricAlarms.put(input, cloud.accountId);
+      return {};
+    case 'DeleteAlarms':
+      cloud.metricAlarms.delete(Array.isArray(input.AlarmNames) ? input.AlarmNames.map(String) : []);
+      return {};
+    case 'DescribeAlarms':
+      return describeAlarms(cloud, input);
+    default:
+      throw new AwsError('UnknownOperationException', `not emulated: CloudWatch ${operation} (the local cloud serves ${SERVED.join(', ')})`, 400);
+  }
+}
+
+const SERVED = ['DeleteAlarms', 'DescribeAlarms', 'GetMetricData', 'GetMetricStatistics', 'ListMetrics', 'PutMetricAlarm', 'PutMetricData'];
+
+/**
+ * DescribeAlarms over PutMetricAlarm's alarms and those stacks declare (`AWS::CloudWatch::Alarm`, recorded
+ * only: named by their AlarmName, else their physical id), by name, prefix, state or action prefix;
+ * composite alarms are none.
+ */
+function describeAlarms(cloud: MetricsServices, input: Record<string, unknown>): Record<string, unknown> {
+  const declared = cloud.resources('AWS::CloudWatch::Alarm').map(({ record }): StoredAlarm => {
+    const name = typeof record.properties.AlarmName === 'string' ? record.properties.AlarmName : record.physicalId;
+    return {
+      AlarmName: name,
+      AlarmArn: `arn:aws:cloudwatch:us-east-1:${cloud.accountId}:alarm:${name}`,
+      configuredAt: Date.parse(record.timestamp),
+      stateAt: Date.parse(record.timestamp),
+      settings: record.properties,
+    };
+  });
+  const names = Array.isArray(input.AlarmNames) ? input.AlarmNames.map(String) : undefined;
+  const prefix = typeof input.AlarmNamePrefix === 'string' ? input.AlarmNamePrefix : '';
+  const actionPrefix = typeof input.ActionPrefix === 'string' ? input.ActionPrefix : undefined;
+  const types = Array.isArray(input.AlarmTypes) ? input.AlarmTypes.map(String) : ['MetricAlarm'];
+  const alarms = [...declared, ...cloud.metricAlarms.list()]
+    .filter((alarm) => (names === undefined || names.includes(alarm.AlarmName)) && alarm.AlarmName.startsWith(prefix))
+    // Every alarm here is in INSUFFICIENT_DATA (none is evaluated).
+    .filter(() => input.StateValue === undefined || input.StateValue === 'INSUFFICIENT_DATA')
+    .filter((alarm) => actionPrefix === undefined || ['OKActions', 'AlarmActions', 'InsufficientDataActions'].some((key) => ((alarm.settings[key] as string[] | undefined) ?? []).some((action) => String(action).startsWith(actionPrefix))))
+    .sort((a, b) => (a.AlarmName < b.AlarmName ? -1 : 1));
+  return { MetricAlarms: types.includes('MetricAlarm') ? alarms.map(metricAlarm) : [], CompositeAlarms: [] };
+}
+
+/** GetMetricStatistics' answer. */
+function metricStatistics(cloud: MetricsServices, input: Record<string, unknown>): Record<string, unknown> {
+  const start = time(input.StartTime, 'StartTime');
+  const end = time(input.EndTime, 'EndTime');
+  const stats = [...((input.Statistics as string[] | undefined) ?? []), ...((input.ExtendedStatistics as string[] | undefined) ?? [])];
+  if (stats.length === 0) throw new AwsError('MissingParameter', 'Statistics or ExtendedStatistics must be given.', 400);
+  const found = periods(cloud, { namespace: String(input.Namespace), metricName: String(input.MetricName), dimensions: dimensionsOf(input.Dimensions), period: period(input.Period) }, start, end);
+  const datapoints = [...found].map(([at, values]) => {
+    const unit = input.Namespace === 'AWS/Lambda' ? (input.MetricName === 'Duration' ? 'Milliseconds' : 'Count') : (cloud.customMetrics.unit(String(input.Namespace), String(input.MetricName)) ?? 'None');
+    const point: Record<string, unknown> = { Timestamp: new Date(at), Unit: unit };
+    for (const stat of (input.Statistics as string[] | undefined) ?? []) point[stat] = statistic(values, stat);
+    const extended = (input.ExtendedStatistics as string[] | undefined) ?? [];
+    if (extended.length > 0) point.ExtendedStatistics = Object.fromEntries(extended.map(stat => [stat, statistic(values, stat)]));
+    return point;
+  });
+  return { Label: input.MetricName, Datapoints: datapoints };
+}
+
+/** CloudWatch's JSON protocol (AWS JSON 1.0, target GraniteServiceVersion20100801; SDK v3, recent botocore). */
 export function cloudWatchApi(cloud: MetricsServices, operation: string, input: Record<string, unknown>): LocalResponse {
   try {
-    return metricsOperation(cloud, operation, input);
+    return jsonResponse(epochSeconds(metricsOperation(cloud, operation, input)), 200, JSON_10);
   } catch (error) {
     if (!(error instanceof AwsError) || !QUERY_ERROR_SHAPES[error.code]) throw error;
     // CloudWatch speaks JSON but is "awsQueryCompatible": the modeled shape in __type, the query protocol's code in a header.
@@ -112,97 +219,54 @@ const QUERY_ERROR_SHAPES: Record<string, string> = {
   MissingParameter: 'MissingRequiredParameterException',
 };
 
-function metricsOperation(cloud: MetricsServices, operation: string, input: Record<string, unknown>): LocalResponse {
-  switch (operation) {
-    case 'GetMetricData': {
-      const start = time(input.StartTime, 'StartTime');
-      const end = time(input.EndTime, 'EndTime');
-      const queries = (input.MetricDataQueries as Array<Record<string, unknown>> | undefined) ?? [];
-      const results = queries
-        .filter(query => query.ReturnData !== false)
-        .map(query => {
-          const stat = query.MetricStat as { Metric?: { Namespace?: string; MetricName?: string; Dimensions?: unknown }; Period?: number; Stat?: string } | undefined;
-          if (!stat?.Metric) throw new AwsError('InvalidParameterValue', `The local cloud answers MetricStat queries only (query ${String(query.Id)} has none).`, 400);
-          const found = periods(cloud, { namespace: String(stat.Metric.Namespace), metricName: String(stat.Metric.MetricName), dimensions: dimensionsOf(stat.Metric.Dimensions), period: period(stat.Period) }, start, end);
-          // Newest first, as GetMetricData's default ScanBy (TimestampDescending).
-          const points = [...found].reverse();
-          return {
-            Id: query.Id,
-            Label: query.Label ?? stat.Metric.MetricName,
-            Timestamps: points.map(([at]) => at / 1000),
-            Values: points.map(([, values]) => statistic(values, String(stat.Stat))),
-            StatusCode: 'Complete',
-          };
-        });
-      return jsonResponse({ MetricDataResults: results, Messages: [] }, 200, JSON_10);
-    }
-    case 'GetMetricStatistics': {
-      const { label, datapoints } = metricStatistics(cloud, input);
-      return jsonResponse({ Label: label, Datapoints: datapoints.map(point => ({ ...point, Timestamp: point.Timestamp / 1000 })) }, 200, JSON_10);
-    }
-    case 'PutMetricData':
-      cloud.customMetrics.put(input);
-      return jsonResponse({}, 200, JSON_10);
-    case 'ListMetrics': {
-      const functions = new Set(cloud.invocationMetrics.between(0, Date.now() + 1).map((sample) => sample.functionName));
-      const lambda = [...functions].flatMap((name) => LAMBDA_METRICS.map((MetricName) => ({ Namespace: 'AWS/Lambda', MetricName, Dimensions: [{ Name: 'FunctionName', Value: name }] })));
-      const wanted = dimensionsOf(input.Dimensions);
-      const metrics = [...lambda, ...cloud.customMetrics.metrics()].filter(
-        (metric) =>
-          (input.Namespace === undefined || metric.Namespace === input.Namespace) &&
-          (input.MetricName === undefined || metric.MetricName === input.MetricName) &&
-          wanted.every((want) => metric.Dimensions.some((d) => d.Name === want.Name && (want.Value === undefined || d.Value === want.Value))),
-      );
-      return jsonResponse({ Metrics: metrics }, 200, JSON_10);
-    }
-    default:
-      throw new AwsError('UnknownOperationException', `not emulated: CloudWatch ${operation} (the local cloud serves GetMetricData, GetMetricStatistics, ListMetrics and PutMetricData)`, 400);
-  }
+/** JSON protocol timestamps: seconds since the epoch. */
+function epochSeconds(value: unknown): unknown {
+  if (value instanceof Date) return value.getTime() / 1000;
+  if (Array.isArray(value)) return value.map(epochSeconds);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, epochSeconds(child)]));
+  return value;
 }
 
-/** GetMetricStatistics' answer, each datapoint's Timestamp in milliseconds. */
-function metricStatistics(cloud: MetricsServices, input: Record<string, unknown>): { label: unknown; datapoints: Array<Record<string, unknown> & { Timestamp: number }> } {
-  const start = time(input.StartTime, 'StartTime');
-  const end = time(input.EndTime, 'EndTime');
-  const stats = [...((input.Statistics as string[] | undefined) ?? []), ...((input.ExtendedStatistics as string[] | undefined) ?? [])];
-  if (stats.length === 0) throw new AwsError('MissingParameter', 'Statistics or ExtendedStatistics must be given.', 400);
-  const found = periods(cloud, { namespace: String(input.Namespace), metricName: String(input.MetricName), dimensions: dimensionsOf(input.Dimensions), period: period(input.Period) }, start, end);
-  const datapoints = [...found].map(([at, values]) => {
-    const unit = input.Namespace === 'AWS/Lambda' ? (input.MetricName === 'Duration' ? 'Milliseconds' : 'Count') : (cloud.customMetrics.unit(String(input.Namespace), String(input.MetricName)) ?? 'None');
-    const point: Record<string, unknown> & { Timestamp: number } = { Timestamp: at, Unit: unit };
-    for (const stat of (input.Statistics as string[] | undefined) ?? []) point[stat] = statistic(values, stat);
-    const extended = (input.ExtendedStatistics as string[] | undefined) ?? [];
-    if (extended.length > 0) point.ExtendedStatistics = Object.fromEntries(extended.map(stat => [stat, statistic(values, stat)]));
-    return point;
-  });
-  return { label: input.MetricName, datapoints };
+/** The members of CloudWatch's inputs that are numbers or booleans (AWS API reference: MetricDatum, StatisticSet, MetricDataQuery, MetricStat). */
+const QUERY_TYPES: QueryScalarTypes = {
+  numbers: new Set([
+    ...['Value', 'Values', 'Counts', 'StorageResolution', 'StatisticValues.SampleCount', 'StatisticValues.Sum', 'StatisticValues.Minimum', 'StatisticValues.Maximum'].map((field) => `MetricData.${field}`),
+    'Period',
+    'MaxDatapoints',
+    'MetricDataQueries.Period',
+    'MetricDataQueries.MetricStat.Period',
+    // PutMetricAlarm and DescribeAlarms
+    'EvaluationPeriods',
+    'DatapointsToAlarm',
+    'Threshold',
+    'MaxRecords',
+    'Metrics.Period',
+    'Metrics.MetricStat.Period',
+  ]),
+  booleans: new Set(['MetricDataQueries.ReturnData', 'StrictEntityValidation', 'IncludeLinkedAccounts', 'ActionsEnabled', 'Metrics.ReturnData']),
+};
+
+/** The members of CloudWatch's outputs that are maps, written as `<entry><key/><value/></entry>` in XML. */
+const MAP_OUTPUTS = new Set(['ExtendedStatistics']);
+
+function queryMaps(value: unknown, name = ''): unknown {
+  if (Array.isArray(value)) return value.map((item) => queryMaps(item, name));
+  if (!value || typeof value !== 'object' || value instanceof Date) return value;
+  if (MAP_OUTPUTS.has(name)) return { entry: flat(Object.entries(value).map(([key, child]) => ({ key, value: child }))) };
+  return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, queryMaps(child, key)]));
 }
 
 /**
  * CloudWatch's query protocol (Version 2010-08-01, what the AWS SDK for JavaScript v2 and older
- * clients send): GetMetricStatistics, answered in XML as AWS answers it.
+ * botocore send): the form's members decoded into the JSON protocol's input, the same operations,
+ * the answer in the query protocol's XML as AWS writes it.
  */
 export function cloudWatchQuery(cloud: MetricsServices, params: QueryParams): Record<string, unknown> {
-  if (params.action !== 'GetMetricStatistics') {
-    throw new AwsError('InvalidAction', `The local cloud serves CloudWatch's query protocol for GetMetricStatistics only (its JSON protocol also GetMetricData), not ${params.action}`, 400);
+  try {
+    return queryMaps(metricsOperation(cloud, params.action, params.input(QUERY_TYPES))) as Record<string, unknown>;
+  } catch (error) {
+    // The query protocol's code for an operation it does not know.
+    if (error instanceof AwsError && error.code === 'UnknownOperationException') throw new AwsError('InvalidAction', error.message, 400);
+    throw error;
   }
-  const input = {
-    Namespace: params.string('Namespace'),
-    MetricName: params.string('MetricName'),
-    Dimensions: params.structs('Dimensions'),
-    StartTime: params.string('StartTime'),
-    EndTime: params.string('EndTime'),
-    Period: params.number('Period'),
-    Statistics: params.list('Statistics'),
-    ExtendedStatistics: params.list('ExtendedStatistics'),
-  };
-  const { label, datapoints } = metricStatistics(cloud, input);
-  return {
-    Label: label,
-    Datapoints: datapoints.map(({ ExtendedStatistics, ...point }) => ({
-      ...point,
-      Timestamp: new Date(point.Timestamp),
-      ...(ExtendedStatistics ? { ExtendedStatistics: { entry: flat(Object.entries(ExtendedStatistics as Record<string, number>).map(([key, value]) => ({ key, value }))) } } : {}),
-    })),
-  };
 }

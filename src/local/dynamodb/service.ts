@@ -5,6 +5,7 @@ import type { DynamoDbStreams } from './streams';
 import { dynamoDbStreamsOperation } from './streams-api';
 import { DynamoDbError } from './requests';
 import { tableInput } from './table-operations';
+import { afterTableOperation, dynamoDbTagOperation } from './tags';
 import { jsonResponse, type LocalResponse } from '../http';
 import { StorageFailure } from '../state/storage-failure';
 
@@ -32,7 +33,13 @@ function adoptStackTables(cloud: LocalServices): void {
 /** DynamoDB (JSON 1.0): the operations live in src/local/dynamodb/; this answers in DynamoDB's error shape. */
 export function dynamoDbApi(cloud: LocalServices, operation: string, input: Record<string, unknown>, region = 'us-east-1'): LocalResponse {
   adoptStackTables(cloud);
-  return answer(() => dynamoDbOperation(cloud.dynamodb, operation, input, region, cloud.accountId));
+  return answer(() => {
+    const tagging = dynamoDbTagOperation(cloud, operation, input);
+    if (tagging) return tagging;
+    const result = dynamoDbOperation(cloud.dynamodb, operation, input, region, cloud.accountId);
+    afterTableOperation(cloud, operation, input, result);
+    return result;
+  });
 }
 
 /** DynamoDB Streams (JSON 1.0, DynamoDBStreams_20120810): the records of the tables' streams. */

@@ -7,6 +7,7 @@
 import { AwsError } from '../protocol/errors';
 import type { LocalServices } from '../service-interfaces';
 import type { ResourceRecord } from '../cloudformation/model';
+import { declaredTags, tagList, tagMap, type TagMap } from '../state/resource-tags';
 
 const RULE = 'AWS::Events::Rule';
 const BUS = 'AWS::Events::EventBus';
@@ -42,6 +43,17 @@ function rule(cloud: LocalServices, name: unknown, bus: string): ResourceRecord 
   const found = rules(cloud, bus).find((record) => record.physicalId === name);
   if (!found) throw new AwsError('ResourceNotFoundException', `Rule ${String(name)} does not exist on EventBus ${bus}.`);
   return found;
+}
+
+/** The rule or event bus a tagging call's ResourceARN names, with the tags its stack or the call that made it gave. */
+function tagged(cloud: LocalServices, arn: unknown): { arn: string; declared: TagMap } {
+  const text = String(arn ?? '');
+  const found = [...cloud.resources(RULE), ...cloud.resources(BUS)].find(({ record }) => record.attributes.Arn === text);
+  if (found) return { arn: text, declared: declaredTags(found) };
+  if (/^arn:aws[a-z-]*:events:[^:]*:\d{12}:event-bus\/default$/.test(text)) return { arn: text, declared: {} };
+  const ruleName = /:rule\/(?:([^/]+)\/)?([^/]+)$/.exec(text);
+  if (ruleName) throw new AwsError('ResourceNotFoundException', `Rule ${ruleName[2]} does not exist on EventBus ${ruleName[1] ?? 'default'}.`);
+  throw new AwsError('ResourceNotFoundException', `Event bus ${busName(text)} does not exist.`);
 }
 
 /** A rule the API may change: one a stack made belongs to its template. */
@@ -95,6 +107,7 @@ export function eventResourceOperation(cloud: LocalServices, operation: string, 
       }
       const arn = ruleArn(cloud, region, bus, name);
       cloud.apiResources.add(region, RULE, name, { Name: name, EventBusName: bus, ...settings, Targets: [] }, { Arn: arn });
+      if (Array.isArray(input.Tags)) cloud.tags.tag(arn, tagMap(input.Tags));
       return changed({ RuleArn: arn });
     }
     case 'DescribeRule':
@@ -107,6 +120,7 @@ export function eventResourceOperation(cloud: LocalServices, operation: string, 
       const record = apiRule(cloud, input.Name, bus);
       if (((record.properties.Targets as Target[] | undefined) ?? []).length > 0) throw new AwsError('ValidationException', "Rule can't be deleted since it has targets.");
       cloud.apiResources.remove(RULE, record.physicalId);
+      cloud.tags.forget(String(record.attributes.Arn));
       return changed({});
     }
     case 'PutTargets': {
@@ -144,10 +158,11 @@ export function eventResourceOperation(cloud: LocalServices, operation: string, 
       if (cloud.resources(BUS).some(({ record }) => record.physicalId === name)) throw new AwsError('ResourceAlreadyExistsException', `Event bus ${name} already exists.`);
       const arn = `arn:aws:events:${region}:${cloud.accountId}:event-bus/${name}`;
       cloud.apiResources.add(region, BUS, name, { Name: name }, { Arn: arn });
+      if (Array.isArray(input.Tags)) cloud.tags.tag(arn, tagMap(input.Tags));
       return { EventBusArn: arn };
     }
     case 'DeleteEventBus': {
-      if (typeof input.Name === 'string') cloud.apiResources.remove(BUS, input.Name);
+      if (typeof input.Name === 'string' && cloud.apiResources.remove(BUS, input.Name)) cloud.tags.forget(`arn:aws:events:${region}:${cloud.accountId}:event-bus/${input.Name}`);
       return {};
     }
     case 'DescribeEventBus': {
@@ -169,6 +184,16 @@ export function eventResourceOperation(cloud: LocalServices, operation: string, 
           ...cloud.resources(BUS).map(({ record }) => ({ Name: record.physicalId, Arn: record.attributes.Arn })),
         ],
       };
+    case 'TagResource':
+      cloud.tags.tag(tagged(cloud, input.ResourceARN).arn, tagMap(input.Tags));
+      return {};
+    case 'UntagResource':
+      cloud.tags.untag(tagged(cloud, input.ResourceARN).arn, Array.isArray(input.TagKeys) ? input.TagKeys.map(String) : []);
+      return {};
+    case 'ListTagsForResource': {
+      const { arn, declared } = tagged(cloud, input.ResourceARN);
+      return { Tags: tagList(cloud.tags.of(arn, declared)) };
+    }
     default:
       throw new AwsError('UnknownOperationException', `not emulated: EventBridge ${operation}`);
   }

@@ -15,7 +15,7 @@ import { functionNameOf } from '../runtime/functions';
 const FUNCTION = 'AWS::Lambda::Function';
 const PERMISSION = 'AWS::Lambda::Permission';
 const MAPPING = 'AWS::Lambda::EventSourceMapping';
-const FUNCTION_SETTINGS = ['Runtime', 'Role', 'Handler', 'Description', 'Timeout', 'MemorySize', 'Environment', 'Architectures', 'Layers'];
+const FUNCTION_SETTINGS = ['Runtime', 'Role', 'Handler', 'Description', 'Timeout', 'MemorySize', 'Environment', 'Architectures', 'Layers', 'Tags'];
 const MAPPING_SETTINGS = [
   'BatchSize',
   'Enabled',
@@ -83,6 +83,7 @@ export async function deleteFunction(cloud: LocalServices, name: string): Promis
   if (!cloud.apiResources.find(FUNCTION, record.physicalId)) throw invalid(`Function ${record.physicalId} belongs to a stack: remove it from the template or delete the stack`);
   await cloud.functions.stop(record.physicalId);
   cloud.apiResources.remove(FUNCTION, record.physicalId);
+  cloud.tags.forget(String(record.attributes.Arn));
   for (const { record: permission } of cloud.apiResources.list(PERMISSION)) {
     if (permission.properties.FunctionName === record.physicalId) cloud.apiResources.remove(PERMISSION, permission.physicalId);
   }

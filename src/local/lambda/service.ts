@@ -11,6 +11,7 @@ import { findLayerVersion, lambdaLayersApi } from './layers';
 import { eventInvokeConfigApi } from './event-invoke-config';
 import { layerArns } from '../runtime/layers-folder';
 import { reservedConcurrency } from '../runtime/functions';
+import { declaredTags, tagMap, type TagMap } from '../state/resource-tags';
 
 /** Lambda's limits on an Invoke request's payload: 6 MB synchronous, 1 MB asynchronous (the Invoke API reference). */
 const MAX_REQUEST_BYTES = { RequestResponse: 6_291_456, Event: 1_048_576 };
@@ -98,6 +99,8 @@ export async function lambdaApi(cloud: LocalServices, request: LocalRequest): Pr
   if (layers) return layers;
   const versionsOrAliases = lambdaVersionsApi(cloud, request, (record, version) => configuration(cloud, record, version));
   if (versionsOrAliases) return versionsOrAliases;
+  const tagged = /^\/2017-03-31\/tags\/(.+)$/.exec(request.path);
+  if (tagged) return lambdaTags(cloud, decodeURIComponent(tagged[1]), request);
   const invokeAsync = /^\/2014-11-13\/functions\/([^/]+)\/invoke-async\/?$/.exec(request.path);
   if (invokeAsync && request.method === 'POST') {
     // InvokeAsync (deprecated, still served by Lambda): an Event invocation answered with its status.
@@ -170,12 +173,40 @@ export async function lambdaApi(cloud: LocalServices, request: LocalRequest): Pr
     return jsonResponse({
       Configuration: configuration(cloud, record, version),
       Code: { RepositoryType: 'S3', Location: codeLocation(cloud, version ? version.Code : record.properties.Code, version) },
-      Tags: {},
+      Tags: functionTags(cloud, record),
       ...(reserved !== undefined ? { Concurrency: { ReservedConcurrentExecutions: reserved } } : {}),
     });
   }
   if (request.method === 'PUT' && name && (action === 'code' || action === 'configuration')) {
     return updateFunction(cloud, name, action, request);
+  }
+  return undefined;
+}
+
+/** A function's tags: its stack's or CreateFunction's, under TagResource's and UntagResource's. */
+function functionTags(cloud: LocalServices, record: ResourceRecord): TagMap {
+  const deployed = cloud.resources('AWS::Lambda::Function').find((resource) => resource.record === record);
+  return cloud.tags.of(String(record.attributes.Arn), deployed ? declaredTags(deployed) : {});
+}
+
+/** TagResource, UntagResource and ListTags (`/2017-03-31/tags/<function ARN>`), as the Lambda API reference describes them. */
+function lambdaTags(cloud: LocalServices, arn: string, request: LocalRequest): LocalResponse | undefined {
+  const record = cloud.functions.record(arn);
+  const functionArn = String(record.attributes.Arn);
+  if (request.method === 'GET') return jsonResponse({ Tags: functionTags(cloud, record) });
+  if (request.method === 'POST') {
+    let body: { Tags?: unknown };
+    try {
+      body = JSON.parse(request.body.toString('utf8') || '{}') as { Tags?: unknown };
+    } catch {
+      throw new AwsError('InvalidRequestContentException', 'Could not parse request body into json', 400);
+    }
+    cloud.tags.tag(functionArn, tagMap(body.Tags));
+    return { status: 204 };
+  }
+  if (request.method === 'DELETE') {
+    cloud.tags.untag(functionArn, request.search.getAll('tagKeys'));
+    return { status: 204 };
   }
   return undefined;
 }

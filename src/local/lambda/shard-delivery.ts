@@ -3,13 +3,15 @@
  * one poller per mapping and shard, so a function sees each shard's records in order, one batch
  * at a time. BatchSize, MaximumBatchingWindowInSeconds, StartingPosition (LATEST, TRIM_HORIZON,
  * AT_TIMESTAMP), FilterCriteria, MaximumRetryAttempts, BisectBatchOnFunctionError,
- * ReportBatchItemFailures and the on-failure destination (SQS or SNS) are honoured.
+ * ReportBatchItemFailures and the on-failure destination (SQS or SNS) are honoured. Each poller's
+ * position is saved after every batch (ShardPositions), so a restart resumes where it was.
  */
 import { randomUUID } from 'node:crypto';
 import type { LocalServices } from '../service-interfaces';
 import type { ResourceRecord } from '../cloudformation/model';
 import { matchesPattern } from '../eventbridge/event-pattern';
 import { isThrottle } from '../runtime/concurrency';
+import { ShardPositions } from './shard-positions';
 
 /** One record of a shard as a function gets it. */
 export interface ShardRecord {
@@ -58,6 +60,7 @@ type Outcome = { ok: true } | { ok: false; functionError: boolean; failedFrom: n
 
 class ShardPoller {
   private cursor: string | undefined;
+  private readonly positionKey: string;
   private running = false;
   private again = false;
   private stopped = false;
@@ -70,10 +73,14 @@ class ShardPoller {
     private readonly shardId: string,
     mapping: ResourceRecord,
   ) {
+    this.positionKey = ShardPositions.key(mappingId, streamArn, shardId);
+    const saved = delivery.positions.get(this.positionKey);
     const position = String(mapping.properties.StartingPosition ?? 'LATEST');
     const source = delivery.source;
-    if (position === 'AT_TIMESTAMP') this.cursor = source.positionAt(streamArn, shardId, Number(mapping.properties.StartingPositionTimestamp ?? 0) * 1000);
-    else if (position !== 'TRIM_HORIZON') this.cursor = source.positionAt(streamArn, shardId, Math.max(Date.parse(mapping.timestamp) || 0, delivery.startedAt));
+    if (saved !== undefined) this.cursor = saved;
+    else if (position === 'AT_TIMESTAMP') this.cursor = source.positionAt(streamArn, shardId, Number(mapping.properties.StartingPositionTimestamp ?? 0) * 1000);
+    // LATEST: what arrived since the mapping was made (before a restart too, when nothing was delivered yet).
+    else if (position !== 'TRIM_HORIZON') this.cursor = source.positionAt(streamArn, shardId, Date.parse(mapping.timestamp) || delivery.startedAt);
   }
 
   stop(): void {
@@ -117,7 +124,10 @@ class ShardPoller {
         const source = this.delivery.source;
         const selected = batch.filter((record) => passesFilters(properties.FilterCriteria, source.filterView ? source.filterView(record.event) : record.event));
         if (selected.length > 0) await this.deliver(mapping, selected, 0);
+        // A poller stopped mid-batch (the local cloud stopping) keeps its last position: the batch comes again.
+        if (this.stopped) return;
         this.cursor = last;
+        this.delivery.positions.set(this.positionKey, last);
       }
     } catch (error) {
       this.delivery.cloud.log(`Stream delivery from ${this.streamArn} failed: ${(error as Error).message}`);
@@ -224,12 +234,13 @@ class ShardPoller {
 /** The pollers of every mapping that reads one kind of stream. */
 export class ShardDelivery {
   private readonly pollers = new Map<string, ShardPoller>();
-  /** LATEST after a restart means records written from then on (positions are not kept across restarts). */
+  /** LATEST for a mapping whose creation time is unknown. */
   readonly startedAt = Date.now();
 
   constructor(
     readonly cloud: LocalServices,
     readonly source: ShardSource,
+    readonly positions: ShardPositions,
   ) {}
 
   /** Records arrived on a stream (or its mappings changed): its pollers look for work. */
@@ -237,7 +248,7 @@ export class ShardDelivery {
     const mappings = mappingsOf(this.cloud, streamArn);
     for (const mapping of mappings) {
       for (const shardId of this.source.shardIds(streamArn)) {
-        const key = `${mapping.physicalId} ${streamArn} ${shardId}`;
+        const key = ShardPositions.key(mapping.physicalId, streamArn, shardId);
         let poller = this.pollers.get(key);
         if (!poller) this.pollers.set(key, (poller = new ShardPoller(this, mapping.physicalId, streamArn, shardId, mapping)));
         poller.wake();
@@ -261,6 +272,7 @@ export class ShardDelivery {
         this.pollers.delete(key);
       }
     }
+    this.positions.keepOnly(live);
     for (const streamArn of streams) this.notify(streamArn);
   }
 

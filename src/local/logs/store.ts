@@ -48,6 +48,8 @@ export class LogStore {
   private snapshotDue = false;
   private journalBytes = 0;
   private snapshotBytes = 0;
+  /** Told of the events each write stored (subscription filters deliver them). */
+  onEvents: (group: string, stream: string, events: LogEvent[]) => void = () => {};
 
   constructor(
     dataDir: string,
@@ -139,11 +141,13 @@ export class LogStore {
   put(group: string, stream: string, events: { timestamp: number; message: string }[]): void {
     const list = this.groups[group].streams[stream];
     const now = Date.now();
-    for (const event of events) list.push({ timestamp: event.timestamp, message: event.message, ingestionTime: now, sequence: this.nextSequence++ });
+    const stored = events.map((event) => ({ timestamp: event.timestamp, message: event.message, ingestionTime: now, sequence: this.nextSequence++ }));
+    list.push(...stored);
     list.sort((a, b) => a.timestamp - b.timestamp);
     if (list.length > EVENTS_KEPT_PER_STREAM) list.splice(0, list.length - EVENTS_KEPT_PER_STREAM);
     this.snapshotDue = true;
     this.scheduleFlush();
+    this.onEvents(group, stream, stored);
   }
 
   setRetention(group: string, days: number | undefined): void {
@@ -172,13 +176,14 @@ export class LogStore {
     // A stream made empty (a function environment's, from its start) is a line of its own.
     if (messages.length === 0 && !Object.hasOwn(streams, stream)) this.unsaved.push([this.nextSequence++, group, stream, now]);
     const events = (streams[stream] ??= []);
-    for (const message of messages) {
-      const sequence = this.nextSequence++;
-      events.push({ timestamp: now, message, ingestionTime: now, sequence });
-      this.unsaved.push([sequence, group, stream, now, message]);
+    const stored = messages.map((message) => ({ timestamp: now, message, ingestionTime: now, sequence: this.nextSequence++ }));
+    for (const event of stored) {
+      events.push(event);
+      this.unsaved.push([event.sequence, group, stream, now, event.message]);
     }
     if (events.length > EVENTS_KEPT_PER_STREAM) events.splice(0, events.length - EVENTS_KEPT_PER_STREAM);
     this.scheduleFlush();
+    if (stored.length > 0) this.onEvents(group, stream, stored);
   }
 
   /** Events of a group, oldest first, with the stream each came from. */

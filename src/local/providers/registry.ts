@@ -22,6 +22,7 @@ const PROVIDERS: Record<string, ResourceProvider> = {
   'AWS::IAM::ManagedPolicy': simple.iamPolicyProvider,
   'AWS::IAM::Policy': simple.iamPolicyProvider,
   'AWS::Logs::LogGroup': simple.logGroupProvider,
+  'AWS::Logs::SubscriptionFilter': simple.logSubscriptionFilterProvider,
   'AWS::SQS::Queue': simple.sqsQueueProvider,
   'AWS::DynamoDB::Table': simple.dynamoDbTableProvider,
   'AWS::Kinesis::Stream': kinesisStreamProvider,

@@ -33,6 +33,14 @@ export const logGroupProvider: ResourceProvider = {
   },
 };
 
+/** A subscription filter (what a `cloudwatchLog` event makes): logs/subscriptions.ts delivers through it; Ref is its name. */
+export const logSubscriptionFilterProvider: ResourceProvider = {
+  replaceOn: ['LogGroupName', 'FilterName'],
+  create(properties, context) {
+    return { physicalId: typeof properties.FilterName === 'string' ? properties.FilterName : generatedName(context.stackName, context.logicalId, 512) };
+  },
+};
+
 export const sqsQueueProvider: ResourceProvider = {
   replaceOn: ['QueueName', 'FifoQueue'],
   create(properties, context) {

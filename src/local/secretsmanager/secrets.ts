@@ -130,6 +130,14 @@ export class SecretStore {
     this.save();
   }
 
+  /** TagResource and UntagResource: a key set again keeps its place, new keys go last. */
+  retag(secret: Secret, set: Record<string, string>, removed: string[]): void {
+    const tags = secret.Tags.filter((tag) => !removed.includes(tag.Key)).map((tag) => (tag.Key in set ? { Key: tag.Key, Value: set[tag.Key] } : tag));
+    for (const [Key, Value] of Object.entries(set)) if (!tags.some((tag) => tag.Key === Key)) tags.push({ Key, Value });
+    secret.Tags = tags;
+    this.save();
+  }
+
   /** Marks for deletion in `recoveryWindowInDays`, or removes the secret now when that is 0. */
   delete(secret: Secret, recoveryWindowInDays: number): number {
     const deleted = now();

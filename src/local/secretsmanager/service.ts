@@ -1,4 +1,5 @@
 import { AwsError } from '../protocol/errors';
+import { tagMap } from '../state/resource-tags';
 import type { LocalServices } from '../service-interfaces';
 import { jsonResponse, type LocalResponse } from '../http';
 import { randomPassword, versionOf, type PasswordOptions, type Secret, type SecretValue } from './secrets';
@@ -121,6 +122,16 @@ export function secretsManagerApi(cloud: LocalServices, operation: string, input
       const secret = store.get(secretId(input), region);
       store.restore(secret);
       return respond({ ARN: secret.ARN, Name: secret.Name });
+    }
+    case 'TagResource': {
+      const secret = store.live(secretId(input), region);
+      store.retag(secret, tagMap(input.Tags), []);
+      return respond({});
+    }
+    case 'UntagResource': {
+      const secret = store.live(secretId(input), region);
+      store.retag(secret, {}, Array.isArray(input.TagKeys) ? input.TagKeys.map(String) : []);
+      return respond({});
     }
     case 'GetRandomPassword':
       return respond({ RandomPassword: randomPassword(input as PasswordOptions) });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AwsError } from '../protocol/errors';
+import { declaredTags, tagList, tagMap } from '../state/resource-tags';
 import type { QueryParams } from '../protocol/query';
 import { flat } from '../protocol/xml';
 import type { LocalServices } from '../service-interfaces';
@@ -50,6 +51,13 @@ function topic(cloud: LocalServices, topicArn: string): ResourceRecord {
   const found = topics(cloud).find((record) => record.physicalId === topicArn);
   if (!found) throw notFound();
   return found;
+}
+
+/** The topic a tagging call names (ResourceArn), refused as SNS refuses an unknown one. */
+function taggedTopic(cloud: LocalServices, params: QueryParams): string {
+  const arn = params.required('ResourceArn');
+  if (!topics(cloud).some((record) => record.physicalId === arn)) throw new AwsError('ResourceNotFound', 'Resource does not exist', 404);
+  return arn;
 }
 
 /** A topic's subscriptions: those its stack lists inline (as Serverless writes them), the separate resources, and API-made ones. */
@@ -248,7 +256,11 @@ export function snsAction(cloud: LocalServices, params: QueryParams, region = 'u
       }
       const topicArn = `arn:aws:sns:${region}:${cloud.accountId}:${name}`;
       // Idempotent, as in SNS: the same name answers the existing topic.
-      if (!topics(cloud).some((record) => record.physicalId === topicArn)) cloud.apiResources.add(region, TOPIC, topicArn, { TopicName: name, ...attributes }, { TopicArn: topicArn, TopicName: name }, topicArn);
+      if (!topics(cloud).some((record) => record.physicalId === topicArn)) {
+        cloud.apiResources.add(region, TOPIC, topicArn, { TopicName: name, ...attributes }, { TopicArn: topicArn, TopicName: name }, topicArn);
+        const tags = params.structs('Tags');
+        if (tags.length > 0) cloud.tags.tag(topicArn, tagMap(tags));
+      }
       return { TopicArn: topicArn };
     }
     case 'DeleteTopic': {
@@ -257,6 +269,7 @@ export function snsAction(cloud: LocalServices, params: QueryParams, region = 'u
         throw new AwsError('InvalidParameter', `Invalid parameter: TopicArn: topic ${topicArn} belongs to a stack: delete the stack to delete it`);
       }
       for (const subscription of cloud.apiResources.list(SUBSCRIPTION)) if (subscription.record.properties.TopicArn === topicArn) cloud.apiResources.remove(SUBSCRIPTION, subscription.record.physicalId);
+      cloud.tags.forget(topicArn);
       return {};
     }
     case 'ListTopics':
@@ -357,6 +370,17 @@ export function snsAction(cloud: LocalServices, params: QueryParams, region = 'u
     }
     case 'PublishBatch':
       return publishBatch(cloud, params);
+    case 'TagResource':
+      cloud.tags.tag(taggedTopic(cloud, params), tagMap(params.structs('Tags')));
+      return {};
+    case 'UntagResource':
+      cloud.tags.untag(taggedTopic(cloud, params), params.list('TagKeys'));
+      return {};
+    case 'ListTagsForResource': {
+      const topicArn = taggedTopic(cloud, params);
+      const deployed = cloud.resources(TOPIC).find(({ record }) => record.physicalId === topicArn)!;
+      return { Tags: tagList(cloud.tags.of(topicArn, declaredTags(deployed))) };
+    }
     default:
       throw new AwsError('InvalidAction', `not emulated: SNS ${params.action}`);
   }

@@ -29,6 +29,8 @@ export interface JournalMessage {
   firstReceivedAt?: number;
   visibleAt: number;
   receiptHandle?: string;
+  /** The queue a dead-lettered message came from (its DeadLetterQueueSourceArn, where a redrive returns it). */
+  deadLetterSourceArn?: string;
 }
 
 /** One change, as a journal line. Messages are named by queue ARN and MessageId. */

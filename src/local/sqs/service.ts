@@ -1,10 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { AwsError } from '../protocol/errors';
+import { declaredTags, tagMap, type TagMap } from '../state/resource-tags';
 import type { LocalServices } from '../service-interfaces';
 import { localizeEndpoints } from '../gateway/endpoints';
 import { jsonResponse, type LocalResponse } from '../http';
 import { QueueJournal, type JournalMessage, type JournalQueue, type QueueChange, type QueueState } from './journal';
 import { StorageFailure } from '../state/storage-failure';
+import { MessageMoveTasks, type MovableQueues } from './move-tasks';
 
 interface MessageAttribute {
   DataType: string;
@@ -114,6 +116,7 @@ export class SqsApi {
   private readonly sent: Map<string, QueuedMessage[]>;
   private sequence = 0;
   private stopped = false;
+  private readonly moveTasks = new MessageMoveTasks(this.movableQueues());
 
   constructor(private readonly cloud: LocalServices) {
     this.journal = new QueueJournal(cloud.dataDir, (line) => cloud.log(line));
@@ -135,6 +138,7 @@ export class SqsApi {
   /** No delivery starts after the server stops. */
   stop(): void {
     this.stopped = true;
+    this.moveTasks.stop();
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     this.journal.close();
@@ -173,6 +177,12 @@ export class SqsApi {
       }
       return { name: String(record.attributes.QueueName), arn: String(record.attributes.Arn), url: record.physicalId, attributes, created: Date.parse(record.timestamp) };
     });
+  }
+
+  /** A queue's tags: its stack's or CreateQueue's, under TagQueue's and UntagQueue's. */
+  private tagsOf(queue: Queue): TagMap {
+    const deployed = this.cloud.resources('AWS::SQS::Queue').find(({ record }) => record.attributes.Arn === queue.arn);
+    return this.cloud.tags.of(queue.arn, deployed ? declaredTags(deployed) : {});
   }
 
   private queues(): Queue[] {
@@ -224,6 +234,7 @@ export class SqsApi {
         if (!this.created.has(queue.name)) throw new AwsError('InvalidParameterValue', `Queue ${queue.name} belongs to a stack: delete the stack to delete it`);
         this.record({ op: 'dropQueue', name: queue.name, arn: queue.arn });
         this.created.delete(queue.name);
+        this.cloud.tags.forget(queue.arn);
         this.messages.delete(queue.arn);
         return {};
       }
@@ -277,6 +288,23 @@ export class SqsApi {
           return {};
         });
       }
+      case 'StartMessageMoveTask':
+        return this.moveTasks.start(input);
+      case 'ListMessageMoveTasks':
+        return this.moveTasks.list(input);
+      case 'CancelMessageMoveTask':
+        return this.moveTasks.cancel(input);
+      case 'TagQueue':
+        this.cloud.tags.tag(this.queue(input.QueueUrl).arn, tagMap(input.Tags));
+        return {};
+      case 'UntagQueue':
+        this.cloud.tags.untag(this.queue(input.QueueUrl).arn, Array.isArray(input.TagKeys) ? input.TagKeys.map(String) : []);
+        return {};
+      case 'ListQueueTags': {
+        const tags = this.tagsOf(this.queue(input.QueueUrl));
+        // SQS leaves Tags out when a queue has none.
+        return Object.keys(tags).length > 0 ? { Tags: tags } : {};
+      }
       default:
         throw new AwsError('AWS.SimpleQueueService.UnsupportedOperation', `not emulated: SQS ${operation}`);
     }
@@ -311,6 +339,7 @@ export class SqsApi {
     };
     this.record({ op: 'queue', queue });
     this.created.set(name, queue);
+    if (input.tags) this.cloud.tags.tag(queue.arn, tagMap(input.tags));
     return queue;
   }
 
@@ -387,6 +416,34 @@ export class SqsApi {
     return target ? { target, maxReceiveCount: Number(policy.maxReceiveCount) } : undefined;
   }
 
+  /** Moves a message to another queue as `moved`: sent there before it leaves this one, so a crash in between repeats it, never loses it. */
+  private moveMessage(from: Queue, message: QueuedMessage, to: Queue, moved: QueuedMessage): void {
+    this.record({ op: 'send', arn: to.arn, message: moved });
+    this.record({ op: 'delete', arn: from.arn, id: message.MessageId });
+    const messages = this.waiting(from);
+    messages.splice(messages.indexOf(message), 1);
+    this.waiting(to).push(moved);
+    this.scheduleDelivery(to, moved.visibleAt);
+  }
+
+  /** What message move tasks (DLQ redrive) see of the queues. */
+  private movableQueues(): MovableQueues<Queue> {
+    return {
+      find: (arn) => this.queues().find((queue) => queue.arn === arn),
+      isDeadLetterQueue: (queue) => this.queues().some((candidate) => this.redrive(candidate)?.target.arn === queue.arn),
+      messageIds: (queue) => this.waiting(queue).map((message) => message.MessageId),
+      move: (from, id, to) => {
+        const message = this.waiting(from).find((candidate) => candidate.MessageId === id);
+        const target = to ?? this.queues().find((queue) => queue.arn === message?.deadLetterSourceArn);
+        if (!message || !target) return false;
+        // Redriven as new: received none yet, visible at once.
+        const { deadLetterSourceArn: _source, firstReceivedAt: _first, ...rest } = message;
+        this.moveMessage(from, message, target, { ...rest, receiveCount: 0, visibleAt: Date.now(), receiptHandle: undefined });
+        return true;
+      },
+    };
+  }
+
   /** Takes up to `count` visible messages, moving those received too often to the dead-letter queue first. */
   private take(queue: Queue, count: number, visibilitySeconds: number): QueuedMessage[] {
     const now = Date.now();
@@ -399,13 +456,7 @@ export class SqsApi {
       if (taken.length >= count) break;
       if (message.visibleAt > now || busyGroups.has(message.group)) continue;
       if (redrive && message.receiveCount >= redrive.maxReceiveCount) {
-        const moved = { ...message, visibleAt: now, receiptHandle: undefined };
-        // Sent to the dead-letter queue before it leaves this one: a crash in between repeats it, never loses it.
-        this.record({ op: 'send', arn: redrive.target.arn, message: moved });
-        this.record({ op: 'delete', arn: queue.arn, id: message.MessageId });
-        messages.splice(messages.indexOf(message), 1);
-        this.waiting(redrive.target).push(moved);
-        this.scheduleDelivery(redrive.target, now);
+        this.moveMessage(queue, message, redrive.target, { ...message, visibleAt: now, receiptHandle: undefined, deadLetterSourceArn: queue.arn });
         continue;
       }
       const received = { receiveCount: message.receiveCount + 1, firstReceivedAt: message.firstReceivedAt ?? now, visibleAt: now + visibilitySeconds * 1000, receiptHandle: `${randomUUID()}#${message.MessageId}` };
@@ -453,6 +504,7 @@ export class SqsApi {
       SenderId: this.cloud.accountId,
       ApproximateFirstReceiveTimestamp: String(message.firstReceivedAt ?? message.sentAt),
       ...(message.group !== undefined ? { MessageGroupId: message.group, MessageDeduplicationId: message.deduplicationId!, SequenceNumber: message.sequenceNumber! } : {}),
+      ...(message.deadLetterSourceArn !== undefined ? { DeadLetterQueueSourceArn: message.deadLetterSourceArn } : {}),
     };
   }
 
