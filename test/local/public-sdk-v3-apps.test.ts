@@ -57,6 +57,11 @@ apps('serverless-offline-aws-eventbridge’s TypeScript example: its SDK v3 scri
   // README: `npm start` runs `serverless offline start --config serverless.ts`; here the same file is deployed.
   const deployed = await runFw(['deploy', '--local', '--config', 'serverless.ts'], dir, env);
   assert.is(deployed.code, 0, deployed.stderr);
+  // Its stack gives the topic no policy: on AWS the rule's deliveries would fail (LocalStack, which it was written for, delivers).
+  assert.match(
+    deployed.stdout + deployed.stderr,
+    "EventBridgeSampleRule: delivers to arn:aws:sns:us-east-1:000000000000:sample-sns-topic here; AWS delivers only if the topic's policy allows events.amazonaws.com (no policy in the stack does)",
+  );
   // The function's code is the zip serverless-esbuild made (its bundle and source map), as v3 deploys it.
   assert.equal(listZip(readFileSync(join(dir, '.serverless', 'hello.zip'))).map((entry) => entry.name), ['src/functions/hello/handler.js', 'src/functions/hello/handler.js.map']);
 
