@@ -8,7 +8,8 @@
 // README.md as Serverless wrote them). The tarball is fetched with `npm pack` (its own
 // dependencies are not needed), the example copied out, and its dependencies installed with
 // `npm install` as its README says. A folder is complete once it holds `.fw-installed`.
-// Other packages' tarballs carry other apps the same way (serverlessOfflineWebsocketApp, serverlessWebsocketFixture).
+// Other packages' tarballs carry other apps the same way (serverlessOfflineWebsocketApp, serverlessWebsocketFixture,
+// eventBridgeTypeScriptExample).
 // Plain Node, no dependencies.
 'use strict';
 
@@ -105,6 +106,33 @@ function serverlessWebsocketFixture({ log = () => undefined } = {}) {
 }
 
 /**
+ * serverless-offline-aws-eventbridge's TypeScript example (examples/typescript/localstack/sns-sqs-lambda,
+ * as serverless-offline-aws-eventbridge@2.1.0 published it): a serverless.ts service (serverless-esbuild,
+ * tsconfig paths) with an event bus, a rule sending `test-script` events to an SNS topic, a queue and a
+ * function on that queue; its test script (test/test-script.ts) puts the event with SDK v3's
+ * @aws-sdk/client-eventbridge. The subscription of the queue to the topic is not in its stack: its
+ * `custom.serverless-offline-sns.subscriptions` asks serverless-offline-sns to make it.
+ * It is used where it is in the unpacked tarball, since serverless.ts loads the plugin from the
+ * package's own dist (`../../../../dist/src/index.js`). Its README's steps: in the package's root
+ * `npm install` (here `--omit=dev --ignore-scripts`: the published dist is already built, and the
+ * `prepare` script runs husky, a development tool), then `npm install` in the example
+ * (`--no-package-lock`: its lockfile resolves from a private registry mirror). 2.1.0, not 2.2.x: from
+ * 2.2.2 on the example depends on serverless-offline-sqs-external, which is no longer on npm.
+ */
+function eventBridgeTypeScriptExample({ log = () => undefined } = {}) {
+  const spec = 'serverless-offline-aws-eventbridge@2.1.0';
+  const root = path.join(unpackedTarball(spec, log), 'package');
+  const dir = path.join(root, 'examples', 'typescript', 'localstack', 'sns-sqs-lambda');
+  const source = `${spec} examples/typescript/localstack/sns-sqs-lambda`;
+  if (fs.existsSync(path.join(dir, '.fw-installed'))) return { dir, source };
+  log(`npm install in ${root} and ${dir} …`);
+  npm(['install', '--omit=dev', '--ignore-scripts', '--no-save', '--no-package-lock'], root);
+  npm(['install', '--no-package-lock'], dir);
+  fs.writeFileSync(path.join(dir, '.fw-installed'), new Date().toISOString());
+  return { dir, source };
+}
+
+/**
  * Pinned npm packages installed once from the registry into ~/.cache/fw-test-apps/<spec>/node_modules
  * (or $FW_TEST_APPS_DIR/…); returns that node_modules folder.
  */
@@ -145,4 +173,4 @@ function v3ServiceFile(dir) {
   return name;
 }
 
-module.exports = { publicApp, serverlessOfflineWebsocketApp, serverlessWebsocketFixture, installedPackage, runtimeSdkV2, v3ServiceFile };
+module.exports = { publicApp, serverlessOfflineWebsocketApp, serverlessWebsocketFixture, eventBridgeTypeScriptExample, installedPackage, runtimeSdkV2, v3ServiceFile };

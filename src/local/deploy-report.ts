@@ -1,5 +1,5 @@
 import type { DeployedResources, LoadBalancerEndpoints, Stores } from './service-interfaces';
-import type { StackRecord } from './cloudformation/model';
+import type { ResourceRecord, StackRecord } from './cloudformation/model';
 import { byKey } from '../order';
 import { isCustomResourceType, notRunReason } from './providers/custom-resource';
 import { runsLocally, runtimeMismatch, usesRuntimeApi } from './runtime/interpreters';
@@ -16,8 +16,10 @@ export function notEnforced(cloud: Pick<Stores, 'stacks' | 's3'> & Pick<Deployed
   const layers = new Set(cloud.resources(LAYER_VERSION_TYPE).map(({ record }) => record.physicalId));
   const recorded = new Map<string, string[]>();
   const lines: string[] = [];
+  const all: ResourceRecord[] = [];
   const visit = (current: StackRecord) => {
     for (const record of Object.values(current.resources)) {
+      all.push(record);
       const properties = record.properties;
       if (record.type === 'AWS::CloudFormation::Stack') {
         const child = cloud.stacks.find(record.physicalId);
@@ -53,9 +55,45 @@ export function notEnforced(cloud: Pick<Stores, 'stacks' | 's3'> & Pick<Deployed
     }
   };
   visit(stack);
+  lines.push(...deliveriesWithoutPolicy(all));
   lines.push(...stackSettingsNotEnforced(stack));
   const recordedLines = [...recorded].sort(byKey).map(([type, ids]) => `${type} (${ids.sort().join(', ')}): recorded, not emulated`);
   return [...recordedLines, ...lines.sort()];
+}
+
+/**
+ * Deliveries the local cloud makes that AWS makes only where the target's resource policy allows the
+ * sending service: to an EventBridge rule's SNS topic or SQS queue target (events.amazonaws.com, unless
+ * the target has a role) and to an SNS subscription's SQS queue (sns.amazonaws.com). A policy made
+ * outside the stack is not seen: the lines say "in the stack".
+ */
+function deliveriesWithoutPolicy(records: ResourceRecord[]): string[] {
+  const queueArns = new Map(records.filter((r) => r.type === 'AWS::SQS::Queue').map((r) => [r.physicalId, String(r.attributes.Arn ?? '')]));
+  const policies: Array<{ targets: string[]; document: string }> = [];
+  for (const record of records) {
+    const list = (value: unknown) => (Array.isArray(value) ? value.map(String) : []);
+    const document = JSON.stringify(record.properties.PolicyDocument ?? {});
+    if (record.type === 'AWS::SNS::TopicPolicy') policies.push({ targets: list(record.properties.Topics), document });
+    if (record.type === 'AWS::SQS::QueuePolicy') policies.push({ targets: list(record.properties.Queues).map((url) => queueArns.get(url) ?? url), document });
+  }
+  const allowed = (arn: string, principal: string) => policies.some((policy) => policy.targets.includes(arn) && policy.document.includes(JSON.stringify(principal)));
+  const kind = (arn: string) => (/^arn:aws[a-z-]*:sns:/.test(arn) ? 'topic' : /^arn:aws[a-z-]*:sqs:/.test(arn) ? 'queue' : undefined);
+  const line = (logicalId: string, arn: string, principal: string) =>
+    `${logicalId}: delivers to ${arn} here; AWS delivers only if the ${kind(arn)}'s policy allows ${principal} (no policy in the stack does)`;
+  const lines: string[] = [];
+  for (const record of records) {
+    if (record.type === 'AWS::Events::Rule') {
+      for (const target of (Array.isArray(record.properties.Targets) ? record.properties.Targets : []) as Array<{ Arn?: unknown; RoleArn?: unknown }>) {
+        const arn = String(target.Arn ?? '');
+        if (kind(arn) && !target.RoleArn && !allowed(arn, 'events.amazonaws.com')) lines.push(line(record.logicalId, arn, 'events.amazonaws.com'));
+      }
+    }
+    const endpoint = String(record.properties.Endpoint ?? '');
+    if (record.type === 'AWS::SNS::Subscription' && record.properties.Protocol === 'sqs' && kind(endpoint) === 'queue' && !allowed(endpoint, 'sns.amazonaws.com')) {
+      lines.push(line(record.logicalId, endpoint, 'sns.amazonaws.com'));
+    }
+  }
+  return lines;
 }
 
 /** What the local runtime does not run of a function as AWS would (a container image, Java, another Python version), or nothing. */

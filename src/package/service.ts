@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { ConfigError } from '../errors';
 import { Service } from '../constructs/service';
@@ -15,7 +15,7 @@ import { buildArtifacts } from './build';
 import { missingHandlerFiles } from './handler-files';
 import { parseS3Uri } from './build';
 import { loadServiceConfig, type LoadedService } from '../service/load';
-import { attachPlugins, compile as compilePlugins, finalize as finalizePlugins, initialize as initializePlugins, loadPlugins, loadServiceWithPlugins, startPackage } from '../plugins';
+import { attachPlugins, compile as compilePlugins, finalize as finalizePlugins, initialize as initializePlugins, loadPlugins, loadServiceWithPlugins, startPackage, type PluginArtifacts } from '../plugins';
 import { byCodeUnits } from '../order';
 import { removeStagingOnSignal, removeStaleStaging } from './staging';
 import { timed, timedSince } from '../terminal/timings';
@@ -136,7 +136,7 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
   }));
   for (const fn of service.functions) if (fn.nameWarning) process.stderr.write(`Warning: ${fn.nameWarning}\n`);
   // Plugin hooks (issue 9): changes to the construct tree before synthesis go here.
-  await compilePlugins(plugins, service, config as Record<string, unknown>);
+  const madeByPlugins = await compilePlugins(plugins, service, config as Record<string, unknown>);
 
   // `--package`, else `package.path` (v3 packages into it, relative to the service), else `.serverless`.
   const configuredPath = (config.package as { path?: unknown } | undefined)?.path;
@@ -151,12 +151,15 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   try {
+    // A bundler plugin's zips are deployed as they are, as v3 deploys them (copied now: the plugin deletes its work folder later).
+    const pluginZips = stagePluginArtifacts(madeByPlugins, serviceDir, staging);
+    const withArtifact = (settings: unknown, artifact: string | undefined) => (artifact === undefined ? settings : { ...(settings as object | undefined), artifact });
     const functions = Object.entries(config.functions ?? {}).map(([key, fn]) => ({
       key,
       handler: fn.handler,
       runtime: fn.runtime ?? config.provider.runtime ?? DEFAULT_RUNTIME,
       image: fn.image,
-      package: fn.package as never,
+      package: withArtifact(fn.package, pluginZips.functions[key]) as never,
     }));
     // A plugin may write the handler's file itself (a bundler, a compiler): then it is not checked.
     if (!config.plugins) for (const warning of missingHandlerFiles(serviceDir, functions, config.package as never)) process.stderr.write(`Warning: ${warning}\n`);
@@ -167,7 +170,7 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
       outDir: staging,
       // Unchanged files' compressed bytes come from the last package's zips.
       cacheDir: outDir,
-      package: config.package as never,
+      package: withArtifact(config.package, pluginZips.service) as never,
       functions,
       layers: config.layers as never,
       build: config.build as never,
@@ -247,6 +250,27 @@ export async function packageService(request: PackageRequest): Promise<PackagedS
   } finally {
     stopListening();
   }
+}
+
+/**
+ * The zips plugins made (PluginArtifacts), copied into the package folder being written; returns their new paths.
+ * An S3 location is kept as it is.
+ */
+function stagePluginArtifacts(made: PluginArtifacts, serviceDir: string, staging: string): PluginArtifacts {
+  const stage = (value: string, setting: string): string => {
+    if (parseS3Uri(value)) return value;
+    const path = resolve(serviceDir, value);
+    if (!existsSync(path) || !statSync(path).isFile()) {
+      throw new ConfigError(`A plugin set ${setting}.artifact to ${JSON.stringify(value)}, which is not a file (${path})`);
+    }
+    const target = join(staging, basename(path));
+    copyFileSync(path, target);
+    return target;
+  };
+  return {
+    ...(made.service !== undefined ? { service: stage(made.service, 'package') } : {}),
+    functions: Object.fromEntries(Object.entries(made.functions).map(([key, value]) => [key, stage(value, `functions.${key}.package`)])),
+  };
 }
 
 function uniqueArtifacts(artifacts: Artifacts): Artifact[] {

@@ -235,7 +235,7 @@ function addFunctionsFromPlugins(manager: PluginManager, config: Record<string, 
  * The construct tree exists: constructs from the service file's `addConstructs`, then
  * `package:compileFunctions` and `package:compileEvents`, where plugins find, add and change constructs.
  */
-export async function compile(manager: PluginManager, service: Service, config: Record<string, unknown>): Promise<void> {
+export async function compile(manager: PluginManager, service: Service, config: Record<string, unknown>): Promise<PluginArtifacts> {
   const addConstructs = config.addConstructs;
   if (typeof addConstructs === 'function') {
     try {
@@ -247,7 +247,8 @@ export async function compile(manager: PluginManager, service: Service, config: 
     }
   }
   manager.state.service = service;
-  if (manager.empty) return;
+  if (manager.empty) return { functions: {} };
+  const configured = artifactsOf(manager);
   // fw zips the code after the compile steps; plugins that build code before it and clean up after it
   // (bundlers, warmers) get `before:` here and the step itself and `after:` once the zips exist.
   await manager.runEvent('before:package:createDeploymentArtifacts');
@@ -257,6 +258,44 @@ export async function compile(manager: PluginManager, service: Service, config: 
   // `service.resources` extended during the compile steps (lift merges its constructs' resources there) is synthesized with the rest.
   const resources = manager.v3?.v3Service?.resources;
   if (resources !== undefined && resources !== config.resources) config.resources = resources;
+  return madeByPlugins(configured, artifactsOf(manager));
+}
+
+/**
+ * Zips v3 plugins made while packaging: a bundler (serverless-esbuild, serverless-webpack) bundles and
+ * zips each function in `before:package:createDeploymentArtifacts` and sets its `package.artifact` (or
+ * the service's) to the zip; v3 then packages nothing itself for them and deploys those zips. The paths
+ * are as the plugin wrote them (relative to the service folder, or absolute).
+ */
+export interface PluginArtifacts {
+  service?: string;
+  functions: Record<string, string>;
+}
+
+interface ArtifactSettings {
+  service?: unknown;
+  functions: Record<string, unknown>;
+}
+
+/** `package.artifact` of the service and of each function, where v3 plugins read and write them. */
+function artifactsOf(manager: PluginManager): ArtifactSettings {
+  const v3Service = manager.v3?.v3Service;
+  if (!v3Service) return { functions: {} };
+  const artifactIn = (value: unknown) => (value !== null && typeof value === 'object' ? (value as { artifact?: unknown }).artifact : undefined);
+  return {
+    service: artifactIn(v3Service.package),
+    functions: Object.fromEntries(Object.entries(v3Service.functions).map(([key, fn]) => [key, artifactIn(fn?.package)])),
+  };
+}
+
+function madeByPlugins(before: ArtifactSettings, after: ArtifactSettings): PluginArtifacts {
+  const changed = (was: unknown, now: unknown): now is string => typeof now === 'string' && now !== '' && now !== was;
+  const result: PluginArtifacts = { functions: {} };
+  if (changed(before.service, after.service)) result.service = after.service;
+  for (const [key, artifact] of Object.entries(after.functions)) {
+    if (changed(before.functions[key], artifact)) result.functions[key] = artifact;
+  }
+  return result;
 }
 
 /**

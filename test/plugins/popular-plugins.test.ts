@@ -142,6 +142,12 @@ popular('serverless-python-requirements puts the requirement installed by pip fr
   assert.not.ok(names.some((entry) => entry.startsWith('wheels/')), names.join(', '));
 });
 
+popular('serverless-esbuild’s own zip (its bundle alone, set as package.artifact while packaging) is the one packaged, as v3 deploys it', (context) => {
+  const c = context.cases.get('esbuild')!;
+  assert.equal(readZip(join(c.work, '.serverless', 'esbuilt.zip')).map((entry) => entry.name), ['handler.js']);
+  assert.not.ok(existsSync(join(c.work, '.esbuild')), 'serverless-esbuild removed its work folder');
+});
+
 popular('serverless-plugin-split-stacks writes its nested templates into the package, listed as artifacts to deploy', (context) => {
   const c = context.cases.get('split-stacks')!;
   const state = JSON.parse(readFileSync(join(c.work, '.serverless', 'serverless-state.json'), 'utf8')) as { artifacts: Array<{ name: string }> };
