@@ -22,6 +22,15 @@ interface LogGroup {
 type JournalLine = [sequence: number, group: string, stream: string, timestamp: number, message?: string];
 
 const EVENTS_KEPT_PER_STREAM = 10_000;
+
+/**
+ * Drops the oldest events of a stream past the newest EVENTS_KEPT_PER_STREAM, a tenth of that at a
+ * time: dropping one per line appended moved the whole array each time (a splice), a fifth of a
+ * busy local cloud's time once its functions' streams were full.
+ */
+function dropOldest(events: LogEvent[]): void {
+  if (events.length > EVENTS_KEPT_PER_STREAM + EVENTS_KEPT_PER_STREAM / 10) events.splice(0, events.length - EVENTS_KEPT_PER_STREAM);
+}
 const FLUSH_DELAY_MS = 200;
 /**
  * The journal is folded into the snapshot once it is this big and twice the snapshot: writing a
@@ -70,7 +79,7 @@ export class LogStore {
       this.nextSequence = Math.max(this.nextSequence, sequence + 1);
       if (message === undefined) continue;
       events.push({ timestamp, message, ingestionTime: timestamp, sequence });
-      if (events.length > EVENTS_KEPT_PER_STREAM) events.splice(0, events.length - EVENTS_KEPT_PER_STREAM);
+      dropOldest(events);
     }
     this.snapshotBytes = existsSync(this.file) ? statSync(this.file).size : 0;
     this.journalBytes = existsSync(this.journal) ? statSync(this.journal).size : 0;
@@ -177,7 +186,7 @@ export class LogStore {
       events.push({ timestamp: now, message, ingestionTime: now, sequence });
       this.unsaved.push([sequence, group, stream, now, message]);
     }
-    if (events.length > EVENTS_KEPT_PER_STREAM) events.splice(0, events.length - EVENTS_KEPT_PER_STREAM);
+    dropOldest(events);
     this.scheduleFlush();
   }
 
