@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { peakMemoryMb } from './peak-memory';
-import { FLUSH_MARKER, readLines, type FunctionErrorPayload, type InvokeMessage, type ReplyMessage } from './protocol';
+import { FLUSH_MARKER, PAYLOAD_SEPARATOR, readLines, type FunctionErrorPayload, type InvokeMessage, type ReplyMessage } from './protocol';
 
 export interface FunctionConfig {
   name: string;
@@ -28,6 +28,8 @@ export interface FunctionConfig {
 export interface Invocation {
   ok: boolean;
   value?: unknown;
+  /** The value as the JSON text the runtime serialized it to, when it sent that instead of `value`. */
+  payload?: string;
   error?: FunctionErrorPayload;
   /** The log lines this invocation wrote, START to REPORT. */
   logs: string[];
@@ -213,8 +215,11 @@ export class Worker {
 
   private received(line: string): void {
     let message: ReplyMessage;
+    const separator = line.indexOf(PAYLOAD_SEPARATOR);
+    let payload: string | undefined;
     try {
-      message = JSON.parse(line) as ReplyMessage;
+      message = JSON.parse(separator === -1 ? line : line.slice(0, separator)) as ReplyMessage;
+      if (separator !== -1) payload = line.slice(separator + 1);
     } catch {
       this.log(line);
       return;
@@ -230,7 +235,7 @@ export class Worker {
       if (!message.ok) {
         this.log(`${new Date().toISOString()}\t${message.id}\tERROR\tInvoke Error \t${JSON.stringify(message.error)}`);
       }
-      this.pending.result = message.ok ? { ok: true, value: message.value, logs: [] } : { ok: false, error: message.error, logs: [] };
+      this.pending.result = message.ok ? { ok: true, value: message.value, payload, logs: [] } : { ok: false, error: message.error, logs: [] };
       this.pending.markers = message.markers ?? 2;
       this.pending.runtimePeakKb = message.maxRss;
       this.finishWhenFlushed();
