@@ -45,7 +45,8 @@ export class InvocationMetrics {
       this.dropped = 0;
     }
     // Appended in batches: one write per invocation was a tenth of a busy local cloud's time.
-    this.unwritten += `${JSON.stringify(sample)}\n`;
+    // The line JSON.stringify(sample) would write, without walking the object for it.
+    this.unwritten += `{"timestamp":${sample.timestamp},"functionName":${JSON.stringify(sample.functionName)},"durationMs":${sample.durationMs},"error":${sample.error},"throttled":${sample.throttled}}\n`;
     if (this.writeTimer) return;
     this.writeTimer = setTimeout(() => this.flush(), WRITE_DELAY_MS);
     this.writeTimer.unref();

@@ -208,9 +208,9 @@ export class Worker {
     for (const pipe of this.child.stdio) pipe?.on('error', () => {});
   }
 
-  private log(line: string): void {
-    this.pending?.logs.push(line);
-    this.host.writeLogs(this.config.logGroup, this.stream, [line]);
+  private log(...lines: string[]): void {
+    this.pending?.logs.push(...lines);
+    this.host.writeLogs(this.config.logGroup, this.stream, lines);
   }
 
   private received(line: string): void {
@@ -265,12 +265,12 @@ export class Worker {
     if (!pending) return;
     clearTimeout(pending.timer);
     const duration = Date.now() - pending.started;
-    this.log(`END RequestId: ${pending.id}`);
     const init = this.initDuration !== undefined && this.firstInvocation ? `\tInit Duration: ${this.initDuration.toFixed(2)} ms` : '';
     this.firstInvocation = false;
     // Like Lambda's, the peak of the environment over its life so far, never above its memory size.
     this.maxMemoryUsed = Math.min(this.config.memory, Math.max(this.maxMemoryUsed, this.peakMemory(pending.runtimePeakKb) ?? 0));
-    this.log(`REPORT RequestId: ${pending.id}\tDuration: ${duration.toFixed(2)} ms\tBilled Duration: ${Math.max(1, Math.ceil(duration))} ms\tMemory Size: ${this.config.memory} MB\tMax Memory Used: ${this.maxMemoryUsed || this.config.memory} MB${init}\t`);
+    // END and REPORT are stored together: one append to the log store per invocation's end.
+    this.log(`END RequestId: ${pending.id}`, `REPORT RequestId: ${pending.id}\tDuration: ${duration.toFixed(2)} ms\tBilled Duration: ${Math.max(1, Math.ceil(duration))} ms\tMemory Size: ${this.config.memory} MB\tMax Memory Used: ${this.maxMemoryUsed || this.config.memory} MB${init}\t`);
     this.pending = undefined;
     this.busy = false;
     this.lastUsed = Date.now();
