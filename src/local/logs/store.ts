@@ -31,6 +31,7 @@ const EVENTS_KEPT_PER_STREAM = 10_000;
 function dropOldest(events: LogEvent[]): void {
   if (events.length > EVENTS_KEPT_PER_STREAM + EVENTS_KEPT_PER_STREAM / 10) events.splice(0, events.length - EVENTS_KEPT_PER_STREAM);
 }
+
 const FLUSH_DELAY_MS = 200;
 /**
  * The journal is folded into the snapshot once it is this big and twice the snapshot: writing a
