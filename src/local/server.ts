@@ -237,9 +237,11 @@ export class LocalServer {
 
   private write(req: IncomingMessage, res: ServerResponse, response: LocalResponse, extraHeaders: Record<string, string>): void {
     if (res.destroyed) return;
-    const body = response.body === undefined ? undefined : Buffer.isBuffer(response.body) ? response.body : Buffer.from(response.body);
+    // A text body is written as text: Node.js then sends the head and the body in one write, where a
+    // Buffer body goes out with the head through a corked writev.
+    const body = response.body;
     const headers: Record<string, string | string[]> = { 'x-amzn-requestid': randomUUID(), ...response.headers, ...response.multiValueHeaders, ...extraHeaders };
-    if (body && headers['content-length'] === undefined) headers['content-length'] = String(body.length);
+    if (body !== undefined && headers['content-length'] === undefined) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
     if (!body && req.method !== 'HEAD' && headers['content-length'] === undefined) headers['content-length'] = '0';
     // HTTP/2 has no connection-specific headers: closing is the session's business.
     if (req.httpVersionMajor === 2) delete headers.connection;

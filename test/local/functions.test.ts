@@ -24,6 +24,7 @@ const HANDLERS: Record<string, string> = {
         query: event.queryStringParameters, body: event.body, remaining: context.getRemainingTimeInMillis() > 0 }) };
     };`,
   'callback.js': `exports.handler = (event, context, callback) => { setTimeout(() => callback(null, { style: 'callback', got: event }), 5); };`,
+  'text.js': `exports.handler = async (event) => (event.nothing ? undefined : { text: 'line\\nbreak \\u0001 \\u2028 é', got: event });`,
   'esm.mjs': `export const handler = async (event) => ({ style: 'esm', got: event });`,
   'slow.js': `exports.handler = () => new Promise((resolve) => setTimeout(resolve, 10000));`,
   'fails.js': `exports.handler = async () => { console.error('about to fail'); throw new TypeError('bad thing'); };`,
@@ -66,12 +67,14 @@ const template = {
     HelloLogGroup: logGroup('hello'),
     CallbackLogGroup: logGroup('callback'),
     EsmLogGroup: logGroup('esm'),
+    TextLogGroup: logGroup('text'),
     SlowLogGroup: logGroup('slow'),
     FailsLogGroup: logGroup('fails'),
     UploadLogGroup: logGroup('upload'),
     HelloLambdaFunction: lambdaFunction('hello', 'src/api.hello'),
     CallbackLambdaFunction: lambdaFunction('callback', 'callback.handler'),
     EsmLambdaFunction: lambdaFunction('esm', 'esm.handler'),
+    TextLambdaFunction: lambdaFunction('text', 'text.handler'),
     SlowLambdaFunction: lambdaFunction('slow', 'slow.handler', { Timeout: 1 }),
     FailsLambdaFunction: lambdaFunction('fails', 'fails.handler'),
     UploadLambdaFunction: lambdaFunction('upload', 'upload.handler'),
@@ -206,6 +209,13 @@ fns('Lambda Invoke runs callback-style and ESM handlers', async ({ lambda }) => 
   assert.equal([Configuration!.Handler, Configuration!.MemorySize, Configuration!.Timeout, Configuration!.Environment!.Variables], ['src/api.hello', 256, 6, { GREETING: 'hi there' }]);
   const missing = await failure(lambda.send(new GetFunctionCommand({ FunctionName: 'nope' })));
   assert.is(missing?.name, 'ResourceNotFoundException');
+});
+
+fns('a result reaches Invoke as the JSON text the function serialized, control characters and all; no result is null', async ({ lambda }) => {
+  const text = await lambda.send(new InvokeCommand({ FunctionName: 'app-dev-text', Payload: Buffer.from('{"s":"a\\u0001b\\nc"}') }));
+  assert.is(Buffer.from(text.Payload!).toString(), '{"text":"line\\nbreak \\u0001 \u2028 é","got":{"s":"a\\u0001b\\nc"}}');
+  const nothing = await lambda.send(new InvokeCommand({ FunctionName: 'app-dev-text', Payload: Buffer.from('{"nothing":true}') }));
+  assert.is(Buffer.from(nothing.Payload!).toString(), 'null');
 });
 
 fns('a handler that throws returns the error as AWS does, and it is logged', async ({ lambda, logs }) => {

@@ -101,4 +101,14 @@ store('a torn last line of the journal (a crash mid-write) is skipped, the lines
   assert.equal(messages(new LogStore(dataDir), 'app'), ['s one #0', 's two #1']);
 });
 
+store('a stream keeps its newest 10,000 events, dropping the oldest a thousand at a time', ({ dataDir }) => {
+  const logs = new LogStore(dataDir);
+  for (let line = 0; line < 11_000; line++) logs.append('/aws/lambda/busy', 'a', [`line ${line}`]);
+  assert.is(logs.events('/aws/lambda/busy').length, 11_000);
+  logs.append('/aws/lambda/busy', 'a', ['line 11000']);
+  const kept = logs.events('/aws/lambda/busy').map((event) => event.message);
+  assert.equal([kept.length, kept[0], kept.at(-1)], [10_000, 'line 1001', 'line 11000']);
+  logs.flush();
+});
+
 store.run();

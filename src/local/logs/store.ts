@@ -22,6 +22,16 @@ interface LogGroup {
 type JournalLine = [sequence: number, group: string, stream: string, timestamp: number, message?: string];
 
 const EVENTS_KEPT_PER_STREAM = 10_000;
+
+/**
+ * Drops the oldest events of a stream past the newest EVENTS_KEPT_PER_STREAM, a tenth of that at a
+ * time: dropping one per line appended moved the whole array each time (a splice), a fifth of a
+ * busy local cloud's time once its functions' streams were full.
+ */
+function dropOldest(events: LogEvent[]): void {
+  if (events.length > EVENTS_KEPT_PER_STREAM + EVENTS_KEPT_PER_STREAM / 10) events.splice(0, events.length - EVENTS_KEPT_PER_STREAM);
+}
+
 const FLUSH_DELAY_MS = 200;
 /**
  * The journal is folded into the snapshot once it is this big and twice the snapshot: writing a
@@ -72,7 +82,7 @@ export class LogStore {
       this.nextSequence = Math.max(this.nextSequence, sequence + 1);
       if (message === undefined) continue;
       events.push({ timestamp, message, ingestionTime: timestamp, sequence });
-      if (events.length > EVENTS_KEPT_PER_STREAM) events.splice(0, events.length - EVENTS_KEPT_PER_STREAM);
+      dropOldest(events);
     }
     this.snapshotBytes = existsSync(this.file) ? statSync(this.file).size : 0;
     this.journalBytes = existsSync(this.journal) ? statSync(this.journal).size : 0;
@@ -181,7 +191,7 @@ export class LogStore {
       events.push(event);
       this.unsaved.push([event.sequence, group, stream, now, event.message]);
     }
-    if (events.length > EVENTS_KEPT_PER_STREAM) events.splice(0, events.length - EVENTS_KEPT_PER_STREAM);
+    dropOldest(events);
     this.scheduleFlush();
     if (stored.length > 0) this.onEvents(group, stream, stored);
   }

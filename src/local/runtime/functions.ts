@@ -232,7 +232,7 @@ export class FunctionRuntime implements FunctionInvoker {
     }
     this.cloud.invocationMetrics.record({ timestamp: started, functionName: config.name, durationMs: Date.now() - started, error: !result.ok, throttled: false });
     if (result.ok) {
-      const payload = JSON.stringify(result.value ?? null);
+      const payload = result.payload ?? JSON.stringify(result.value ?? null);
       if (payload.length * 3 <= MAX_RESPONSE_BYTES || Buffer.byteLength(payload) <= MAX_RESPONSE_BYTES) return { requestId, payload, logs: result.logs, logStream: worker!.stream };
       const error = { errorMessage: `Response payload size exceeded maximum allowed payload size (${MAX_RESPONSE_BYTES} bytes).`, errorType: 'Function.ResponseSizeTooLarge' };
       return { requestId, payload: JSON.stringify(error), functionError: 'Unhandled', logs: result.logs, logStream: worker!.stream };

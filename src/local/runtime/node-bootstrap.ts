@@ -9,7 +9,7 @@ import Module, { register } from 'node:module';
 import { delimiter, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { format } from 'node:util';
-import { FLUSH_MARKER, readLines, type FunctionErrorPayload, type InvokeMessage, type ReplyMessage } from './protocol';
+import { FLUSH_MARKER, PAYLOAD_SEPARATOR, readLines, type FunctionErrorPayload, type InvokeMessage, type ReplyMessage } from './protocol';
 
 /**
  * Lambda's Node.js runtimes bundle the AWS SDK v3 (NODE_PATH ends with /var/runtime/node_modules),
@@ -275,19 +275,26 @@ async function main(): Promise<void> {
 
 async function invokeOnce(handler: Handler | undefined, loadError: unknown, message: InvokeMessage): Promise<void> {
   currentRequest = message.id;
-  let result: ReplyMessage;
+  let value: unknown;
+  let error: FunctionErrorPayload | undefined;
   try {
     if (!handler) throw loadError;
-    const value = await run(handler, message);
-    result = { type: 'result', id: message.id, ok: true, value: value === undefined ? null : value };
-  } catch (error) {
-    result = { type: 'result', id: message.id, ok: false, error: errorPayload(error) };
+    value = await run(handler, message);
+  } catch (thrown) {
+    error = errorPayload(thrown);
   }
   // Only the outputs written to since the last invocation need a marker (console.* goes to fd 3).
-  const written = [process.stdout, process.stderr].filter((stream) => dirty.has(stream));
-  dirty.clear();
-  await Promise.all(written.map((stream) => new Promise((done) => (originalWrite.get(stream) as (chunk: string, callback: () => void) => boolean).call(stream, `${FLUSH_MARKER}${message.id}\n`, () => done(undefined)))));
-  reply({ ...result, markers: written.length, maxRss: process.resourceUsage().maxRSS });
+  let markers = 0;
+  if (dirty.size > 0) {
+    const written = [process.stdout, process.stderr].filter((stream) => dirty.has(stream));
+    dirty.clear();
+    markers = written.length;
+    await Promise.all(written.map((stream) => new Promise((done) => (originalWrite.get(stream) as (chunk: string, callback: () => void) => boolean).call(stream, `${FLUSH_MARKER}${message.id}\n`, () => done(undefined)))));
+  }
+  const maxRss = process.resourceUsage().maxRSS;
+  if (error) reply({ type: 'result', id: message.id, ok: false, error, markers, maxRss });
+  // The value goes as its JSON text after the result's own (see PAYLOAD_SEPARATOR): serialized once, here.
+  else replies.write(`${JSON.stringify({ type: 'result', id: message.id, ok: true, markers, maxRss })}${PAYLOAD_SEPARATOR}${JSON.stringify(value) ?? 'null'}\n`);
   currentRequest = undefined;
 }
 

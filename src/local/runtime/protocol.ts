@@ -1,4 +1,9 @@
-/** Messages between the local cloud and a function's process: JSON lines, requests on stdin, replies on fd 3. */
+/**
+ * Messages between the local cloud and a function's process: JSON lines, requests on stdin, replies
+ * on fd 3. A successful result's value may follow its line's JSON after PAYLOAD_SEPARATOR, as the
+ * JSON text the function's answer serializes to: the local cloud passes that text on (Invoke's
+ * payload, the gateway's response) without parsing and serializing it again.
+ */
 
 export interface InvokeMessage {
   type: 'invoke';
@@ -31,9 +36,12 @@ interface ResultFields {
 
 export type ReplyMessage =
   | { type: 'ready' }
-  | (ResultFields & { ok: true; value: unknown })
+  | (ResultFields & { ok: true; value?: unknown })
   | (ResultFields & { ok: false; error: FunctionErrorPayload })
   | { type: 'log'; id?: string; level: string; message: string };
+
+/** Between a result's JSON and its value's JSON text on the same line: JSON.stringify escapes every control character, so neither contains it. */
+export const PAYLOAD_SEPARATOR = '\u0001';
 
 /**
  * Written to stdout and stderr after an invocation and before its result, so

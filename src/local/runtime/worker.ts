@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { peakMemoryMb } from './peak-memory';
-import { FLUSH_MARKER, readLines, type FunctionErrorPayload, type InvokeMessage, type ReplyMessage } from './protocol';
+import { FLUSH_MARKER, PAYLOAD_SEPARATOR, readLines, type FunctionErrorPayload, type InvokeMessage, type ReplyMessage } from './protocol';
 
 export interface FunctionConfig {
   name: string;
@@ -31,6 +31,8 @@ export interface FunctionConfig {
 export interface Invocation {
   ok: boolean;
   value?: unknown;
+  /** The value as the JSON text the runtime serialized it to, when it sent that instead of `value`. */
+  payload?: string;
   error?: FunctionErrorPayload;
   /** The log lines this invocation wrote, START to REPORT. */
   logs: string[];
@@ -212,15 +214,18 @@ export class Worker {
     for (const pipe of this.child.stdio) pipe?.on('error', () => {});
   }
 
-  private log(line: string): void {
-    this.pending?.logs.push(line);
-    this.host.writeLogs(this.config.logGroup, this.stream, [line]);
+  private log(...lines: string[]): void {
+    this.pending?.logs.push(...lines);
+    this.host.writeLogs(this.config.logGroup, this.stream, lines);
   }
 
   private received(line: string): void {
     let message: ReplyMessage;
+    const separator = line.indexOf(PAYLOAD_SEPARATOR);
+    let payload: string | undefined;
     try {
-      message = JSON.parse(line) as ReplyMessage;
+      message = JSON.parse(separator === -1 ? line : line.slice(0, separator)) as ReplyMessage;
+      if (separator !== -1) payload = line.slice(separator + 1);
     } catch {
       this.log(line);
       return;
@@ -236,7 +241,7 @@ export class Worker {
       if (!message.ok) {
         this.log(`${new Date().toISOString()}\t${message.id}\tERROR\tInvoke Error \t${JSON.stringify(message.error)}`);
       }
-      this.pending.result = message.ok ? { ok: true, value: message.value, logs: [] } : { ok: false, error: message.error, logs: [] };
+      this.pending.result = message.ok ? { ok: true, value: message.value, payload, logs: [] } : { ok: false, error: message.error, logs: [] };
       this.pending.markers = message.markers ?? 2;
       this.pending.runtimePeakKb = message.maxRss;
       this.finishWhenFlushed();
@@ -266,12 +271,12 @@ export class Worker {
     if (!pending) return;
     clearTimeout(pending.timer);
     const duration = Date.now() - pending.started;
-    this.log(`END RequestId: ${pending.id}`);
     const init = this.initDuration !== undefined && this.firstInvocation ? `\tInit Duration: ${this.initDuration.toFixed(2)} ms` : '';
     this.firstInvocation = false;
     // Like Lambda's, the peak of the environment over its life so far, never above its memory size.
     this.maxMemoryUsed = Math.min(this.config.memory, Math.max(this.maxMemoryUsed, this.peakMemory(pending.runtimePeakKb) ?? 0));
-    this.log(`REPORT RequestId: ${pending.id}\tDuration: ${duration.toFixed(2)} ms\tBilled Duration: ${Math.max(1, Math.ceil(duration))} ms\tMemory Size: ${this.config.memory} MB\tMax Memory Used: ${this.maxMemoryUsed || this.config.memory} MB${init}\t`);
+    // END and REPORT are stored together: one append to the log store per invocation's end.
+    this.log(`END RequestId: ${pending.id}`, `REPORT RequestId: ${pending.id}\tDuration: ${duration.toFixed(2)} ms\tBilled Duration: ${Math.max(1, Math.ceil(duration))} ms\tMemory Size: ${this.config.memory} MB\tMax Memory Used: ${this.maxMemoryUsed || this.config.memory} MB${init}\t`);
     this.pending = undefined;
     this.busy = false;
     this.lastUsed = Date.now();
