@@ -134,52 +134,42 @@ query("CloudWatch's query errors reach aws-sdk v2 with their codes; an operation
   });
 });
 
+const ALARM_SETTINGS = {
+  AlarmDescription: 'Orders fail',
+  ActionsEnabled: false,
+  AlarmActions: ['arn:aws:sns:us-east-1:000000000000:ops'],
+  MetricName: 'Orders',
+  Namespace: 'Shop',
+  Statistic: 'Sum',
+  Dimensions: [{ Name: 'Stage', Value: 'dev' }],
+  Period: 60,
+  EvaluationPeriods: 2,
+  DatapointsToAlarm: 1,
+  Threshold: 1.5,
+  ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+  TreatMissingData: 'notBreaching',
+};
+
 query('PutMetricAlarm from aws-sdk v2 is described alike to both SDKs; DeleteAlarms removes it', async (context) => {
   const before = Date.now();
   const put = await context.v2
-    .putMetricAlarm({
-      AlarmName: 'orders-failing',
-      AlarmDescription: 'Orders fail',
-      ActionsEnabled: false,
-      AlarmActions: ['arn:aws:sns:us-east-1:000000000000:ops'],
-      MetricName: 'Orders',
-      Namespace: 'Shop',
-      Statistic: 'Sum',
-      Dimensions: [{ Name: 'Stage', Value: 'dev' }],
-      Period: 60,
-      EvaluationPeriods: 2,
-      DatapointsToAlarm: 1,
-      Threshold: 1.5,
-      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-      TreatMissingData: 'notBreaching',
-    })
+    .putMetricAlarm({ AlarmName: 'orders-failing', ...ALARM_SETTINGS })
     .promise();
   assert.equal(answer(put), {});
   const v3 = answer(await context.v3.send(new DescribeAlarmsCommand({ AlarmNamePrefix: 'orders-' }))) as { MetricAlarms: Record<string, unknown>[] };
   const at = v3.MetricAlarms[0].AlarmConfigurationUpdatedTimestamp as Date;
   assert.ok(at.getTime() >= Math.floor(before / 1000) * 1000 && at.getTime() <= Date.now());
+  // The settings as given, with the alarm's name, ARN, times, state and the action lists it was given none of.
   const alarm = {
     AlarmName: 'orders-failing',
     AlarmArn: 'arn:aws:cloudwatch:us-east-1:000000000000:alarm:orders-failing',
-    AlarmDescription: 'Orders fail',
+    ...ALARM_SETTINGS,
     AlarmConfigurationUpdatedTimestamp: at,
-    ActionsEnabled: false,
     OKActions: [],
-    AlarmActions: ['arn:aws:sns:us-east-1:000000000000:ops'],
     InsufficientDataActions: [],
     StateValue: 'INSUFFICIENT_DATA',
     StateReason: 'Unchecked: Initial alarm creation',
     StateUpdatedTimestamp: at,
-    MetricName: 'Orders',
-    Namespace: 'Shop',
-    Statistic: 'Sum',
-    Dimensions: [{ Name: 'Stage', Value: 'dev' }],
-    Period: 60,
-    EvaluationPeriods: 2,
-    DatapointsToAlarm: 1,
-    Threshold: 1.5,
-    ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-    TreatMissingData: 'notBreaching',
     StateTransitionedTimestamp: at,
   };
   assert.equal(v3, { MetricAlarms: [alarm], CompositeAlarms: [] });
