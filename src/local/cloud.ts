@@ -141,7 +141,6 @@ export class LocalCloud implements LocalServices {
       publish: (input) => ({
         MessageId: publish(this, String(input.TopicArn), { message: String(input.Message), subject: input.Subject as string | undefined, attributes: input.MessageAttributes as never }),
       }),
-      log: (line) => this.log(line),
     });
     this.metricAlarms = new MetricAlarms(this.dataDir);
     this.scheduler = new Scheduler(this);

@@ -12,7 +12,6 @@ export interface StepFunctionsServices {
   invoke(functionName: string, event: unknown, qualifier?: string): Promise<FunctionOutcome>;
   invokeAsync(functionName: string, event: unknown, qualifier?: string): void;
   publish(input: Record<string, unknown>, region: string): { MessageId: string };
-  log(line: string): void;
 }
 
 const NAME = /^[A-Za-z0-9_-]{1,80}$/;
