@@ -69,6 +69,8 @@ export async function loadPlugins({ cwd, options }: { cwd: string; options: Reco
   manager.sourceStamp = stamp;
   if (names.length === 0) return manager;
   Object.assign(manager.options, options);
+  const { resolveBeforePlugins } = require('../service/load') as typeof import('../service/load');
+  manager.answers = await resolveBeforePlugins(raw, file.dir, options);
   const { createServerless } = require('./v3') as typeof import('./v3');
   manager.v3 = createServerless(manager);
   const before = JSON.parse(JSON.stringify(manager.v3.service)) as unknown;
@@ -159,7 +161,11 @@ export async function loadServiceWithPlugins(manager: PluginManager, cwd: string
     if (manager.empty && !withConstructs) return await loadServiceConfig(cwd, options, { source });
     const { eventSchemas: pluginEvents = {}, extend = {}, functionStatements } = manager.schemaExtensions();
     if (withConstructs) extend.topLevel = { addConstructs: any, ...extend.topLevel };
-    return await manager.withVariableSources(() => loadServiceConfig(cwd, options, { validation: { eventSchemas: pluginEvents, extend, functionStatements }, source }));
+    // Resolved into the object plugins were handed in their constructors, as v3 resolves that very object.
+    const into = manager.v3 ? manager.raw : undefined;
+    const answers = manager.answers;
+    manager.answers = undefined;
+    return await manager.withVariableSources(() => loadServiceConfig(cwd, options, { validation: { eventSchemas: pluginEvents, extend, functionStatements }, source, into, answers }));
   } finally {
     if (addSource) delete sources.construct;
   }
@@ -177,7 +183,7 @@ export interface ResolvedService {
  */
 export async function initialize(manager: PluginManager, loaded: ResolvedService): Promise<void> {
   if (manager.empty) {
-    Object.assign(manager.state, { config: loaded.config, stage: loaded.stage, region: loaded.region });
+    Object.assign(manager.state, { config: loaded.config, resolved: true, stage: loaded.stage, region: loaded.region });
     return;
   }
   // As Serverless v3 does: plugins read the stage and region from the options even when none was passed.
@@ -185,7 +191,7 @@ export async function initialize(manager: PluginManager, loaded: ResolvedService
   manager.options.region ??= loaded.region;
   const { setPath } = require('./v3') as typeof import('./v3');
   for (const { path, value } of manager.configurationExtensions) setPath(loaded.config, path, value);
-  Object.assign(manager.state, { config: loaded.config, stage: loaded.stage, region: loaded.region });
+  Object.assign(manager.state, { config: loaded.config, resolved: true, stage: loaded.stage, region: loaded.region });
   manager.v3?.resetService();
   const before = JSON.stringify(manager.v3?.v3Service ?? {});
   await manager.runEvent('initialize');

@@ -45,6 +45,8 @@ interface Registered<T> {
 /** What the running command has reached: the context hooks see. */
 interface State {
   config: Record<string, unknown>;
+  /** `config` holds the resolved configuration (`initialize` ran); before, plugins see `raw`. */
+  resolved?: boolean;
   service?: Service;
   template?: Template;
   stage?: string;
@@ -90,11 +92,16 @@ export class PluginManager {
   source?: import('../config/load').LoadedSource;
   /** The file's size and modification time when `source` was read. */
   sourceStamp?: string;
+  /** The variable sources' answers while `raw` was resolved for the constructors: the next resolution reuses them, once. */
+  answers?: import('../variables').ResolveContext['answers'];
 
   constructor(
     readonly serviceDir: string,
     readonly serviceFile: string,
-    /** The configuration as written (before variables): what plugin constructors see. */
+    /**
+     * What plugin constructors see: the configuration as written with the variables v3 resolves
+     * before loading plugins (`resolveBeforePlugins`), then filled with the resolved configuration.
+     */
     readonly raw: Record<string, unknown>,
   ) {}
 

@@ -180,13 +180,14 @@ export function createServerless(manager: PluginManager) {
     serviceDir: manager.serviceDir,
     config: { servicePath: manager.serviceDir, serviceDir: manager.serviceDir },
     configurationFilename: manager.serviceFile,
-    // v3 resolves the variables of this very object in place: once they are resolved, plugins that
-    // read their settings from it (serverless-step-functions) see the resolved values.
+    // v3 resolves the variables of this very object in place: in constructors it holds what v3
+    // resolves before loading plugins, while plugin sources resolve it is still that (the
+    // appsync source reads `appSync` from it), then the resolved values (serverless-step-functions).
     get configurationInput() {
-      return manager.state.config ?? manager.raw;
+      return manager.state.resolved ? manager.state.config : manager.raw;
     },
     set configurationInput(value: Record<string, unknown>) {
-      const current = manager.state.config ?? manager.raw;
+      const current = serverless.configurationInput;
       if (value !== current) Object.assign(current, value);
     },
     processedInput: { commands: manager.commandPath, options: manager.options },

@@ -21,6 +21,7 @@ export const NOT_ACCEPTED: Record<string, string> = {
   'test/fixtures/plugins/v3-service/serverless.yml': '/functions/reader: must NOT have additional properties (iamRoleStatementsInherit)',
   'test/fixtures/plugins/popular/appsync/serverless.yml': '/: must NOT have additional properties (appSync)',
   'test/fixtures/plugins/popular/appsync-pipeline/serverless.yml': '/: must NOT have additional properties (appSync)',
+  'test/fixtures/plugins/popular/appsync-includes/serverless.yml': '/: must NOT have additional properties (appSync)',
   'test/fixtures/plugins/popular/lift/serverless.yml': '/: must NOT have additional properties (constructs)',
   'test/fixtures/plugins/popular/lift-references/serverless.yml': '/: must NOT have additional properties (constructs)',
   'test/fixtures/plugins/popular/step-functions/serverless.yml': '/: must NOT have additional properties (stepFunctions)',
