@@ -153,7 +153,7 @@ export async function loadServiceWithPlugins(manager: PluginManager, cwd: string
   const { loadServiceConfig } = require('../service/load') as typeof import('../service/load');
   // `${construct:…}` is known to service files that can add constructs (fw.ts, fw.js).
   const withConstructs = /\.[cm]?[jt]s$/.test(manager.serviceFile);
-  const addSource = withConstructs && sources.construct === undefined;
+  const addSource = withConstructs && sources.construct === undefined && !manager.variableSources.has('construct');
   if (addSource) sources.construct = constructSource;
   try {
     // The file as the plugin loader read it, once (a copy: a later load in the same process, fw dev's next round, reads it again if it changed).

@@ -8,6 +8,7 @@ import type { AwsTarget } from '../aws/clients';
 import { sources } from '../variables/sources';
 import type { Outcome, Source } from '../variables/source';
 import type { EventType } from '../constructs/events/registry';
+import { constructSource } from './constructs';
 import { toSchema } from './json-schema';
 import type {
   CommandDefinition,
@@ -152,6 +153,8 @@ export class PluginManager {
 
   addVariableSource(plugin: LoadedPlugin, name: string, source: VariableSource): void {
     if (typeof source?.resolve !== 'function') throw new PluginError(`Plugin "${plugin.name}": variable source "${name}" needs a resolve() function`);
+    // fw's `${construct:…}` (constructs a service file in code adds) gives way to a plugin's: Lift's, in a serverless.ts/js.
+    if (sources[name] === constructSource) delete sources[name];
     if (sources[name] !== undefined && !this.variableSources.has(name)) throw new PluginError(`Plugin "${plugin.name}" adds the variable source "${name}", which fw already has`);
     this.variableSources.set(name, { plugin, value: source });
   }

@@ -7,7 +7,7 @@ import type { ServiceFile } from '../config/find';
 import { checkFrameworkVersion } from '../config/framework-version';
 import { loadSource, type LoadedSource } from '../config/load';
 import { applyValidationMode, validateConfig, validationMode, type SchemaExtensions } from '../config/schema';
-import { mergeFunctionsList } from '../config/functions-list';
+import { mergeListSections } from '../config/merged-lists';
 import { coerceAsV3Validator } from '../config/v3-coercion';
 import { ConfigError, show } from '../errors';
 import type { FunctionConfig, ServiceConfig } from '../constructs/model';
@@ -120,7 +120,7 @@ export async function loadService({ cwd, options = {}, env = process.env, instan
   const resolved = await resolveVariables(raw, { serviceDir: file.dir, options, env: withDotenv(raw, file.dir, options, env), instanceId, aws, answers });
   const config = into ? replaceContents(into, resolved) : resolved;
   if (!literalVersion) checkFrameworkVersion(config.frameworkVersion, shown);
-  mergeFunctionsList(config);
+  mergeListSections(config);
   coerceAsV3Validator(config, { functionStatements: validation === false ? [] : validation.functionStatements });
 
   if (validation !== false) {
