@@ -161,8 +161,10 @@ export async function loadServiceWithPlugins(manager: PluginManager, cwd: string
     if (manager.empty && !withConstructs) return await loadServiceConfig(cwd, options, { source });
     const { eventSchemas: pluginEvents = {}, extend = {}, functionStatements } = manager.schemaExtensions();
     if (withConstructs) extend.topLevel = { addConstructs: any, ...extend.topLevel };
-    // Resolved into the object plugins were handed in their constructors, as v3 resolves that very object.
-    const into = manager.v3 ? manager.raw : undefined;
+    // Resolved into the object plugins were handed in their constructors, as v3 resolves that very
+    // object; once only: a later load in the process (fw dev's next round) gets an object of its own,
+    // so nothing built from the last round's configuration (its template) changes under it.
+    const into = manager.v3 && !manager.state.resolved ? manager.raw : undefined;
     const answers = manager.answers;
     manager.answers = undefined;
     return await manager.withVariableSources(() => loadServiceConfig(cwd, options, { validation: { eventSchemas: pluginEvents, extend, functionStatements }, source, into, answers }));
