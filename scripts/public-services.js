@@ -9,8 +9,8 @@
 // ~/.cache/fw-public-services, or $FW_PUBLIC_SERVICES_DIR; nothing is committed):
 //   - serverless-sam@0.2.0: a 2017 snapshot of Serverless, Inc.'s examples repository
 //     (integration_tests/tmp/aws-*), each with its own dependencies installed by `npm install`;
-//   - serverless@2.72.3: Serverless's `serverless create` templates (lib/plugins/create/templates/aws-*;
-//     3.40.0 no longer ships them);
+//   - serverless@2.72.3 and serverless@1.83.3: Serverless's `serverless create` templates
+//     (lib/plugins/create/templates/aws-*; 3.40.0 no longer ships them), and 2.72.3's AWS docs examples;
 //   - serverless-apigateway-service-proxy (the version in the plugin cache): the services of its
 //     integration tests (__tests__/integration/**/service), placed as deep as in the package so their
 //     `plugins.localPath` finds the plugin.
@@ -108,9 +108,9 @@ function isAwsService(dir) {
 
 /**
  * The services of the corpus whose name `filter` matches: { corpus, name, dir, nodeModules?, install }.
- * `sources` picks corpora: examples, templates, proxy (all three by default).
+ * `sources` picks corpora: examples, templates, docs, proxy (all by default).
  */
-function collect(log, { filter, sources = ['examples', 'templates', 'proxy'] } = {}) {
+function collect(log, { filter, sources = ['examples', 'templates', 'docs', 'proxy'] } = {}) {
   const services = [];
   const wanted = (name) => !filter || filter.test(name);
   if (sources.includes('examples')) {
@@ -121,10 +121,25 @@ function collect(log, { filter, sources = ['examples', 'templates', 'proxy'] } =
     }
   }
   if (sources.includes('templates')) {
-    const templates = path.join(tarball('serverless@2.72.3', log), 'lib', 'plugins', 'create', 'templates');
-    for (const name of fs.readdirSync(templates).sort()) {
-      if (!name.startsWith('aws-') || !wanted(`template-${name}`) || !isAwsService(path.join(templates, name))) continue;
-      services.push({ corpus: 'serverless@2.72.3 create templates', name: `template-${name}`, ...installedCopy(path.join(templates, name), `templates/${name}`, log) });
+    // The last v2 and the last v1 release: the same template names, written for each major.
+    for (const [spec, prefix] of [['serverless@2.72.3', 'template'], ['serverless@1.83.3', 'template-v1']]) {
+      const templates = path.join(tarball(spec, log), 'lib', 'plugins', 'create', 'templates');
+      for (const name of fs.readdirSync(templates).sort()) {
+        if (!name.startsWith('aws-') || !wanted(`${prefix}-${name}`) || !isAwsService(path.join(templates, name))) continue;
+        services.push({ corpus: `${spec} create templates`, name: `${prefix}-${name}`, ...installedCopy(path.join(templates, name), `${prefix === 'template' ? 'templates' : prefix}/${name}`, log) });
+      }
+    }
+  }
+  if (sources.includes('docs')) {
+    // The AWS examples of Serverless v2's own documentation.
+    const examples = path.join(tarball('serverless@2.72.3', log), 'docs', 'providers', 'aws', 'examples');
+    for (const example of fs.readdirSync(examples).sort()) {
+      if (!fs.statSync(path.join(examples, example)).isDirectory()) continue;
+      for (const variant of fs.readdirSync(path.join(examples, example)).sort()) {
+        const dir = path.join(examples, example, variant);
+        const name = `docs-${example}-${variant}`;
+        if (wanted(name) && isAwsService(dir)) services.push({ corpus: 'serverless@2.72.3 docs examples', name, ...installedCopy(dir, `docs/${example}-${variant}`, log) });
+      }
     }
   }
   if (sources.includes('proxy')) {

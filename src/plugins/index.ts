@@ -69,6 +69,8 @@ export async function loadPlugins({ cwd, options }: { cwd: string; options: Reco
   manager.sourceStamp = stamp;
   if (names.length === 0) return manager;
   Object.assign(manager.options, options);
+  const { resolveBeforePlugins } = require('../service/load') as typeof import('../service/load');
+  manager.answers = await resolveBeforePlugins(raw, file.dir, options);
   const { createServerless } = require('./v3') as typeof import('./v3');
   manager.v3 = createServerless(manager);
   const before = JSON.parse(JSON.stringify(manager.v3.service)) as unknown;
@@ -151,7 +153,7 @@ export async function loadServiceWithPlugins(manager: PluginManager, cwd: string
   const { loadServiceConfig } = require('../service/load') as typeof import('../service/load');
   // `${construct:…}` is known to service files that can add constructs (fw.ts, fw.js).
   const withConstructs = /\.[cm]?[jt]s$/.test(manager.serviceFile);
-  const addSource = withConstructs && sources.construct === undefined;
+  const addSource = withConstructs && sources.construct === undefined && !manager.variableSources.has('construct');
   if (addSource) sources.construct = constructSource;
   try {
     // The file as the plugin loader read it, once (a copy: a later load in the same process, fw dev's next round, reads it again if it changed).
@@ -159,7 +161,13 @@ export async function loadServiceWithPlugins(manager: PluginManager, cwd: string
     if (manager.empty && !withConstructs) return await loadServiceConfig(cwd, options, { source });
     const { eventSchemas: pluginEvents = {}, extend = {}, functionStatements } = manager.schemaExtensions();
     if (withConstructs) extend.topLevel = { addConstructs: any, ...extend.topLevel };
-    return await manager.withVariableSources(() => loadServiceConfig(cwd, options, { validation: { eventSchemas: pluginEvents, extend, functionStatements }, source }));
+    // Resolved into the object plugins were handed in their constructors, as v3 resolves that very
+    // object; once only: a later load in the process (fw dev's next round) gets an object of its own,
+    // so nothing built from the last round's configuration (its template) changes under it.
+    const into = manager.v3 && !manager.state.resolved ? manager.raw : undefined;
+    const answers = manager.answers;
+    manager.answers = undefined;
+    return await manager.withVariableSources(() => loadServiceConfig(cwd, options, { validation: { eventSchemas: pluginEvents, extend, functionStatements }, source, into, answers }));
   } finally {
     if (addSource) delete sources.construct;
   }
@@ -177,7 +185,7 @@ export interface ResolvedService {
  */
 export async function initialize(manager: PluginManager, loaded: ResolvedService): Promise<void> {
   if (manager.empty) {
-    Object.assign(manager.state, { config: loaded.config, stage: loaded.stage, region: loaded.region });
+    Object.assign(manager.state, { config: loaded.config, resolved: true, stage: loaded.stage, region: loaded.region });
     return;
   }
   // As Serverless v3 does: plugins read the stage and region from the options even when none was passed.
@@ -185,7 +193,7 @@ export async function initialize(manager: PluginManager, loaded: ResolvedService
   manager.options.region ??= loaded.region;
   const { setPath } = require('./v3') as typeof import('./v3');
   for (const { path, value } of manager.configurationExtensions) setPath(loaded.config, path, value);
-  Object.assign(manager.state, { config: loaded.config, stage: loaded.stage, region: loaded.region });
+  Object.assign(manager.state, { config: loaded.config, resolved: true, stage: loaded.stage, region: loaded.region });
   manager.v3?.resetService();
   const before = JSON.stringify(manager.v3?.v3Service ?? {});
   await manager.runEvent('initialize');

@@ -10,7 +10,8 @@ export function toSchema(schema: ConfigSchema): Schema {
 
 /**
  * The subset of JSON schema Serverless v3 plugins write: `type`, `properties`, `required`,
- * `additionalProperties`, `items`, `enum`, `const`, `anyOf`/`oneOf`. A `$ref` into v3's own
+ * `additionalProperties`, `patternProperties` (keys outside `properties` take its schemas; their
+ * patterns are not checked), `items`, `enum`, `const`, `anyOf`/`oneOf`. A `$ref` into v3's own
  * definitions (`#/definitions/awsArn`) is accepted as any value: fw checks those places itself.
  */
 export function fromJsonSchema(schema: JsonSchema | boolean | undefined): Schema {
@@ -43,7 +44,9 @@ export function fromJsonSchema(schema: JsonSchema | boolean | undefined): Schema
 
 function objectSchema(schema: JsonSchema): Schema {
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
-  const additional = schema.additionalProperties as JsonSchema | boolean | undefined;
+  // Lift's `constructs`: any id matching its pattern, `additionalProperties: false` for the rest.
+  const patterns = Object.values((schema.patternProperties ?? {}) as Record<string, JsonSchema>);
+  const additional = patterns.length === 0 ? (schema.additionalProperties as JsonSchema | boolean | undefined) : patterns.length === 1 ? patterns[0] : { anyOf: patterns };
   if (Object.keys(properties).length === 0 && additional !== false) {
     return additional === undefined || additional === true ? anyObject : record(fromJsonSchema(additional));
   }

@@ -8,6 +8,7 @@ import type { AwsTarget } from '../aws/clients';
 import { sources } from '../variables/sources';
 import type { Outcome, Source } from '../variables/source';
 import type { EventType } from '../constructs/events/registry';
+import { constructSource } from './constructs';
 import { toSchema } from './json-schema';
 import type {
   CommandDefinition,
@@ -45,6 +46,8 @@ interface Registered<T> {
 /** What the running command has reached: the context hooks see. */
 interface State {
   config: Record<string, unknown>;
+  /** `config` holds the resolved configuration (`initialize` ran); before, plugins see `raw`. */
+  resolved?: boolean;
   service?: Service;
   template?: Template;
   stage?: string;
@@ -90,11 +93,16 @@ export class PluginManager {
   source?: import('../config/load').LoadedSource;
   /** The file's size and modification time when `source` was read. */
   sourceStamp?: string;
+  /** The variable sources' answers while `raw` was resolved for the constructors: the next resolution reuses them, once. */
+  answers?: import('../variables').ResolveContext['answers'];
 
   constructor(
     readonly serviceDir: string,
     readonly serviceFile: string,
-    /** The configuration as written (before variables): what plugin constructors see. */
+    /**
+     * What plugin constructors see: the configuration as written with the variables v3 resolves
+     * before loading plugins (`resolveBeforePlugins`), then filled with the resolved configuration.
+     */
     readonly raw: Record<string, unknown>,
   ) {}
 
@@ -145,6 +153,8 @@ export class PluginManager {
 
   addVariableSource(plugin: LoadedPlugin, name: string, source: VariableSource): void {
     if (typeof source?.resolve !== 'function') throw new PluginError(`Plugin "${plugin.name}": variable source "${name}" needs a resolve() function`);
+    // fw's `${construct:…}` (constructs a service file in code adds) gives way to a plugin's: Lift's, in a serverless.ts/js.
+    if (sources[name] === constructSource) delete sources[name];
     if (sources[name] !== undefined && !this.variableSources.has(name)) throw new PluginError(`Plugin "${plugin.name}" adds the variable source "${name}", which fw already has`);
     this.variableSources.set(name, { plugin, value: source });
   }

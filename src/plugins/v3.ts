@@ -42,14 +42,21 @@ export class V3Service {
   package: Record<string, unknown> = {};
   plugins: unknown;
 
-  constructor(private readonly manager: PluginManager, config: Config, stage: string, region: string) {
-    Object.defineProperty(this, 'manager', { enumerable: false });
+  constructor(manager: PluginManager, config: Config, stage: string, region: string) {
+    // A plugin may replace `service.provider` with a copy (Lift does, with its tokens resolved):
+    // the copy gets the compiled template too, as v3's copy would carry it.
+    let provider = this.provider;
+    Object.defineProperty(this, 'provider', {
+      enumerable: true,
+      configurable: true,
+      get: () => provider,
+      set: (value: V3Service['provider']) => (provider = withCompiledTemplate(manager, value)),
+    });
     this.refill(config, stage, region);
   }
 
   /** Refills every field from `config` (the raw one while plugins load, the resolved one after). */
   refill(config: Config, stage: string, region: string): void {
-    const manager = this.manager;
     for (const [key, value] of Object.entries(config)) {
       if (!['functions', 'provider', 'service', 'custom', 'layers', 'package'].includes(key)) this[key] = value;
     }
@@ -62,12 +69,6 @@ export class V3Service {
     this.initialServerlessConfig = config;
     const provider = { ...((config.provider ?? {}) as Record<string, unknown>), stage, region } as V3Service['provider'];
     provider.name ??= 'aws';
-    Object.defineProperty(provider, 'compiledCloudFormationTemplate', {
-      enumerable: false,
-      configurable: true,
-      get: () => manager.v3Template(),
-      set: (template: Template) => manager.replaceTemplate(template),
-    });
     this.provider = provider;
     // Each function as v3 completes it: the deployed name and an events list.
     const functions = (config.functions ?? {}) as Record<string, Record<string, unknown> | null>;
@@ -117,6 +118,24 @@ export class V3Service {
   getEventInFunction(event: string, fn: string): unknown {
     return this.getAllEventsInFunction(fn).find((entry) => entry !== null && typeof entry === 'object' && event in (entry as object));
   }
+}
+
+/**
+ * `provider` with `compiledCloudFormationTemplate`, the template being built: a template the object
+ * brings as its own value (a plugin's copy of the provider) replaces it.
+ */
+function withCompiledTemplate(manager: PluginManager, provider: V3Service['provider']): V3Service['provider'] {
+  if (provider === null || typeof provider !== 'object') return provider;
+  const own = Object.getOwnPropertyDescriptor(provider, 'compiledCloudFormationTemplate');
+  if (own && !('value' in own)) return provider;
+  if (own?.value !== null && typeof own?.value === 'object') manager.replaceTemplate(own.value as Template);
+  Object.defineProperty(provider, 'compiledCloudFormationTemplate', {
+    enumerable: false,
+    configurable: true,
+    get: () => manager.v3Template(),
+    set: (template: Template) => manager.replaceTemplate(template),
+  });
+  return provider;
 }
 
 /** The shared `serverless` object (each plugin gets it through its own API object). */
@@ -180,13 +199,14 @@ export function createServerless(manager: PluginManager) {
     serviceDir: manager.serviceDir,
     config: { servicePath: manager.serviceDir, serviceDir: manager.serviceDir },
     configurationFilename: manager.serviceFile,
-    // v3 resolves the variables of this very object in place: once they are resolved, plugins that
-    // read their settings from it (serverless-step-functions) see the resolved values.
+    // v3 resolves the variables of this very object in place: in constructors it holds what v3
+    // resolves before loading plugins, while plugin sources resolve it is still that (the
+    // appsync source reads `appSync` from it), then the resolved values (serverless-step-functions).
     get configurationInput() {
-      return manager.state.config ?? manager.raw;
+      return manager.state.resolved ? manager.state.config : manager.raw;
     },
     set configurationInput(value: Record<string, unknown>) {
-      const current = manager.state.config ?? manager.raw;
+      const current = serverless.configurationInput;
       if (value !== current) Object.assign(current, value);
     },
     processedInput: { commands: manager.commandPath, options: manager.options },

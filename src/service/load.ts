@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { relative } from 'node:path';
 import { loadDotenv } from '../variables/dotenv';
-import { resolveVariables, type AwsAccess } from '../variables';
+import { resolveAvailableInPlace, resolveVariables, type AwsAccess, type ResolveContext } from '../variables';
 import { hasVariables } from '../variables/parse';
 import type { ServiceFile } from '../config/find';
 import { checkFrameworkVersion } from '../config/framework-version';
 import { loadSource, type LoadedSource } from '../config/load';
 import { applyValidationMode, validateConfig, validationMode, type SchemaExtensions } from '../config/schema';
-import { mergeFunctionsList } from '../config/functions-list';
+import { mergeListSections } from '../config/merged-lists';
 import { coerceAsV3Validator } from '../config/v3-coercion';
 import { ConfigError, show } from '../errors';
 import type { FunctionConfig, ServiceConfig } from '../constructs/model';
@@ -29,6 +29,10 @@ export interface LoadOptions {
   validation?: SchemaExtensions | false;
   /** The service file as the plugin loader read it: not read again. */
   source?: LoadedSource;
+  /** The object the resolved configuration is put into (the one v3 plugins were handed), else a new one. */
+  into?: Record<string, unknown>;
+  /** The sources' answers from `resolveBeforePlugins`, reused. */
+  answers?: ResolveContext['answers'];
 }
 
 /** Service file → resolved, validated configuration, with the stage and region every later step uses. */
@@ -36,7 +40,7 @@ export async function loadServiceConfig(cwd: string, options: Record<string, unk
   // Events are checked strictly when their constructs are built (a one-line error naming the field);
   // checking them here as well would print a vaguer warning for the same mistake first.
   const validation = load.validation ?? {};
-  const { file, config: resolved, stage, region } = await loadService({ cwd, options, validation, source: load.source });
+  const { file, config: resolved, stage, region } = await loadService({ cwd, options, validation, source: load.source, into: load.into, answers: load.answers });
   const config = resolved as unknown as ServiceConfig;
   const serviceName = typeof config.service === 'object' && config.service !== null ? config.service.name : config.service;
   if (typeof serviceName !== 'string' || !/^[a-zA-Z][0-9a-zA-Z-]*$/.test(serviceName)) {
@@ -82,6 +86,13 @@ export interface LoadServiceOptions {
   validation?: SchemaExtensions | false;
   /** The service file already found and loaded (by the plugin loader): not read again. */
   source?: LoadedSource;
+  /**
+   * Where the resolved configuration goes: its contents are replaced in place (nested objects
+   * kept where both sides have one), as v3 resolves the very object its plugins hold.
+   */
+  into?: Record<string, unknown>;
+  /** The sources' answers of an earlier resolution in this run (`resolveBeforePlugins`), reused. */
+  answers?: ResolveContext['answers'];
 }
 
 /** The service file's configuration resolved and validated, with the stage and region. */
@@ -99,21 +110,17 @@ export interface ResolvedConfig {
  * find → load → frameworkVersion → variables → validation: the one way every
  * command turns the service folder into a resolved configuration.
  */
-export async function loadService({ cwd, options = {}, env = process.env, instanceId = randomUUID(), aws, warn, validation = {}, source }: LoadServiceOptions): Promise<ResolvedConfig> {
+export async function loadService({ cwd, options = {}, env = process.env, instanceId = randomUUID(), aws, warn, validation = {}, source, into, answers }: LoadServiceOptions): Promise<ResolvedConfig> {
   const { file, raw } = source ?? (await loadSource(cwd, options));
   const shown = relative(cwd, file.path) || file.path;
   // A literal frameworkVersion is checked before any variable (and any AWS call) is resolved.
   const literalVersion = typeof raw.frameworkVersion !== 'string' || !hasVariables(raw.frameworkVersion);
   if (literalVersion) checkFrameworkVersion(raw.frameworkVersion, shown);
 
-  let environment = env;
-  if (raw.useDotenv === true) {
-    const dotenv = loadDotenv(file.dir, earlyStage(raw, options), env);
-    environment = { ...dotenv.values, ...env };
-  }
-  const config = await resolveVariables(raw, { serviceDir: file.dir, options, env: environment, instanceId, aws });
+  const resolved = await resolveVariables(raw, { serviceDir: file.dir, options, env: withDotenv(raw, file.dir, options, env), instanceId, aws, answers });
+  const config = into ? replaceContents(into, resolved) : resolved;
   if (!literalVersion) checkFrameworkVersion(config.frameworkVersion, shown);
-  mergeFunctionsList(config);
+  mergeListSections(config);
   coerceAsV3Validator(config, { functionStatements: validation === false ? [] : validation.functionStatements });
 
   if (validation !== false) {
@@ -124,6 +131,44 @@ export async function loadService({ cwd, options = {}, env = process.env, instan
   const stage = stringOption(options.stage) ?? stringOption(provider.stage) ?? 'dev';
   const region = stringOption(options.region) ?? stringOption(provider.region) ?? 'us-east-1';
   return { file, raw, config, stage, region };
+}
+
+/** `env` with the service's `.env` files under it, when `useDotenv: true`. */
+function withDotenv(raw: Record<string, unknown>, serviceDir: string, options: Record<string, unknown>, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  if (raw.useDotenv !== true) return env;
+  return { ...loadDotenv(serviceDir, earlyStage(raw, options), env).values, ...env };
+}
+
+/** The sources Serverless v3 resolves before it constructs plugins (`param`, the AWS sources and the plugins' own come later). */
+const BEFORE_PLUGINS = ['env', 'file', 'opt', 'self', 'sls', 'strToBool'];
+
+/**
+ * The configuration as v3 plugins find it in their constructors (`serverless.configurationInput`,
+ * `serverless.service`): `raw` itself, with the variables of the sources v3 resolves before
+ * loading plugins; the rest stays as written until the full resolution, which starts again from
+ * the file as written.
+ */
+export async function resolveBeforePlugins(raw: Record<string, unknown>, serviceDir: string, options: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): Promise<NonNullable<ResolveContext['answers']>> {
+  const answers: NonNullable<ResolveContext['answers']> = new Map();
+  await resolveAvailableInPlace(raw, { serviceDir, options, env: withDotenv(raw, serviceDir, options, env), instanceId: randomUUID(), answers }, BEFORE_PLUGINS);
+  return answers;
+}
+
+/** `target` made equal to `source`, keeping `target`'s objects and lists where `source` has one at the same place. */
+function replaceContents<T extends Record<string, unknown>>(target: Record<string, unknown>, source: T): T {
+  const isPlain = (value: unknown): value is Record<string, unknown> =>
+    value !== null && typeof value === 'object' && (Array.isArray(value) || Object.getPrototypeOf(value) === Object.prototype);
+  const fill = (into: Record<string, unknown>, from: Record<string, unknown>) => {
+    if (Array.isArray(into)) into.length = (from as unknown as unknown[]).length;
+    else for (const key of Object.keys(into)) if (!Object.hasOwn(from, key)) delete into[key];
+    for (const [key, value] of Object.entries(from)) {
+      const current = into[key];
+      if (isPlain(current) && isPlain(value) && Array.isArray(current) === Array.isArray(value)) fill(current, value);
+      else into[key] = value;
+    }
+  };
+  fill(target, source);
+  return target as T;
 }
 
 /** The stage before variables are resolved (for `.env.{stage}`): --stage, or a literal provider.stage, or "dev". */

@@ -14,6 +14,12 @@ export interface ResolveContext {
   instanceId: string;
   /** Where the AWS-backed sources (cf, s3, ssm, aws:accountId) send their calls; default: AWS itself. */
   aws?: AwsAccess;
+  /**
+   * The sources' answers by variable (`file(x.yml):a`), shared by the resolutions of one run: a
+   * `${file(x.js)}` function runs once, as in v3, though plugins first see the configuration resolved
+   * in part. `self:` is never kept.
+   */
+  answers?: Map<string, import('./source').Outcome>;
 }
 
 export interface AwsAccess {
@@ -24,4 +30,12 @@ export interface AwsAccess {
 
 export async function resolveVariables(raw: Record<string, unknown>, context: ResolveContext): Promise<Record<string, unknown>> {
   return new Resolver(raw, context).resolveAll();
+}
+
+/**
+ * What Serverless v3 resolves before it constructs plugins: the variables of the `only` sources,
+ * in `config` itself; the others, and those that fail, are left as written for the full resolution.
+ */
+export async function resolveAvailableInPlace(config: Record<string, unknown>, context: ResolveContext, only: readonly string[]): Promise<void> {
+  await new Resolver(config, context, { inPlace: true, only: new Set(only) }).resolveAvailable();
 }

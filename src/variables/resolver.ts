@@ -52,11 +52,20 @@ export class Resolver {
   private readonly failed = new Map<string, ConfigError>();
   private readonly depthOf = new Map<string, number>();
   private readonly inProgress: string[] = [];
-  private readonly memo = new Map<string, Outcome>();
+  private readonly memo: Map<string, Outcome>;
   private readonly helpers: SourceHelpers;
 
-  constructor(raw: Record<string, unknown>, private readonly context: ResolveContext) {
-    this.root = { value: structuredCloneSafe(raw) };
+  /**
+   * `inPlace`: resolves `raw` itself (whoever holds it sees the values arrive), else a copy.
+   * `only`: the sources that may be called; a variable of any other source is left as written.
+   */
+  constructor(
+    raw: Record<string, unknown>,
+    private readonly context: ResolveContext,
+    private readonly scope: { inPlace?: boolean; only?: ReadonlySet<string> } = {},
+  ) {
+    this.root = { value: scope.inPlace ? raw : structuredCloneSafe(raw) };
+    this.memo = context.answers ?? new Map();
     this.helpers = {
       context,
       self: (path) => this.lookup(path),
@@ -76,6 +85,11 @@ export class Resolver {
       throw new VariableError(`Cannot resolve ${messages.length} variables:\n${messages.map((message) => `  - ${message}`).join('\n')}`);
     }
     return this.root.value as Record<string, unknown>;
+  }
+
+  /** Resolves what it can; a variable that fails (or needs a source outside `only`) stays as written. */
+  async resolveAvailable(): Promise<void> {
+    await this.resolveDeep([], []);
   }
 
   // ── the tree ──────────────────────────────────────────────────────────
@@ -258,6 +272,9 @@ export class Resolver {
 
   private async callSource(ref: SourceRef, node: VariableNode, path: Path): Promise<Outcome> {
     const source: Source | undefined = sources[ref.type];
+    if (this.scope.only && !this.scope.only.has(ref.type)) {
+      throw new VariableError(`Cannot resolve variable at "${showPath(path)}": ${node.text} is resolved later`);
+    }
     if (!source) {
       throw new VariableError(
         `Cannot resolve variable at "${showPath(path)}": ${node.text} uses an unknown source "${ref.type}" (known: ${Object.keys(sources).join(', ')})`,

@@ -16,13 +16,17 @@ export const NOT_ACCEPTED: Record<string, string> = {
   'test/fixtures/golden/resources-overrides/serverless.yml': "/resources/Resources/HelloLambdaFunction: must have required property 'Type'",
   // `functions:` as a list of maps: fw merges it into one map before validating, as v3 does; the JSON Schema describes the map.
   'test/fixtures/golden/functions-list-form/serverless.yml': '/functions: must be object',
+  // `resources:` as a list of blocks, merged into one as v3 merges them; the second block's Param has no Type of its own.
+  'test/fixtures/golden/resources-list-form/serverless.yml': '/resources: must be object',
   // Plugins add these keys and event types: fw validates them once the plugin is loaded; `fw schema` knows fw's own.
   'test/fixtures/plugins/event-type/fw.yml': '/functions/report/events/0: must NOT have additional properties (cronJob)',
   'test/fixtures/plugins/v3-service/serverless.yml': '/functions/reader: must NOT have additional properties (iamRoleStatementsInherit)',
   'test/fixtures/plugins/popular/appsync/serverless.yml': '/: must NOT have additional properties (appSync)',
   'test/fixtures/plugins/popular/appsync-pipeline/serverless.yml': '/: must NOT have additional properties (appSync)',
+  'test/fixtures/plugins/popular/appsync-includes/serverless.yml': '/: must NOT have additional properties (appSync)',
   'test/fixtures/plugins/popular/lift/serverless.yml': '/: must NOT have additional properties (constructs)',
   'test/fixtures/plugins/popular/lift-references/serverless.yml': '/: must NOT have additional properties (constructs)',
+  'test/fixtures/plugins/popular/lift-everywhere/serverless.yml': '/: must NOT have additional properties (constructs)',
   'test/fixtures/plugins/popular/step-functions/serverless.yml': '/: must NOT have additional properties (stepFunctions)',
 };
 
