@@ -81,7 +81,7 @@ export function serviceOf(request: LocalRequest): Service {
   if (scope && SIGNED_SERVICES.has(scope)) return scope as Service;
   // SES's endpoint prefix, which a signer deriving the scope from the host uses.
   if (scope === 'email') return 'ses';
-  // Another AWS service (Step Functions, Cognito, Firehose…): said to be not emulated, never answered as S3.
+  // Another AWS service (Firehose, Athena, RDS…): said to be not emulated, never answered as S3.
   if (target || (scope && scope !== 'execute-api')) return 'unserved';
   const contentType = header(request, 'content-type') ?? '';
   if (request.method === 'POST' && contentType.startsWith('application/x-www-form-urlencoded') && request.path === '/') {

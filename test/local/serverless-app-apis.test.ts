@@ -224,11 +224,11 @@ apis('smaller calls apps make: STS GetSessionToken, SNS text messages, SSM Descr
 });
 
 apis('a service the local cloud does not serve answers "not emulated: <Service> <Operation>" in its own protocol, never as S3', async ({ t }) => {
-  const states = await fetch(t.cloud.url, { method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'AWSStepFunctions.StartExecution', ...signatureShaped('states') }, body: '{"stateMachineArn":"arn:aws:states:us-east-1:000000000000:stateMachine:x"}' });
-  assert.equal({ status: states.status, type: states.headers.get('x-amzn-errortype'), body: await states.json() }, {
+  const firehose = await fetch(t.cloud.url, { method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'Firehose_20150804.PutRecord', ...signatureShaped('firehose') }, body: '{"DeliveryStreamName":"x","Record":{"Data":"eA=="}}' });
+  assert.equal({ status: firehose.status, type: firehose.headers.get('x-amzn-errortype'), body: await firehose.json() }, {
     status: 400,
     type: 'UnknownOperationException',
-    body: { __type: 'UnknownOperationException', message: 'not emulated: Step Functions StartExecution', Message: 'not emulated: Step Functions StartExecution' },
+    body: { __type: 'UnknownOperationException', message: 'not emulated: Firehose PutRecord', Message: 'not emulated: Firehose PutRecord' },
   });
   const rds = await fetch(t.cloud.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...signatureShaped('rds') }, body: 'Action=DescribeDBInstances&Version=2014-10-31' });
   const text = (await rds.text()).replace(/<RequestId>[^<]*<\/RequestId>/, '');

@@ -42,6 +42,14 @@ let waiting: ServerResponse | undefined;
 /** Why the runtime cannot run invocations (an init error, the executable gone): each one fails with it. */
 let broken: FunctionErrorPayload | undefined;
 
+/** Whether the executable reported an init error: the environment ends once an invocation has been failed with it. */
+let initFailed = false;
+
+async function failWithInitError(): Promise<void> {
+  await finish({ ok: false, error: broken! });
+  replies.end(() => process.exit(1));
+}
+
 function becomeReady(): void {
   if (ready) return;
   ready = true;
@@ -122,9 +130,11 @@ async function serve(request: IncomingMessage, response: ServerResponse): Promis
     broken = postedError(request, body);
     answer(response, 202, { status: 'OK' });
     becomeReady();
-    // As on Lambda, the invocation fails with the init error and the next one starts a new environment.
-    if (current) await finish({ ok: false, error: broken });
+    // As on Lambda, the invocation that started this environment fails with the init error (now, or
+    // when it arrives), and the next one starts a new environment.
+    initFailed = true;
     child?.kill('SIGKILL');
+    if (current) await failWithInitError();
     return;
   }
   const posted = /^\/2018-06-01\/runtime\/invocation\/([^/]+)\/(response|error)$/.exec(path);
@@ -172,7 +182,7 @@ function main(): void {
       if (current) void finish({ ok: false, error: broken });
     });
     child.on('exit', (code, signal) => {
-      if (broken?.errorType === 'Runtime.InvalidEntrypoint') return;
+      if (broken?.errorType === 'Runtime.InvalidEntrypoint' || initFailed) return;
       const reason = `Runtime exited with error: ${exitReason(code, signal)}`;
       broken = broken ?? { errorType: 'Runtime.ExitError', errorMessage: `Error: ${reason}` };
       becomeReady();
@@ -185,6 +195,7 @@ function main(): void {
   readLines(process.stdin, (line) => {
     const message = JSON.parse(line) as InvokeMessage;
     current = message;
+    if (initFailed) return void failWithInitError();
     if (broken) return void finish({ ok: false, error: broken });
     deliver();
   });
