@@ -21,6 +21,7 @@ import { LogStore } from './logs/store';
 import { InvocationMetrics } from './cloudwatch/invocation-metrics';
 import { ParameterStore } from './ssm/parameters';
 import { SecretStore } from './secretsmanager/secrets';
+import { UserPoolStore } from './cognito/user-pools';
 import { RoleStore } from './iam/roles';
 import { CustomMetrics } from './cloudwatch/custom-metrics';
 
@@ -61,6 +62,7 @@ export class LocalCloud implements LocalServices {
   readonly logs: LogStore;
   readonly ssm: ParameterStore;
   readonly secretsManager: SecretStore;
+  readonly cognito: UserPoolStore;
   readonly iam: RoleStore;
   /** ECR repositories and the images recorded in them (ecr/service.ts). */
   readonly ecr: ImageRepositoryStore;
@@ -102,6 +104,7 @@ export class LocalCloud implements LocalServices {
     this.logs = new LogStore(this.dataDir, (line) => this.log(line));
     this.ssm = new ParameterStore(this.dataDir);
     this.secretsManager = new SecretStore(this.dataDir);
+    this.cognito = new UserPoolStore(this.dataDir);
     this.iam = new RoleStore(this.dataDir);
     this.ecr = new ImageRepositoryStore(this.dataDir);
     this.apiResources = new ApiResourceStore(this.dataDir);

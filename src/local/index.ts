@@ -23,6 +23,8 @@ export interface StartOptions {
   dataDir: string;
   /** No diagnostics on stderr. */
   quiet?: boolean;
+  /** Where diagnostics go instead of stderr (Cognito's confirmation codes among them). */
+  log?: (line: string) => void;
   /** Browser origins allowed to call the management APIs; `*` for any. Default none. */
   allowOrigins?: readonly string[];
   /** Require every management request to be signed (SigV4) with this key and secret. Default: any signature. */
@@ -66,7 +68,8 @@ function interfaceUrls(port: number): string[] {
 /** Starts the local cloud: every emulated AWS API on one port, state under dataDir. */
 export async function startLocalCloud(options: StartOptions): Promise<RunningLocalCloud> {
   const host = options.host ?? '127.0.0.1';
-  const log = options.quiet ? undefined : batchedLines('[fw local] ', (text) => process.stderr.write(text));
+  const printed = options.quiet || options.log ? undefined : batchedLines('[fw local] ', (text) => process.stderr.write(text));
+  const log = options.log ?? printed;
   const cloud = new LocalCloud({
     dataDir: options.dataDir,
     log,
@@ -98,7 +101,7 @@ export async function startLocalCloud(options: StartOptions): Promise<RunningLoc
   // Load balancer listeners get ports of their own on the same address.
   await cloud.loadBalancers.listen(host);
   let stopped: Promise<void> | undefined;
-  log?.flush();
+  printed?.flush();
   return {
     url,
     port,
@@ -114,7 +117,7 @@ export async function startLocalCloud(options: StartOptions): Promise<RunningLoc
           server.http.closeAllConnections();
         });
         await cloud.close();
-        log?.flush();
+        printed?.flush();
       })();
       return stopped;
     },

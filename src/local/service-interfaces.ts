@@ -10,6 +10,7 @@ import type { ApiResourceStore } from './state/api-resources';
 import type { LogStore } from './logs/store';
 import type { ParameterStore } from './ssm/parameters';
 import type { SecretStore } from './secretsmanager/secrets';
+import type { UserPoolStore } from './cognito/user-pools';
 
 /*
  * What the parts of the local cloud need from each other, as interfaces. `cloud.ts` (the
@@ -94,6 +95,8 @@ export interface Stores {
   readonly logs: LogStore;
   readonly ssm: ParameterStore;
   readonly secretsManager: SecretStore;
+  /** Cognito user pools, their clients, users and groups. */
+  readonly cognito: UserPoolStore;
 }
 
 /** What the stack engine needs: the stack store, parameters for SSM-typed parameters, and a hook to call when an operation ends. */

@@ -3,6 +3,7 @@ import type { ResourceProvider } from './provider';
 import { recordedProvider } from './recorded';
 import { s3BucketProvider } from './s3-bucket';
 import { secretProvider } from './secret';
+import * as cognito from './cognito';
 import * as gateway from './api-gateway';
 import * as lambda from './lambda';
 import * as simple from './simple';
@@ -28,6 +29,10 @@ const PROVIDERS: Record<string, ResourceProvider> = {
   'AWS::Events::EventBus': simple.eventBusProvider,
   'AWS::SSM::Parameter': simple.ssmParameterProvider,
   'AWS::SecretsManager::Secret': secretProvider,
+  'AWS::Cognito::UserPool': cognito.userPoolProvider,
+  'AWS::Cognito::UserPoolClient': cognito.userPoolClientProvider,
+  'AWS::Cognito::UserPoolGroup': cognito.userPoolGroupProvider,
+  'AWS::Cognito::UserPoolDomain': cognito.userPoolDomainProvider,
   'AWS::Lambda::Permission': simple.lambdaPermissionProvider,
   'AWS::Lambda::EventInvokeConfig': simple.lambdaEventInvokeConfigProvider,
   'AWS::Lambda::Function': lambda.lambdaFunctionProvider,
