@@ -35,6 +35,9 @@ export function notEnforced(cloud: Pick<Stores, 'stacks' | 's3' | 'cognito'> & P
       if (record.type === 'AWS::ApiGateway::Authorizer' && String(properties.Type).toUpperCase() === 'COGNITO_USER_POOLS' && !localPool) {
         lines.push(`${record.logicalId}: Cognito user pool authorizer not enforced (its pool is not in the local cloud); its methods refuse requests without a token and pass the token's claims unverified`);
       }
+      if (record.type === 'AWS::Cognito::UserPoolDomain') lines.push(`${record.logicalId}: hosted UI and OAuth endpoints not emulated (the domain is set on its pool)`);
+      const triggers = record.type === 'AWS::Cognito::UserPool' ? Object.keys((properties.LambdaConfig ?? {}) as object).sort() : [];
+      if (triggers.length > 0) lines.push(`${record.logicalId}: Lambda triggers not run (${triggers.join(', ')})`);
       // Serverless Framework writes `Policy: ""` when there is none.
       if (record.type === 'AWS::ApiGateway::RestApi' && properties.Policy !== undefined && properties.Policy !== '' && JSON.stringify(properties.Policy) !== '{}') {
         lines.push(`${record.logicalId}: resource policy not enforced`);

@@ -510,7 +510,15 @@ cognito('only sign-up, sign-in and token calls go unsigned; admin calls need a s
     { __type: 'NotAuthorizedException', message: 'Incorrect username or password.', Message: 'Incorrect username or password.' },
   ]);
   const report = await signedLocalFetch(`${context.t.cloud.url}/_fw/deploy-report?stack=shop-dev`, {}, ANY_LOCAL_CREDENTIALS);
-  assert.equal(((await report.json()) as { notEnforced: string[] }).notEnforced, ['AWS::Cognito::UserPoolDomain (Domain): recorded, not emulated']);
+  assert.equal(((await report.json()) as { notEnforced: string[] }).notEnforced, ['Domain: hosted UI and OAuth endpoints not emulated (the domain is set on its pool)']);
+});
+
+cognito('a pool\'s Lambda triggers are named in the deploy report as not run', async (context) => {
+  const pool = { Type: 'AWS::Cognito::UserPool', Properties: { LambdaConfig: { PreSignUp: 'arn:aws:lambda:us-east-1:000000000000:function:pre', CustomMessage: 'arn:aws:lambda:us-east-1:000000000000:function:msg' } } };
+  await context.t.cfn.send(new CreateStackCommand({ StackName: 'triggers-dev', TemplateBody: JSON.stringify({ Resources: { Pool: pool } }) }));
+  assert.is((await settle(context.t.cfn, 'triggers-dev')).StackStatus, 'CREATE_COMPLETE');
+  const report = await signedLocalFetch(`${context.t.cloud.url}/_fw/deploy-report?stack=triggers-dev`, {}, ANY_LOCAL_CREDENTIALS);
+  assert.equal(((await report.json()) as { notEnforced: string[] }).notEnforced, ['Pool: Lambda triggers not run (CustomMessage, PreSignUp)']);
 });
 
 cognito('pools, users and signing keys survive a restart', async (context) => {

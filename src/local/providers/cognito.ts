@@ -83,7 +83,7 @@ export const userPoolGroupProvider: ResourceProvider = {
   },
 };
 
-/** AWS::Cognito::UserPoolDomain: recorded on its pool (DescribeUserPool's Domain); the hosted UI is not emulated. */
+/** AWS::Cognito::UserPoolDomain: set on its pool (DescribeUserPool's Domain); the hosted UI is not served (the deploy report says so). */
 export const userPoolDomainProvider: ResourceProvider = {
   replaceOn: ['Domain', 'UserPoolId'],
   create(properties, context) {
@@ -91,7 +91,7 @@ export const userPoolDomainProvider: ResourceProvider = {
     const pool = store.get(String(properties.UserPoolId));
     pool.Domain = String(properties.Domain);
     store.save();
-    return { physicalId: pool.Domain, attributes: { CloudFrontDistribution: `d${randomSuffix(13).toLowerCase()}.cloudfront.net` }, emulated: false };
+    return { physicalId: pool.Domain, attributes: { CloudFrontDistribution: `d${randomSuffix(13).toLowerCase()}.cloudfront.net` } };
   },
   delete(record, context) {
     const store = context.cloud.cognito;
