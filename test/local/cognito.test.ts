@@ -29,7 +29,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { signedLocalFetch } from '../../src/local/access/sign';
 import { ANY_LOCAL_CREDENTIALS } from '../../src/local/access/credentials';
-import { failure, outputsOf, settle, startTestCloud, zip, type TestCloud } from './helpers';
+import { credentials, failure, outputsOf, settle, startTestCloud, zip, type TestCloud } from './helpers';
 
 interface Context {
   t: TestCloud;
@@ -511,6 +511,30 @@ cognito('only sign-up, sign-in and token calls go unsigned; admin calls need a s
   ]);
   const report = await signedLocalFetch(`${context.t.cloud.url}/_fw/deploy-report?stack=shop-dev`, {}, ANY_LOCAL_CREDENTIALS);
   assert.equal(((await report.json()) as { notEnforced: string[] }).notEnforced, ['Domain: hosted UI and OAuth endpoints not emulated (the domain is set on its pool)']);
+});
+
+cognito('with --require-credentials, sign-up and sign-in still go unsigned and administrator calls must be signed with the secret', async () => {
+  const strict = await startTestCloud(undefined, { credentials });
+  const admin = new CognitoIdentityProviderClient({ ...strict.config, maxAttempts: 1 });
+  const wrong = new CognitoIdentityProviderClient({ ...strict.config, credentials: { ...credentials, secretAccessKey: 'wrong' }, maxAttempts: 1 });
+  const anonymous = anonymousClient(strict);
+  try {
+    const { UserPool } = await admin.send(new CreateUserPoolCommand({ PoolName: 'strict' }));
+    const { UserPoolClient } = await admin.send(new CreateUserPoolClientCommand({ UserPoolId: UserPool!.Id, ClientName: 'app', ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH'] }));
+    await anonymous.send(new SignUpCommand({ ClientId: UserPoolClient!.ClientId, Username: 'gina', Password: 'Secret-Passw0rd!' }));
+    assert.equal(await errorOf(wrong.send(new AdminConfirmSignUpCommand({ UserPoolId: UserPool!.Id, Username: 'gina' }))), [
+      'InvalidSignatureException',
+      'The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details.',
+    ]);
+    await admin.send(new AdminConfirmSignUpCommand({ UserPoolId: UserPool!.Id, Username: 'gina' }));
+    const { AuthenticationResult } = await anonymous.send(new InitiateAuthCommand({ ClientId: UserPoolClient!.ClientId, AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: 'gina', PASSWORD: 'Secret-Passw0rd!' } }));
+    assert.is(claimsOf(AuthenticationResult!.IdToken!)['cognito:username'], 'gina');
+  } finally {
+    admin.destroy();
+    wrong.destroy();
+    anonymous.destroy();
+    await strict.stop();
+  }
 });
 
 cognito('a pool\'s Lambda triggers are named in the deploy report as not run', async (context) => {
