@@ -12,13 +12,16 @@ import {
   AdminInitiateAuthCommand,
   AdminListGroupsForUserCommand,
   AdminSetUserPasswordCommand,
+  ChangePasswordCommand,
   CognitoIdentityProviderClient,
+  ConfirmForgotPasswordCommand,
   ConfirmSignUpCommand,
   CreateUserPoolClientCommand,
   CreateUserPoolCommand,
   DeleteUserPoolCommand,
   DescribeUserPoolClientCommand,
   DescribeUserPoolCommand,
+  ForgotPasswordCommand,
   GetUserCommand,
   InitiateAuthCommand,
   ListUserPoolClientsCommand,
@@ -159,8 +162,8 @@ async function call(url: string, headers: Record<string, string> = {}) {
 }
 
 /** The code `fw local start` prints where AWS would mail it. */
-function codeFor(context: Context, poolId: string, username: string): string {
-  const line = context.lines.filter((candidate) => candidate.startsWith(`Cognito ${poolId}: confirmation code of ${username} is `)).pop();
+function codeFor(context: Context, poolId: string, username: string, what = 'confirmation code'): string {
+  const line = context.lines.filter((candidate) => candidate.startsWith(`Cognito ${poolId}: ${what} of ${username} is `)).pop();
   assert.ok(line, `no code logged for ${username}: ${context.lines.join('\n')}`);
   return line.split(' ').pop()!;
 }
@@ -543,6 +546,23 @@ cognito('a pool\'s Lambda triggers are named in the deploy report as not run', a
   assert.is((await settle(context.t.cfn, 'triggers-dev')).StackStatus, 'CREATE_COMPLETE');
   const report = await signedLocalFetch(`${context.t.cloud.url}/_fw/deploy-report?stack=triggers-dev`, {}, ANY_LOCAL_CREDENTIALS);
   assert.equal(((await report.json()) as { notEnforced: string[] }).notEnforced, ['Pool: Lambda triggers not run (CustomMessage, PreSignUp)']);
+});
+
+cognito('a forgotten password is reset with the code in the log; a signed-in user changes theirs with the access token', async (context) => {
+  const { outputs, anonymous } = context;
+  const clientId = outputs.WebClientId;
+  const forgot = await anonymous.send(new ForgotPasswordCommand({ ClientId: clientId, Username: 'alice' }));
+  assert.equal(forgot.CodeDeliveryDetails, { Destination: 'a***@e***', DeliveryMedium: 'EMAIL', AttributeName: 'email' });
+  const reset = (code: string, password: string) => anonymous.send(new ConfirmForgotPasswordCommand({ ClientId: clientId, Username: 'alice', ConfirmationCode: code, Password: password }));
+  assert.equal(await errorOf(reset('000000x', 'Reset-Passw0rd')), ['CodeMismatchException', 'Invalid verification code provided, please try again.']);
+  const code = codeFor(context, outputs.PoolId, 'alice', 'password reset code');
+  assert.equal(await errorOf(reset(code, 'weak')), ['InvalidPasswordException', 'Password did not conform with policy: Password not long enough']);
+  await reset(code, 'Reset-Passw0rd');
+  const { AuthenticationResult } = await anonymous.send(new InitiateAuthCommand({ ClientId: clientId, AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: 'alice', PASSWORD: 'Reset-Passw0rd' } }));
+  const change = (previous: string) => anonymous.send(new ChangePasswordCommand({ AccessToken: AuthenticationResult!.AccessToken, PreviousPassword: previous, ProposedPassword: PASSWORD }));
+  assert.equal(await errorOf(change(PASSWORD)), ['NotAuthorizedException', 'Incorrect username or password.']);
+  await change('Reset-Passw0rd');
+  assert.is(claimsOf((await signInAs(context, 'alice')).id)['cognito:username'], 'alice');
 });
 
 cognito('pools, users and signing keys survive a restart', async (context) => {

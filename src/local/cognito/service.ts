@@ -283,6 +283,33 @@ export class CognitoApi {
         const { user } = this.tokenUser(input.AccessToken);
         return { Username: user.Username, UserAttributes: attributeList(user.attributes) };
       }
+      case 'ForgotPassword': {
+        const { pool, client } = store.client(input.ClientId);
+        this.checkSecretHash(client, input.Username, input.SecretHash);
+        const user = store.findUser(pool, input.Username);
+        if (!user) {
+          if (client.PreventUserExistenceErrors === 'ENABLED') return { CodeDeliveryDetails: { Destination: '', DeliveryMedium: 'EMAIL', AttributeName: 'email' } };
+          throw userNotFound();
+        }
+        this.sendCode(pool, user, 'password reset code');
+        return { CodeDeliveryDetails: deliveryDetails(pool, user) ?? { DeliveryMedium: 'EMAIL', AttributeName: 'email', Destination: '' } };
+      }
+      case 'ConfirmForgotPassword': {
+        const { pool, client } = store.client(input.ClientId);
+        this.checkSecretHash(client, input.Username, input.SecretHash);
+        const user = store.user(pool, input.Username);
+        if (typeof input.ConfirmationCode !== 'string' || input.ConfirmationCode !== user.resetCode) throw new AwsError('CodeMismatchException', 'Invalid verification code provided, please try again.');
+        const password = checkPassword(input.Password, pool.PasswordPolicy);
+        delete user.resetCode;
+        store.setPassword(user, password, 'CONFIRMED');
+        return {};
+      }
+      case 'ChangePassword': {
+        const { pool, user } = this.tokenUser(input.AccessToken);
+        if (typeof input.PreviousPassword !== 'string' || !passwordMatches(user, input.PreviousPassword)) throw notAuthorized(INCORRECT);
+        store.setPassword(user, checkPassword(input.ProposedPassword, pool.PasswordPolicy), user.UserStatus);
+        return {};
+      }
       case 'GlobalSignOut': {
         const { pool, user } = this.tokenUser(input.AccessToken);
         this.store.revokeRefreshTokens(pool.Id, user.Username);
@@ -397,9 +424,9 @@ export class CognitoApi {
   }
 
   /** The code AWS would mail or text: the developer reads it in `fw local start`'s output (or confirms with AdminConfirmSignUp). */
-  private sendCode(pool: UserPool, user: PoolUser): void {
-    const code = this.store.confirmationCode(user);
-    this.cloud.log(`Cognito ${pool.Id}: confirmation code of ${user.Username} is ${code}`);
+  private sendCode(pool: UserPool, user: PoolUser, what: 'confirmation code' | 'password reset code' = 'confirmation code'): void {
+    const code = this.store.newCode(user, what === 'confirmation code' ? 'confirmationCode' : 'resetCode');
+    this.cloud.log(`Cognito ${pool.Id}: ${what} of ${user.Username} is ${code}`);
   }
 
   private confirm(pool: UserPool, user: PoolUser): void {

@@ -40,6 +40,8 @@ export interface PoolUser {
   password?: string;
   /** The code ConfirmSignUp expects, while the user is unconfirmed. */
   confirmationCode?: string;
+  /** The code ConfirmForgotPassword expects, after ForgotPassword. */
+  resetCode?: string;
   groups: string[];
 }
 
@@ -326,10 +328,12 @@ export class UserPoolStore {
     this.save();
   }
 
-  confirmationCode(user: PoolUser): string {
-    user.confirmationCode = String(randomInt(1_000_000)).padStart(6, '0');
+  /** A new six-digit code, what Cognito would mail or text. */
+  newCode(user: PoolUser, kind: 'confirmationCode' | 'resetCode'): string {
+    const code = String(randomInt(1_000_000)).padStart(6, '0');
+    user[kind] = code;
     this.save();
-    return user.confirmationCode;
+    return code;
   }
 
   issueRefreshToken(grant: RefreshGrant): string {
