@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AwsError } from '../protocol/errors';
 import { jsonResponse, type LocalResponse } from '../http';
-import type { CloudIdentity, Diagnostics, Stores } from '../service-interfaces';
+import type { CloudIdentity, Diagnostics, FunctionInvoker, Stores } from '../service-interfaces';
 import { API_SCOPE, issueTokens, poolIdOfToken, poolIssuer, verifyPoolToken } from './tokens';
 import {
   applyClientSettings,
@@ -24,7 +24,7 @@ import {
 const JSON_11 = 'application/x-amz-json-1.1';
 
 
-type Services = CloudIdentity & Diagnostics & Pick<Stores, 'cognito'>;
+type Services = CloudIdentity & Diagnostics & Pick<Stores, 'cognito'> & { readonly functions: FunctionInvoker };
 type Input = Record<string, unknown>;
 
 const notAuthorized = (message: string) => new AwsError('NotAuthorizedException', message);
@@ -139,13 +139,13 @@ export class CognitoApi {
     return this.cloud.cognito;
   }
 
-  handle(operation: string, input: Input, region: string): LocalResponse {
-    const result = this.result(operation, input, region);
+  async handle(operation: string, input: Input, region: string): Promise<LocalResponse> {
+    const result = await this.result(operation, input, region);
     if (result === undefined) throw new AwsError('UnknownOperationException', `not emulated: Cognito user pools ${operation}`);
     return jsonResponse(result, 200, JSON_11);
   }
 
-  private result(operation: string, input: Input, region: string): Record<string, unknown> | undefined {
+  private result(operation: string, input: Input, region: string): Record<string, unknown> | Promise<Record<string, unknown>> | undefined {
     const store = this.store;
     switch (operation) {
       case 'CreateUserPool': {
@@ -254,15 +254,13 @@ export class CognitoApi {
         const user = store.user(pool, input.Username);
         if (user.UserStatus !== 'UNCONFIRMED') throw notAuthorized(`User cannot be confirmed. Current status is ${user.UserStatus}`);
         if (typeof input.ConfirmationCode !== 'string' || input.ConfirmationCode !== user.confirmationCode) throw new AwsError('CodeMismatchException', 'Invalid verification code provided, please try again.');
-        this.confirm(pool, user);
-        return {};
+        return this.confirm(pool, user, client.ClientId).then(() => ({}));
       }
       case 'AdminConfirmSignUp': {
         const pool = store.get(input.UserPoolId);
         const user = store.user(pool, input.Username);
         if (user.UserStatus !== 'UNCONFIRMED') throw notAuthorized(`User cannot be confirmed. Current status is ${user.UserStatus}`);
-        this.confirm(pool, user);
-        return {};
+        return this.confirm(pool, user, undefined).then(() => ({}));
       }
       case 'ResendConfirmationCode': {
         const { pool, client } = store.client(input.ClientId);
@@ -409,7 +407,7 @@ export class CognitoApi {
     return { User: userRecord(user) };
   }
 
-  private signUp(input: Input): Record<string, unknown> {
+  private async signUp(input: Input): Promise<Record<string, unknown>> {
     const store = this.store;
     const { pool, client } = store.client(input.ClientId);
     if (pool.AllowAdminCreateUserOnly) throw notAuthorized('SignUp is not permitted for this user pool');
@@ -417,10 +415,54 @@ export class CognitoApi {
     this.checkSecretHash(client, input.Username, input.SecretHash);
     const password = checkPassword(input.Password, pool.PasswordPolicy);
     if (store.findUser(pool, input.Username)) throw usernameExists(pool);
-    const user = store.addUser(pool, { name: input.Username, attributes: attributesOf(input.UserAttributes, 'UserAttributes'), password, status: 'UNCONFIRMED' });
+    const attributes = attributesOf(input.UserAttributes, 'UserAttributes');
+    const decided = await this.trigger(pool, 'PreSignUp', 'PreSignUp_SignUp', { userName: String(input.Username), clientId: client.ClientId }, {
+      request: { userAttributes: attributes, validationData: attributesOf(input.ValidationData, 'ValidationData'), ...(input.ClientMetadata ? { clientMetadata: input.ClientMetadata } : {}) },
+      response: { autoConfirmUser: false, autoVerifyEmail: false, autoVerifyPhone: false },
+    });
+    const autoConfirm = decided?.autoConfirmUser === true;
+    if (decided?.autoVerifyEmail === true && attributes.email !== undefined) attributes.email_verified = 'true';
+    if (decided?.autoVerifyPhone === true && attributes.phone_number !== undefined) attributes.phone_number_verified = 'true';
+    const user = store.addUser(pool, { name: input.Username, attributes, password, status: autoConfirm ? 'CONFIRMED' : 'UNCONFIRMED' });
+    if (autoConfirm) return { UserConfirmed: true, UserSub: user.attributes.sub };
     this.sendCode(pool, user);
     const details = deliveryDetails(pool, user);
     return { UserConfirmed: false, UserSub: user.attributes.sub, ...(details ? { CodeDeliveryDetails: details } : {}) };
+  }
+
+  /**
+   * Runs the pool's Lambda trigger (`LambdaConfig.<name>`) with Cognito's event and returns the event's
+   * `response` as the function gave it back; a failing function fails the call as Cognito does.
+   */
+  private async trigger(
+    pool: UserPool,
+    name: 'PreSignUp' | 'PostConfirmation',
+    triggerSource: string,
+    who: { userName: string; clientId?: string },
+    parts: { request: Record<string, unknown>; response: Record<string, unknown> },
+  ): Promise<Record<string, unknown> | undefined> {
+    const arn = (pool.settings.LambdaConfig as Record<string, unknown> | undefined)?.[name];
+    if (typeof arn !== 'string') return undefined;
+    const event = {
+      version: '1',
+      region: pool.Id.split('_')[0],
+      userPoolId: pool.Id,
+      userName: who.userName,
+      callerContext: { awsSdkVersion: 'aws-sdk-unknown-unknown', clientId: who.clientId ?? 'CLIENT_ID_NOT_APPLICABLE' },
+      triggerSource,
+      ...parts,
+    };
+    const outcome = await this.cloud.functions.invoke(arn, event);
+    let returned: Record<string, unknown> | undefined;
+    try {
+      returned = JSON.parse(outcome.payload) as Record<string, unknown>;
+    } catch {
+      returned = undefined;
+    }
+    if (outcome.functionError) {
+      throw new AwsError('UserLambdaValidationException', `${name} failed with error ${String(returned?.errorMessage ?? 'Unhandled')}.`);
+    }
+    return (returned?.response ?? undefined) as Record<string, unknown> | undefined;
   }
 
   /** The code AWS would mail or text: the developer reads it in `fw local start`'s output (or confirms with AdminConfirmSignUp). */
@@ -429,12 +471,15 @@ export class CognitoApi {
     this.cloud.log(`Cognito ${pool.Id}: ${what} of ${user.Username} is ${code}`);
   }
 
-  private confirm(pool: UserPool, user: PoolUser): void {
+  /** Confirms the user, then runs the PostConfirmation trigger (whose failure fails the call, the user staying confirmed, as on AWS). */
+  private async confirm(pool: UserPool, user: PoolUser, clientId: string | undefined): Promise<void> {
     user.UserStatus = 'CONFIRMED';
     delete user.confirmationCode;
     for (const attribute of pool.AutoVerifiedAttributes ?? []) if (user.attributes[attribute] !== undefined) user.attributes[`${attribute}_verified`] = 'true';
     user.UserLastModifiedDate = now();
     this.store.save();
+    const userAttributes = { ...user.attributes, 'cognito:user_status': 'CONFIRMED' };
+    await this.trigger(pool, 'PostConfirmation', 'PostConfirmation_ConfirmSignUp', { userName: user.Username, clientId }, { request: { userAttributes }, response: {} });
   }
 
   /** SECRET_HASH: Base64(HMAC-SHA256(client secret, user name + client id)), required of a client with a secret. */
