@@ -72,7 +72,7 @@ const SIGNED_SERVICES = new Set<string>(['cloudformation', 'sts', 'iam', 'sns', 
 export function serviceOf(request: LocalRequest): Service {
   if (request.path.startsWith('/_fw/') || isGatewayRequest(request.path, request.hostname)) return 'gateway';
   // A local user pool's issuer documents (no bucket name has an upper-case letter or `_`).
-  if (request.method === 'GET' && POOL_WELL_KNOWN_PATH.test(request.path)) return 'cognito-idp';
+  if ((request.method === 'GET' || request.method === 'HEAD') && POOL_WELL_KNOWN_PATH.test(request.path)) return 'cognito-idp';
   const target = header(request, 'x-amz-target');
   if (target) {
     const service = TARGET_PREFIXES[target.split('.')[0]];
@@ -276,7 +276,7 @@ export class LocalServer {
     if (service === 'gateway') return this.gateway.handle(request);
     if (service === 'cognito-idp') {
       const wellKnown = POOL_WELL_KNOWN_PATH.exec(request.path);
-      if (wellKnown && request.method === 'GET') return poolWellKnown(this.cloud, wellKnown[1], wellKnown[2]);
+      if (wellKnown && (request.method === 'GET' || request.method === 'HEAD')) return poolWellKnown(this.cloud, wellKnown[1], wellKnown[2]);
       const operation = (header(request, 'x-amz-target') ?? '').split('.')[1] ?? '';
       return this.cognito.handle(operation, jsonInput(service, operation, request.body), request.region);
     }

@@ -1,4 +1,4 @@
-import { applyClientSettings, applyPoolSettings } from '../cognito/user-pools';
+import { applyClientSettings, applyPoolSettings, clientNotFound, groupNotFound } from '../cognito/user-pools';
 import { generatedName, randomSuffix } from './names';
 import type { ProviderContext, Provisioned, ResourceProvider } from './provider';
 
@@ -40,7 +40,9 @@ export const userPoolClientProvider: ResourceProvider = {
   },
   update(properties, previous, context) {
     const store = context.cloud.cognito;
-    const client = store.get(String(properties.UserPoolId)).clients[previous.physicalId];
+    const pool = store.get(String(properties.UserPoolId));
+    if (!Object.hasOwn(pool.clients, previous.physicalId)) throw clientNotFound(previous.physicalId);
+    const client = pool.clients[previous.physicalId];
     client.ClientName = String(properties.ClientName ?? context.logicalId);
     applyClientSettings(client, properties);
     store.save();
@@ -68,7 +70,9 @@ export const userPoolGroupProvider: ResourceProvider = {
   },
   update(properties, previous, context) {
     const store = context.cloud.cognito;
-    const group = store.get(String(properties.UserPoolId)).groups[previous.physicalId];
+    const pool = store.get(String(properties.UserPoolId));
+    if (!Object.hasOwn(pool.groups, previous.physicalId)) throw groupNotFound();
+    const group = pool.groups[previous.physicalId];
     Object.assign(group, { Description: properties.Description, Precedence: properties.Precedence === undefined ? undefined : Number(properties.Precedence), RoleArn: properties.RoleArn });
     store.save();
     return { physicalId: previous.physicalId };
