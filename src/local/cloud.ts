@@ -28,6 +28,7 @@ import { SecretStore } from './secretsmanager/secrets';
 import { SesStore } from './ses/store';
 import { SesOutbox } from './ses/outbox';
 import { KeyStore } from './kms/keys';
+import { UserPoolStore } from './cognito/user-pools';
 import { RoleStore } from './iam/roles';
 import { CustomMetrics } from './cloudwatch/custom-metrics';
 import { StepFunctions } from './stepfunctions/step-functions';
@@ -77,6 +78,7 @@ export class LocalCloud implements LocalServices {
   readonly kms: KeyStore;
   /** State machines and their executions (stepfunctions/). */
   readonly stepFunctions: StepFunctions;
+  readonly cognito: UserPoolStore;
   readonly iam: RoleStore;
   /** ECR repositories and the images recorded in them (ecr/service.ts). */
   readonly ecr: ImageRepositoryStore;
@@ -124,6 +126,7 @@ export class LocalCloud implements LocalServices {
     this.ses = new SesStore(this.dataDir);
     this.sesOutbox = new SesOutbox(this.dataDir, (line) => this.log(line));
     this.kms = new KeyStore(this.dataDir, this.accountId);
+    this.cognito = new UserPoolStore(this.dataDir);
     this.iam = new RoleStore(this.dataDir);
     this.ecr = new ImageRepositoryStore(this.dataDir);
     this.apiResources = new ApiResourceStore(this.dataDir);

@@ -8,11 +8,14 @@ import { jsonResponse, type LocalRequest, type LocalResponse } from './http';
 
 export const DEPLOY_REPORT_PATH = '/_fw/deploy-report';
 
+/** The user pool Lambda triggers the local Cognito runs. */
+const RUN_TRIGGERS = new Set(['PreSignUp', 'PostConfirmation']);
+
 /**
  * The parts of a deployed stack (and its nested stacks) that deploy but do not
  * behave locally as on AWS, one line each: what `fw deploy --local` warns about.
  */
-export function notEnforced(cloud: Pick<Stores, 'stacks' | 's3'> & Pick<DeployedResources, 'resources'>, stack: StackRecord): string[] {
+export function notEnforced(cloud: Pick<Stores, 'stacks' | 's3' | 'cognito'> & Pick<DeployedResources, 'resources'>, stack: StackRecord): string[] {
   const layers = new Set(cloud.resources(LAYER_VERSION_TYPE).map(({ record }) => record.physicalId));
   const recorded = new Map<string, string[]>();
   const lines: string[] = [];
@@ -32,9 +35,15 @@ export function notEnforced(cloud: Pick<Stores, 'stacks' | 's3'> & Pick<Deployed
       // serves plain HTTP, so there is nothing a user could expect it to do here.
       const deploymentBucketPolicy = record.logicalId === 'ServerlessDeploymentBucketPolicy';
       if (!record.emulated && !sqsMapping && !deploymentBucketPolicy) recorded.set(record.type, [...(recorded.get(record.type) ?? []), record.logicalId]);
-      if (record.type === 'AWS::ApiGateway::Authorizer' && String(properties.Type).toUpperCase() === 'COGNITO_USER_POOLS') {
-        lines.push(`${record.logicalId}: Cognito user pool authorizer not enforced (no local Cognito); its methods refuse requests without a token and pass the token's claims unverified`);
+      // On a pool of the local Cognito the authorizer verifies tokens as API Gateway does.
+      const localPool = ((properties.ProviderARNs as unknown[] | undefined) ?? []).some((arn) => cloud.cognito.find(String(arn).split('/').pop() ?? '') !== undefined);
+      if (record.type === 'AWS::ApiGateway::Authorizer' && String(properties.Type).toUpperCase() === 'COGNITO_USER_POOLS' && !localPool) {
+        lines.push(`${record.logicalId}: Cognito user pool authorizer not enforced (its pool is not in the local cloud); its methods refuse requests without a token and pass the token's claims unverified`);
       }
+      if (record.type === 'AWS::Cognito::UserPoolDomain') lines.push(`${record.logicalId}: hosted UI and OAuth endpoints not emulated (the domain is set on its pool)`);
+      // PreSignUp and PostConfirmation run (cognito/service.ts); the others do not.
+      const triggers = record.type === 'AWS::Cognito::UserPool' ? Object.keys((properties.LambdaConfig ?? {}) as object).filter((name) => !RUN_TRIGGERS.has(name)).sort() : [];
+      if (triggers.length > 0) lines.push(`${record.logicalId}: Lambda triggers not run (${triggers.join(', ')})`);
       // Serverless Framework writes `Policy: ""` when there is none.
       if (record.type === 'AWS::ApiGateway::RestApi' && properties.Policy !== undefined && properties.Policy !== '' && JSON.stringify(properties.Policy) !== '{}') {
         lines.push(`${record.logicalId}: resource policy not enforced`);
@@ -144,7 +153,7 @@ function stackTree(cloud: Pick<Stores, 'stacks'>, stack: StackRecord, ids = new 
 }
 
 /** `GET /_fw/deploy-report?stack=NAME`: what `fw deploy` prints after deploying to the local cloud. */
-export async function deployReportResponse(cloud: Pick<Stores, 'stacks' | 's3'> & Pick<DeployedResources, 'resources'> & { loadBalancers: LoadBalancerEndpoints }, request: LocalRequest): Promise<LocalResponse | undefined> {
+export async function deployReportResponse(cloud: Pick<Stores, 'stacks' | 's3' | 'cognito'> & Pick<DeployedResources, 'resources'> & { loadBalancers: LoadBalancerEndpoints }, request: LocalRequest): Promise<LocalResponse | undefined> {
   if (request.path !== DEPLOY_REPORT_PATH) return undefined;
   const name = request.search.get('stack') ?? '';
   const stack = cloud.stacks.find(name);

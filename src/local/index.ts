@@ -23,7 +23,7 @@ export interface StartOptions {
   dataDir: string;
   /** No diagnostics on stderr. */
   quiet?: boolean;
-  /** Where diagnostic lines go instead of stderr (without the `[fw local] ` prefix); tests read them. */
+  /** Where diagnostics go instead of stderr (Cognito's confirmation codes among them). */
   log?: (line: string) => void;
   /** Browser origins allowed to call the management APIs; `*` for any. Default none. */
   allowOrigins?: readonly string[];
@@ -68,7 +68,8 @@ function interfaceUrls(port: number): string[] {
 /** Starts the local cloud: every emulated AWS API on one port, state under dataDir. */
 export async function startLocalCloud(options: StartOptions): Promise<RunningLocalCloud> {
   const host = options.host ?? '127.0.0.1';
-  const log = options.quiet || options.log ? undefined : batchedLines('[fw local] ', (text) => process.stderr.write(text));
+  const printed = options.quiet || options.log ? undefined : batchedLines('[fw local] ', (text) => process.stderr.write(text));
+  const log = options.log ?? printed;
   const cloud = new LocalCloud({
     dataDir: options.dataDir,
     log: options.log ?? log,
@@ -101,7 +102,7 @@ export async function startLocalCloud(options: StartOptions): Promise<RunningLoc
   await cloud.loadBalancers.listen(host);
   cloud.started();
   let stopped: Promise<void> | undefined;
-  log?.flush();
+  printed?.flush();
   return {
     url,
     port,
@@ -117,7 +118,7 @@ export async function startLocalCloud(options: StartOptions): Promise<RunningLoc
           server.http.closeAllConnections();
         });
         await cloud.close();
-        log?.flush();
+        printed?.flush();
       })();
       return stopped;
     },

@@ -29,6 +29,8 @@ import { logsApi } from './logs/service';
 import { publish, snsAction } from './sns/service';
 import { ssmApi } from './ssm/service';
 import { secretsManagerApi } from './secretsmanager/service';
+import { CognitoApi, poolWellKnown } from './cognito/service';
+import { POOL_WELL_KNOWN_PATH } from './cognito/public-endpoints';
 import { stsAction } from './sts/service';
 import { sesAction } from './ses/service';
 import { SES_V2_PREFIX, sesV2Api } from './ses/v2';
@@ -36,11 +38,11 @@ import { kmsApi } from './kms/service';
 import { stepFunctionsApi } from './stepfunctions/service';
 import type { StackRole } from './iam/roles';
 
-type Service = 'unserved' | 'cloudformation' | 'sts' | 'iam' | 'sns' | 'ses' | 'kms' | 'sqs' | 'lambda' | 'logs' | 'ssm' | 'secretsmanager' | 'states' | 'dynamodb' | 'dynamodbstreams' | 'ecr' | 'events' | 'apigateway' | 'kinesis' | 'monitoring' | 'gateway' | 's3';
+type Service = 'unserved' | 'cloudformation' | 'sts' | 'iam' | 'sns' | 'ses' | 'kms' | 'sqs' | 'lambda' | 'logs' | 'ssm' | 'secretsmanager' | 'states' | 'cognito-idp' | 'dynamodb' | 'dynamodbstreams' | 'ecr' | 'events' | 'apigateway' | 'kinesis' | 'monitoring' | 'gateway' | 's3';
 
 const QUERY_VERSIONS: Record<string, Service> = { '2010-05-15': 'cloudformation', '2011-06-15': 'sts', '2010-05-08': 'iam', '2010-03-31': 'sns', '2012-11-05': 'sqs', '2010-08-01': 'monitoring', '2010-12-01': 'ses' };
 
-const TARGET_PREFIXES: Record<string, Service> = { TrentService: 'kms', Logs_20140328: 'logs', AmazonSSM: 'ssm', secretsmanager: 'secretsmanager', AWSStepFunctions: 'states', DynamoDB_20120810: 'dynamodb', DynamoDBStreams_20120810: 'dynamodbstreams', AmazonSQS: 'sqs', AWSEvents: 'events', Kinesis_20131202: 'kinesis', GraniteServiceVersion20100801: 'monitoring', AmazonEC2ContainerRegistry_V20150921: 'ecr' };
+const TARGET_PREFIXES: Record<string, Service> = { TrentService: 'kms', Logs_20140328: 'logs', AmazonSSM: 'ssm', secretsmanager: 'secretsmanager', AWSStepFunctions: 'states', DynamoDB_20120810: 'dynamodb', DynamoDBStreams_20120810: 'dynamodbstreams', AmazonSQS: 'sqs', AWSEvents: 'events', Kinesis_20131202: 'kinesis', GraniteServiceVersion20100801: 'monitoring', AmazonEC2ContainerRegistry_V20150921: 'ecr', AWSCognitoIdentityProviderService: 'cognito-idp' };
 
 /** How "not emulated" answers name a service, by its local name, credential scope or JSON target prefix. */
 const SERVICE_NAMES: Record<string, string> = {
@@ -63,7 +65,7 @@ const SERVICE_NAMES: Record<string, string> = {
 };
 
 /** Credential-scope service names that are also the local service's name. */
-const SIGNED_SERVICES = new Set<string>(['cloudformation', 'sts', 'iam', 'sns', 'ses', 'kms', 'sqs', 'logs', 'ssm', 'secretsmanager', 'states', 'lambda', 'dynamodb', 'events', 'apigateway', 'kinesis', 'ecr', 's3', 'monitoring']);
+const SIGNED_SERVICES = new Set<string>(['cloudformation', 'sts', 'iam', 'sns', 'ses', 'kms', 'sqs', 'logs', 'ssm', 'secretsmanager', 'states', 'cognito-idp', 'lambda', 'dynamodb', 'events', 'apigateway', 'kinesis', 'ecr', 's3', 'monitoring']);
 
 /**
  * Which AWS service a request is for, the way the SDK and the AWS CLI address
@@ -72,6 +74,8 @@ const SIGNED_SERVICES = new Set<string>(['cloudformation', 'sts', 'iam', 'sns', 
  */
 export function serviceOf(request: LocalRequest): Service {
   if (request.path.startsWith('/_fw/') || isGatewayRequest(request.path, request.hostname)) return 'gateway';
+  // A local user pool's issuer documents (no bucket name has an upper-case letter or `_`).
+  if ((request.method === 'GET' || request.method === 'HEAD') && POOL_WELL_KNOWN_PATH.test(request.path)) return 'cognito-idp';
   const target = header(request, 'x-amz-target');
   if (target) {
     const service = TARGET_PREFIXES[target.split('.')[0]];
@@ -144,6 +148,7 @@ export class LocalServer {
   private readonly gateway: GatewayRouter;
   private readonly sqs: SqsApi;
   private readonly restStages: RestStages;
+  private readonly cognito: CognitoApi;
   readonly http: Server;
 
   constructor(
@@ -154,6 +159,7 @@ export class LocalServer {
     this.s3 = new S3Api(cloud.s3, (fields) => access.verifyPostPolicy(fields));
     this.gateway = new GatewayRouter(cloud);
     this.sqs = new SqsApi(cloud);
+    this.cognito = new CognitoApi(cloud);
     this.restStages = new RestStages(cloud.dataDir, type => cloud.resources(type).map(({ record }) => record));
     cloud.stepFunctions.callApi = (target, input, region) => this.callJsonApi(target, input, region);
     cloud.sendToDestination = (arn, message, attributes, event) => {
@@ -277,6 +283,12 @@ export class LocalServer {
 
   private async serveJson(service: Service, request: LocalRequest): Promise<LocalResponse | undefined> {
     if (service === 'gateway') return this.gateway.handle(request);
+    if (service === 'cognito-idp') {
+      const wellKnown = POOL_WELL_KNOWN_PATH.exec(request.path);
+      if (wellKnown && (request.method === 'GET' || request.method === 'HEAD')) return poolWellKnown(this.cloud, wellKnown[1], wellKnown[2]);
+      const operation = (header(request, 'x-amz-target') ?? '').split('.')[1] ?? '';
+      return this.cognito.handle(operation, jsonInput(service, operation, request.body), request.region);
+    }
     if (service === 'lambda') return lambdaApi(this.cloud, request);
     if (service === 'apigateway') return this.restStages.handle(request) ?? apiGatewayApi(() => this.cloud.resources('AWS::ApiGateway::ApiKey').map(({ record }) => record), request);
     if (service === 'logs' || service === 'ssm' || service === 'secretsmanager' || service === 'states' || service === 'kms' || service === 'dynamodb' || service === 'dynamodbstreams' || service === 'events' || service === 'sqs' || service === 'kinesis' || service === 'monitoring' || service === 'ecr') {

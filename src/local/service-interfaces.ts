@@ -15,6 +15,7 @@ import type { SesStore } from './ses/store';
 import type { SesOutbox } from './ses/outbox';
 import type { KeyStore } from './kms/keys';
 import type { StepFunctions } from './stepfunctions/step-functions';
+import type { UserPoolStore } from './cognito/user-pools';
 
 /*
  * What the parts of the local cloud need from each other, as interfaces. `cloud.ts` (the
@@ -105,6 +106,8 @@ export interface Stores {
   readonly kms: KeyStore;
   /** Tags the services' tagging APIs set and removed, by resource ARN. */
   readonly tags: ResourceTags;
+  /** Cognito user pools, their clients, users and groups. */
+  readonly cognito: UserPoolStore;
 }
 
 /** What the stack engine needs: the stack store, parameters for SSM-typed parameters, and a hook to call when an operation ends. */

@@ -130,7 +130,7 @@ guarded('fw deploy lists the API keys and, once, what the local cloud does not e
     [
       '',
       'Warning: the local cloud does not enforce or emulate these parts of guarded-dev (they deploy, but do not behave as on AWS):',
-      "  - PoolApiGatewayAuthorizer: Cognito user pool authorizer not enforced (no local Cognito); its methods refuse requests without a token and pass the token's claims unverified",
+      "  - PoolApiGatewayAuthorizer: Cognito user pool authorizer not enforced (its pool is not in the local cloud); its methods refuse requests without a token and pass the token's claims unverified",
       '',
     ].join('\n'),
   );

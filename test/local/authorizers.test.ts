@@ -144,7 +144,7 @@ function template(issuer: string, foreignIssuer: string) {
       },
       CognitoAuthorizer: {
         Type: 'AWS::ApiGateway::Authorizer',
-        Properties: { RestApiId: { Ref: 'RestApi' }, Name: 'pool', Type: 'COGNITO_USER_POOLS', IdentitySource: 'method.request.header.Authorization', ProviderARNs: [fnArn('UserPool')] },
+        Properties: { RestApiId: { Ref: 'RestApi' }, Name: 'pool', Type: 'COGNITO_USER_POOLS', IdentitySource: 'method.request.header.Authorization', ProviderARNs: ['arn:aws:cognito-idp:us-east-1:000000000000:userpool/us-east-1_NotLocal1'] },
       },
       RestMethodToken: restMethod('RestResourceToken', { AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: 'TokenAuthorizer' } }),
       RestMethodRequest: restMethod('RestResourceRequest', { AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: 'RequestAuthorizer' } }),
@@ -450,7 +450,7 @@ auth('a function URL with AuthType AWS_IAM wants a SigV4 signature for lambda', 
   ]);
 });
 
-auth('Cognito user pool authorizer: no token is 401; with one, the response says the token was not verified', async (context) => {
+auth('Cognito user pool authorizer on a pool that is not local: no token is 401; with one, the response says the token was not verified', async (context) => {
   const missing = await call(`${context.rest}/cognito`);
   assert.equal([missing.status, missing.body], [401, { message: 'Unauthorized' }]);
   const jwt = await token(context, '--audience', 'pool-client', '--claims', '{"sub":"u3"}');
@@ -503,8 +503,7 @@ auth('the local cloud reports what it does not enforce or emulate in the stack, 
   assert.equal(await signed.json(), {
     stack: 'auth-dev',
     notEnforced: [
-      'AWS::Cognito::UserPool (UserPool): recorded, not emulated',
-      "CognitoAuthorizer: Cognito user pool authorizer not enforced (no local Cognito); its methods refuse requests without a token and pass the token's claims unverified",
+      "CognitoAuthorizer: Cognito user pool authorizer not enforced (its pool is not in the local cloud); its methods refuse requests without a token and pass the token's claims unverified",
       'RestApi: resource policy not enforced',
       'ThrottledPlan: stage or method throttling not applied (usage plan throttles and quotas are)',
     ],

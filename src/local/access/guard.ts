@@ -12,6 +12,7 @@ import type { LocalCredentials } from './credentials';
 import { HostAllowList, hostnameOf } from './hosts';
 import { OriginAllowList } from './origins';
 import { isFormUpload } from '../s3/post-object';
+import { isUnsignedCognitoTarget, POOL_WELL_KNOWN_PATH } from '../cognito/public-endpoints';
 import { postPolicySignatureHolds, presignedExpired, signatureOf, unsignedAmzHeaders, verifySignature, type Signature } from './signature';
 
 export interface AccessOptions {
@@ -31,13 +32,13 @@ export interface AccessOptions {
 type Protocol = 'query' | 'json' | 's3' | 'gateway';
 
 /**
- * The local cloud's own endpoints that anyone may use, as on AWS: an issuer's published keys and
- * discovery document (what a JWT verifier fetches), a wait condition handle and a custom resource's
+ * The local cloud's own endpoints that anyone may use, as on AWS: an issuer's (or a user pool's) published
+ * keys and discovery document (what a JWT verifier fetches), a wait condition handle and a custom resource's
  * response URL (URLs that are themselves the permission to answer, as AWS's presigned S3 URLs are).
  * Minting tokens and the deploy report are management requests.
  */
 export function isPublicLocalPath(path: string, method: string): boolean {
-  if (path.startsWith(`${ISSUER_PATH}/.well-known/`)) return method === 'GET' || method === 'HEAD';
+  if (path.startsWith(`${ISSUER_PATH}/.well-known/`) || POOL_WELL_KNOWN_PATH.test(path)) return method === 'GET' || method === 'HEAD';
   // A version's code: its URL carries its own signature (runtime/code.ts), as Lambda's presigned Location.
   if (path.startsWith(VERSION_CODE_PATH)) return method === 'GET';
   return (path.startsWith(WAIT_CONDITION_PREFIX) || path.startsWith(CUSTOM_RESOURCE_RESPONSE_PREFIX)) && method === 'PUT';
@@ -183,7 +184,9 @@ export class AccessGuard {
       return refusal(protocol, 'unsigned', message, req, signature);
     }
     if (presigned && presignedExpired(url, signature)) return refusal(protocol, 'expired', 'Request has expired', req, signature);
-    if (!signature && !presigned && !postForm) {
+    // Sign-up, sign-in and the calls a user's access token authorizes: Cognito serves them unsigned.
+    const unsignedCognito = !signature && protocol === 'json' && isUnsignedCognitoTarget(header(req, 'x-amz-target'));
+    if (!signature && !presigned && !postForm && !unsignedCognito) {
       return refusal(
         protocol,
         'unsigned',
@@ -204,6 +207,7 @@ export class AccessGuard {
     if (protocol === 'gateway' || isPublicLocalPath(url.pathname, req.method ?? 'GET') || this.isS3Preflight(req, protocol)) return undefined;
     // A form upload's policy signature is in the body: the S3 API checks it with verifyPostPolicy.
     if (!signature && isPostForm(req, url, hostnameOf(host), protocol)) return undefined;
+    if (!signature && protocol === 'json' && isUnsignedCognitoTarget(header(req, 'x-amz-target'))) return undefined;
     if (!signature) {
       // admit() let it through only as a Signature Version 2 presigned URL, which is not verified.
       return refusal(protocol, 'forbidden', "The local cloud verifies Signature Version 4 only: presign with signature version 's3v4'", req, signature);

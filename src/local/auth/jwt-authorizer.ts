@@ -1,3 +1,4 @@
+import type { JsonWebKey } from 'node:crypto';
 import type { LocalRequest } from '../http';
 import { identityValue } from './identity-sources';
 import type { LocalIssuer } from './issuer';
@@ -32,14 +33,14 @@ function tokenScopes(claims: Record<string, unknown>): string[] {
  * An HTTP API JWT authorizer: the token from the identity source (with or without
  * `Bearer `), its RSA signature against the issuer's JWKS — or the local issuer's
  * key, which is trusted for any issuer so a template pointing at Cognito or Auth0
- * can be tried offline — then `iss`, `aud`/`client_id`, `exp`/`nbf`/`iat` and the
+ * can be tried offline, or a local Cognito pool's key when the issuer names one — then `iss`, `aud`/`client_id`, `exp`/`nbf`/`iat` and the
  * route's scopes.
  */
 export async function authorizeJwt(
   request: LocalRequest,
   requestContext: Record<string, unknown>,
   authorizer: { identitySource: string; configuration: JwtConfiguration; routeScopes: string[]; format: '1.0' | '2.0' },
-  keys: { issuer: LocalIssuer; jwks: JwksCache; log: (line: string) => void },
+  keys: { issuer: LocalIssuer; jwks: JwksCache; log: (line: string) => void; localPool?: (issuer: string) => { issuer: string; key: JsonWebKey & { kid: string } } | undefined },
 ): Promise<Admission> {
   const raw = identityValue(authorizer.identitySource, request, requestContext);
   if (raw === undefined) return { response: unauthorized('http') };
@@ -47,9 +48,11 @@ export async function authorizeJwt(
   let jwt: DecodedJwt;
   try {
     jwt = decodeJwt(token);
-    const expected = authorizer.configuration.Issuer;
+    // An issuer naming a user pool of the local Cognito (`https://cognito-idp.<region>.amazonaws.com/<id>`) is that pool's local issuer.
+    const localPool = keys.localPool?.(String(authorizer.configuration.Issuer));
+    const expected = localPool?.issuer ?? authorizer.configuration.Issuer;
     if (jwt.claims.iss !== expected) return { response: invalidToken(`the token issuer ${String(jwt.claims.iss)} is not ${String(expected)}`) };
-    const key = jwt.header.kid === keys.issuer.kid ? keys.issuer.publicJwk : await keys.jwks.key(String(expected), jwt.header.kid).catch((error: Error) => {
+    const key = localPool ? (jwt.header.kid === localPool.key.kid ? localPool.key : undefined) : jwt.header.kid === keys.issuer.kid ? keys.issuer.publicJwk : await keys.jwks.key(String(expected), jwt.header.kid).catch((error: Error) => {
       keys.log(`JWT authorizer: cannot fetch the signing keys of ${expected}: ${error.message}`);
       return undefined;
     });

@@ -17,6 +17,8 @@ export type ApiKind = 'rest' | 'http';
 const typed = (kind: ApiKind, errorType: string) => (kind === 'rest' ? errorType : undefined);
 
 export const unauthorized = (kind: ApiKind, headers?: Record<string, string>) => refusal(401, { message: 'Unauthorized' }, typed(kind, 'UnauthorizedException'), headers);
+/** A REST API Cognito authorizer given a token past its `exp`. */
+export const tokenExpired = () => refusal(401, { message: 'The incoming token has expired' }, 'UnauthorizedException');
 export const forbidden = (kind: ApiKind, headers?: Record<string, string>) => refusal(403, { message: 'Forbidden' }, typed(kind, 'ForbiddenException'), headers);
 /** A REST Lambda authorizer's policy with a Deny for the method. */
 export const explicitDeny = () => refusal(403, { Message: 'User is not authorized to access this resource with an explicit deny' }, 'AccessDeniedException');

@@ -8,7 +8,10 @@ import { JwksCache } from '../auth/jwks';
 import { decodeJwt } from '../auth/jwt';
 import { authorizeJwt, type JwtConfiguration } from '../auth/jwt-authorizer';
 import { LambdaAuthorizers, requestAuthorizerEvent, tokenAuthorizerEvent, type Admission } from '../auth/lambda-authorizer';
-import { authorizerFailure, signatureRefused, unauthorized, type ApiKind } from '../auth/responses';
+import { authorizerFailure, signatureRefused, tokenExpired, unauthorized, type ApiKind } from '../auth/responses';
+import { poolIdOfToken, poolIssuer, verifyPoolToken } from '../cognito/tokens';
+import { publicJwk } from '../cognito/user-pools';
+import type { JsonWebKey } from 'node:crypto';
 import { functionOfIntegration } from './routes';
 import { verifySigV4 } from './sigv4';
 
@@ -108,6 +111,13 @@ export class GatewayAuthorization {
     return 'response' in admission ? { refusal: admission.response } : { authorizer: admission.authorizer };
   }
 
+  /** A JWT authorizer's issuer that names a local user pool (AWS's form or the local one): that pool's issuer and key. */
+  private localPoolIssuer(issuer: string): { issuer: string; key: JsonWebKey & { kid: string } } | undefined {
+    const match = /^https:\/\/cognito-idp\.[a-z0-9-]+\.amazonaws\.com\/([^/]+)\/?$/.exec(issuer) ?? (issuer.startsWith(`${this.cloud.baseUrl}/`) ? [issuer, issuer.slice(this.cloud.baseUrl.length + 1)] : null);
+    const pool = match ? this.cloud.cognito.find(match[1]) : undefined;
+    return pool ? { issuer: poolIssuer(this.cloud.baseUrl, pool.Id), key: publicJwk(pool) } : undefined;
+  }
+
   private records(type: string): ResourceRecord[] {
     return this.cloud.resources(type).map(({ record }) => record);
   }
@@ -145,10 +155,10 @@ export class GatewayAuthorization {
           routeScopes: ((route.AuthorizationScopes as unknown[] | undefined) ?? []).map(String),
           format: target.format,
         },
-        { issuer: this.issuer, jwks: this.jwks, log: (line) => this.cloud.log(line) },
+        { issuer: this.issuer, jwks: this.jwks, log: (line) => this.cloud.log(line), localPool: (issuer) => this.localPoolIssuer(issuer) },
       );
     }
-    if (type === 'COGNITO_USER_POOLS') return this.cognito(request, requestContext, sources, String(properties.Name ?? authorizer.logicalId));
+    if (type === 'COGNITO_USER_POOLS') return this.cognito(request, requestContext, sources, authorizer, ((route.AuthorizationScopes as unknown[] | undefined) ?? []).map(String));
     return this.lambda(request, target, authorizer, sources);
   }
 
@@ -205,21 +215,61 @@ export class GatewayAuthorization {
   }
 
   /**
-   * No Cognito is emulated: a request without the token is refused as AWS would,
-   * one with a token reaches the function with the token's claims unverified,
-   * and the response says so in a header.
+   * A COGNITO_USER_POOLS authorizer on pools of the local Cognito: the token (`Bearer ` optional) must be
+   * signed by one of them and unexpired, an ID token for a method without scopes, an access token
+   * holding one of the method's scopes otherwise; `IdentityValidationExpression` is matched against `aud`.
+   * The verified claims reach the function as API Gateway passes them: every value a string.
+   * Pools that are not local keep the old behaviour: no token is refused, a token's claims pass
+   * unverified, and the response says so in a header.
    */
-  private cognito(request: LocalRequest, requestContext: Record<string, unknown>, sources: string[], name: string): { response: LocalResponse } | { authorizer: Record<string, unknown>; notEnforced: string } {
+  private cognito(
+    request: LocalRequest,
+    requestContext: Record<string, unknown>,
+    sources: string[],
+    authorizer: ResourceRecord,
+    methodScopes: string[],
+  ): { response: LocalResponse } | { authorizer: Record<string, unknown>; notEnforced?: string } {
+    const properties = authorizer.properties;
     const identity = identityValues(sources.length > 0 ? sources : ['method.request.header.Authorization'], request, requestContext);
     if (!identity) return { response: unauthorized('rest') };
-    let claims: Record<string, unknown> = {};
-    try {
-      claims = decodeJwt(identity[0].replace(/^Bearer\s+/i, '')).claims;
-    } catch {
-      // Not a JWT: the function gets no claims.
+    const token = identity[0].replace(/^Bearer\s+/i, '');
+    const pools = ((properties.ProviderARNs as unknown[] | undefined) ?? []).map((arn) => this.cloud.cognito.find(String(arn).split('/').pop() ?? '')).filter((pool) => pool !== undefined);
+    if (pools.length === 0) {
+      let claims: Record<string, unknown> = {};
+      try {
+        claims = decodeJwt(token).claims;
+      } catch {
+        // Not a JWT: the function gets no claims.
+      }
+      const notEnforced = `COGNITO_USER_POOLS authorizer ${String(properties.Name ?? authorizer.logicalId)}: the token is not verified by the local cloud`;
+      this.cloud.log(`${request.method} ${request.path}: ${notEnforced}`);
+      return { authorizer: { claims }, notEnforced };
     }
-    const notEnforced = `COGNITO_USER_POOLS authorizer ${name}: the token is not verified by the local cloud`;
-    this.cloud.log(`${request.method} ${request.path}: ${notEnforced}`);
-    return { authorizer: { claims }, notEnforced };
+    const pool = pools.find((candidate) => candidate.Id === poolIdOfToken(token));
+    if (!pool) return { response: unauthorized('rest') };
+    const verified = verifyPoolToken(pool, this.cloud.baseUrl, token, methodScopes.length > 0 ? 'access' : 'id');
+    if ('problem' in verified) return { response: verified.problem === 'expired' ? tokenExpired() : unauthorized('rest') };
+    const claims = verified.claims;
+    const expression = properties.IdentityValidationExpression;
+    if (typeof expression === 'string' && expression !== '' && !new RegExp(`^(?:${expression})$`).test(String(claims.aud ?? claims.client_id))) return { response: unauthorized('rest') };
+    if (methodScopes.length > 0 && !String(claims.scope ?? '').split(' ').some((scope) => methodScopes.includes(scope))) return { response: unauthorized('rest') };
+    return { authorizer: { claims: restClaims(claims) } };
   }
+}
+
+/** `Thu Nov 27 22:40:00 UTC 2026`: how a REST API's Cognito authorizer writes `exp` and `iat`. */
+function javaDate(seconds: number): string {
+  // `Thu, 27 Nov 2026 22:40:00 GMT`
+  const [weekday, day, month, year, time] = new Date(seconds * 1000).toUTCString().replace(',', '').split(' ');
+  return `${weekday} ${month} ${day} ${time} UTC ${year}`;
+}
+
+/** A token's claims as a REST API's Cognito authorizer passes them: strings, lists joined with commas, times as dates. */
+function restClaims(claims: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(claims).map(([name, value]) => [
+      name,
+      (name === 'exp' || name === 'iat') && typeof value === 'number' ? javaDate(value) : Array.isArray(value) ? value.map(String).join(',') : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value),
+    ]),
+  );
 }

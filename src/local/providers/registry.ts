@@ -6,6 +6,7 @@ import { secretProvider } from './secret';
 import { kmsAliasProvider, kmsKeyProvider } from './kms';
 import { sesConfigurationSetProvider, sesEmailIdentityProvider, sesTemplateProvider } from './ses';
 import { stateMachineProvider } from './state-machine';
+import * as cognito from './cognito';
 import * as gateway from './api-gateway';
 import * as lambda from './lambda';
 import * as simple from './simple';
@@ -38,6 +39,10 @@ const PROVIDERS: Record<string, ResourceProvider> = {
   'AWS::SES::Template': sesTemplateProvider,
   'AWS::SES::ConfigurationSet': sesConfigurationSetProvider,
   'AWS::StepFunctions::StateMachine': stateMachineProvider,
+  'AWS::Cognito::UserPool': cognito.userPoolProvider,
+  'AWS::Cognito::UserPoolClient': cognito.userPoolClientProvider,
+  'AWS::Cognito::UserPoolGroup': cognito.userPoolGroupProvider,
+  'AWS::Cognito::UserPoolDomain': cognito.userPoolDomainProvider,
   'AWS::Lambda::Permission': simple.lambdaPermissionProvider,
   'AWS::Lambda::EventInvokeConfig': simple.lambdaEventInvokeConfigProvider,
   'AWS::Lambda::Function': lambda.lambdaFunctionProvider,
