@@ -9,19 +9,13 @@ import type { LocalServices } from '../service-interfaces';
 import type { ResourceRecord } from '../cloudformation/model';
 import { jsonResponse, type LocalRequest, type LocalResponse } from '../http';
 import { functionNameOf } from '../runtime/functions';
+import { lambdaRequestBody } from './request-body';
 
 const CONFIG = 'AWS::Lambda::EventInvokeConfig';
 const SETTINGS = ['MaximumRetryAttempts', 'MaximumEventAgeInSeconds', 'DestinationConfig'] as const;
 
 const invalid = (message: string) => new AwsError('InvalidParameterValueException', message, 400);
 
-function body(request: LocalRequest): Record<string, unknown> {
-  try {
-    return JSON.parse(request.body.toString('utf8') || '{}') as Record<string, unknown>;
-  } catch {
-    throw new AwsError('InvalidRequestContentException', 'Could not parse request body into json', 400);
-  }
-}
 
 /** Refuses settings out of Lambda's ranges, with its validation messages. */
 function checkSettings(input: Record<string, unknown>): void {
@@ -72,7 +66,7 @@ export function eventInvokeConfigApi(cloud: LocalServices, request: LocalRequest
       return jsonResponse(describe(current, functionArn));
     case 'PUT':
     case 'POST': {
-      const input = body(request);
+      const input = lambdaRequestBody(request);
       checkSettings(input);
       // Put replaces the whole configuration; Update changes the settings it names.
       const base = request.method === 'POST' ? (current?.properties ?? {}) : {};

@@ -14,6 +14,7 @@ import { keepCodeZip, materializeCode, materializeZip, versionCodeUrl } from '..
 import { readJson, writeJsonAtomic } from '../state/files';
 
 import { LAYER_VERSION_TYPE as LAYER_VERSION } from '../runtime/layers-folder';
+import { lambdaRequestBody } from './request-body';
 export { LAYER_VERSION };
 export const LAYER_SETTINGS = ['Description', 'CompatibleRuntimes', 'CompatibleArchitectures', 'LicenseInfo'] as const;
 
@@ -101,13 +102,6 @@ function describe(cloud: LocalServices, record: ResourceRecord, full: boolean): 
   };
 }
 
-function body(request: LocalRequest): Record<string, unknown> {
-  try {
-    return JSON.parse(request.body.toString('utf8') || '{}') as Record<string, unknown>;
-  } catch {
-    throw new AwsError('InvalidRequestContentException', 'Could not parse request body into json', 400);
-  }
-}
 
 /** The versions of one layer, newest first, as ListLayerVersions orders them. */
 function versionsOf(cloud: LocalServices, layerArn: string): ResourceRecord[] {
@@ -143,7 +137,7 @@ export function lambdaLayersApi(cloud: LocalServices, request: LocalRequest): Lo
   const layerArn = arn(request.region, cloud.accountId, `layer:${name}`);
   if (encodedVersion === undefined) {
     if (request.method === 'POST') {
-      const input = body(request);
+      const input = lambdaRequestBody(request);
       const published = publishLayerVersion(cloud, request.region, name, input.Content as Record<string, unknown> | undefined);
       const properties: Record<string, unknown> = { LayerName: name };
       for (const key of LAYER_SETTINGS) if (input[key] !== undefined) properties[key] = input[key];

@@ -11,6 +11,7 @@ import type { ResourceRecord } from '../cloudformation/model';
 import { jsonResponse, type LocalRequest, type LocalResponse } from '../http';
 import { CODE_SIZE, materializeCode, materializeZip } from '../runtime/code';
 import { functionNameOf } from '../runtime/functions';
+import { lambdaRequestBody } from './request-body';
 
 const FUNCTION = 'AWS::Lambda::Function';
 const PERMISSION = 'AWS::Lambda::Permission';
@@ -34,13 +35,6 @@ const notFound = (message = 'The resource you requested does not exist.') => new
 const conflict = (message: string) => new AwsError('ResourceConflictException', message, 409);
 const invalid = (message: string) => new AwsError('InvalidParameterValueException', message, 400);
 
-function body(request: LocalRequest): Record<string, unknown> {
-  try {
-    return JSON.parse(request.body.toString('utf8') || '{}') as Record<string, unknown>;
-  } catch {
-    throw new AwsError('InvalidRequestContentException', 'Could not parse request body into json', 400);
-  }
-}
 
 function functionArn(cloud: LocalServices, region: string, name: string): string {
   return `arn:aws:lambda:${region}:${cloud.accountId}:function:${name}`;
@@ -56,7 +50,7 @@ function apiCode(cloud: LocalServices, code: Record<string, unknown> | undefined
 }
 
 export function createFunction(cloud: LocalServices, request: LocalRequest): ResourceRecord {
-  const input = body(request);
+  const input = lambdaRequestBody(request);
   const name = input.FunctionName;
   if (typeof name !== 'string' || !/^[a-zA-Z0-9-_]{1,64}$/.test(name)) throw invalid(`1 validation error detected: Value '${String(name)}' at 'functionName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9-_]+`);
   if (input.PackageType === 'Image') throw invalid('The local cloud does not run container image functions');
@@ -95,7 +89,7 @@ export function permissions(cloud: LocalServices, name: string, request: LocalRe
   const arn = String(fn.attributes.Arn);
   const statements = () => cloud.apiResources.list(PERMISSION).filter(({ record }) => record.properties.FunctionName === fn.physicalId);
   if (request.method === 'POST') {
-    const input = body(request);
+    const input = lambdaRequestBody(request);
     const sid = String(input.StatementId ?? '');
     if (!sid || typeof input.Action !== 'string' || typeof input.Principal !== 'string') throw invalid('StatementId, Action and Principal are required.');
     if (statements().some(({ record }) => record.properties.Sid === sid)) {
@@ -169,7 +163,7 @@ export function eventSourceMappings(cloud: LocalServices, request: LocalRequest,
   };
   const changed = () => cloud.afterStackChange();
   if (!uuid && request.method === 'POST') {
-    const input = body(request);
+    const input = lambdaRequestBody(request);
     if (typeof input.EventSourceArn !== 'string' || typeof input.FunctionName !== 'string') throw invalid('EventSourceArn and FunctionName are required.');
     const fn = cloud.functions.record(input.FunctionName);
     const existing = cloud.resources(MAPPING).find(({ record }) => record.properties.EventSourceArn === input.EventSourceArn && functionNameOf(String(record.properties.FunctionName)) === fn.physicalId);
@@ -198,7 +192,7 @@ export function eventSourceMappings(cloud: LocalServices, request: LocalRequest,
   if (uuid && request.method === 'PUT') {
     const record = mapping();
     if (!cloud.apiResources.find(MAPPING, uuid)) throw invalid(`Event source mapping ${uuid} belongs to a stack: change it in the template`);
-    const input = body(request);
+    const input = lambdaRequestBody(request);
     for (const key of MAPPING_SETTINGS) if (input[key] !== undefined) record.properties[key] = input[key];
     if (typeof input.FunctionName === 'string') record.properties.FunctionName = cloud.functions.record(input.FunctionName).physicalId;
     cloud.apiResources.changed(record);

@@ -9,6 +9,7 @@ import { lambdaVersionsApi } from './versions';
 import { lambdaConcurrencyApi } from './concurrency';
 import { findLayerVersion, lambdaLayersApi } from './layers';
 import { eventInvokeConfigApi } from './event-invoke-config';
+import { lambdaRequestBody } from './request-body';
 import { layerArns } from '../runtime/layers-folder';
 import { reservedConcurrency } from '../runtime/functions';
 import { declaredTags, tagMap, type TagMap } from '../state/resource-tags';
@@ -219,12 +220,7 @@ const UPDATABLE_CONFIGURATION = ['Handler', 'Runtime', 'MemorySize', 'Timeout', 
  */
 function updateFunction(cloud: LocalServices, name: string, action: 'code' | 'configuration', request: LocalRequest): LocalResponse {
   const record = cloud.functions.record(name);
-  let body: Record<string, unknown>;
-  try {
-    body = JSON.parse(request.body.toString('utf8') || '{}') as Record<string, unknown>;
-  } catch {
-    throw new AwsError('InvalidRequestContentException', 'Could not parse request body into json', 400);
-  }
+  const body = lambdaRequestBody(request);
   if (action === 'code' && typeof body.ZipFile === 'string') {
     updateApiFunctionCode(cloud, record, body);
   } else if (action === 'code') {

@@ -5,6 +5,7 @@ import { jsonResponse, type LocalRequest, type LocalResponse } from '../http';
 import { aliasesOf, setAliases, type FunctionAlias } from '../runtime/aliases';
 import { publishedVersions, publishVersion } from '../runtime/code';
 import type { LocalServices } from '../service-interfaces';
+import { lambdaRequestBody } from './request-body';
 
 /**
  * Lambda versions and aliases by API: PublishVersion, CreateAlias, GetAlias, UpdateAlias,
@@ -16,13 +17,6 @@ import type { LocalServices } from '../service-interfaces';
 const VERSIONS = /^\/2015-03-31\/functions\/([^/]+)\/versions\/?$/;
 const ALIASES = /^\/2015-03-31\/functions\/([^/]+)\/aliases\/?([^/]*)\/?$/;
 
-function bodyOf(request: LocalRequest): Record<string, unknown> {
-  try {
-    return JSON.parse(request.body.toString('utf8') || '{}') as Record<string, unknown>;
-  } catch {
-    throw new AwsError('InvalidRequestContentException', 'Could not parse request body into json', 400);
-  }
-}
 
 /** Persists a change to a function's record, wherever the record lives. */
 export function functionChanged(cloud: LocalServices, record: ResourceRecord): void {
@@ -81,7 +75,7 @@ export function lambdaVersionsApi(cloud: LocalServices, request: LocalRequest, c
   const versions = VERSIONS.exec(request.path);
   if (versions && request.method === 'POST') {
     const record = cloud.functions.record(decodeURIComponent(versions[1]));
-    const input = bodyOf(request);
+    const input = lambdaRequestBody(request);
     if (input.CodeSha256 !== undefined && input.CodeSha256 !== record.attributes.CodeSha256) {
       throw new AwsError('InvalidParameterValueException', `CodeSHA256 (${String(input.CodeSha256)}) is different from current CodeSHA256 in $LATEST (${String(record.attributes.CodeSha256)}). Please try again with the CodeSHA256 in $LATEST.`, 400);
     }
@@ -96,7 +90,7 @@ export function lambdaVersionsApi(cloud: LocalServices, request: LocalRequest, c
   const record = cloud.functions.record(decodeURIComponent(aliases[1]));
   const name = decodeURIComponent(aliases[2]);
   if (!name && request.method === 'POST') {
-    const alias = createAlias(record, bodyOf(request));
+    const alias = createAlias(record, lambdaRequestBody(request));
     functionChanged(cloud, record);
     return jsonResponse(alias, 201);
   }
@@ -110,7 +104,7 @@ export function lambdaVersionsApi(cloud: LocalServices, request: LocalRequest, c
     return jsonResponse(alias);
   }
   if (name && request.method === 'PUT') {
-    const alias = updateAlias(record, name, bodyOf(request));
+    const alias = updateAlias(record, name, lambdaRequestBody(request));
     functionChanged(cloud, record);
     return jsonResponse(alias);
   }
