@@ -13,10 +13,10 @@
  * a restart of the local cloud runs what had not run yet, as Lambda's queue survives.
  */
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { InvokeOutcome } from '../service-interfaces';
-import { PRIVATE_DIR, PRIVATE_FILE, writeFileAtomic } from '../state/files';
+import { writeFileAtomic } from '../state/files';
+import { appendJsonLine, readJsonLines } from '../state/json-lines';
 
 /** What the queue needs to know of a function when it runs one of its events. */
 export interface AsyncSettings {
@@ -193,8 +193,7 @@ export class AsyncInvocations {
   }
 
   private append(line: JournalLine): void {
-    if (!existsSync(dirname(this.file))) mkdirSync(dirname(this.file), { recursive: true, mode: PRIVATE_DIR });
-    appendFileSync(this.file, `${JSON.stringify(line)}\n`, { mode: PRIVATE_FILE });
+    appendJsonLine(this.file, line);
   }
 
   private compact(): void {
@@ -203,16 +202,9 @@ export class AsyncInvocations {
   }
 
   private load(): void {
-    if (!existsSync(this.file)) return;
-    for (const text of readFileSync(this.file, 'utf8').split('\n')) {
-      if (!text) continue;
-      let line: JournalLine;
-      try {
-        line = JSON.parse(text) as JournalLine;
-      } catch {
-        // A line cut off by a crash: the event it would have queued was never acknowledged.
-        continue;
-      }
+    const lines = readJsonLines<JournalLine>(this.file);
+    if (lines.length === 0) return;
+    for (const line of lines) {
       if ('queued' in line) this.pending.set(line.queued.id, line.queued);
       else if ('attempts' in line) {
         const entry = this.pending.get(line.attempts[0]);
