@@ -7,27 +7,19 @@
  * one evaluation, one set of checks and one write path (streams included).
  */
 import { AwsError } from '../protocol/errors';
+import { conditionAttributes, type Comparator, type Condition, type Operand as ExpressionOperand, type PathSegment } from './expressions';
 import { getItem, query, scan } from './reads';
 import { CONDITION_FAILED, DynamoDbError, tableOf } from './requests';
 import type { KeyNames, TableStore } from './tables';
 import { validation, type AttributeValue, type Item } from './values';
 import { commit, planWrite, type PlannedWrite, type WriteKind } from './writes';
 
-type Segment = string | number;
-type Operand = { kind: 'path'; path: Segment[] } | { kind: 'value'; value: AttributeValue } | { kind: 'size'; path: Segment[] };
-type Cond =
-  | { kind: 'and' | 'or'; left: Cond; right: Cond }
-  | { kind: 'not'; condition: Cond }
-  | { kind: 'compare'; comparator: string; left: Operand; right: Operand }
-  | { kind: 'between'; operand: Operand; low: Operand; high: Operand }
-  | { kind: 'in'; operand: Operand; candidates: Operand[] }
-  | { kind: 'missing'; path: Segment[]; negated: boolean }
-  | { kind: 'function'; name: string; path: Segment[]; operand: Operand };
-type Value =
-  | Operand
-  | { kind: 'arithmetic'; sign: '+' | '-'; left: Value; right: Value }
-  | { kind: 'list_append'; left: Value; right: Value }
-  | { kind: 'if_not_exists'; path: Segment[]; fallback: Value };
+type Segment = PathSegment;
+/** A WHERE clause is a tree of DynamoDB's own condition language (`IS MISSING` is `attribute_not_exists`). */
+type Cond = Condition;
+/** An operand of a condition or of a SET's value, as DynamoDB's expressions have them. */
+type Value = ExpressionOperand;
+type Operand = Extract<Value, { kind: 'path' | 'value' | 'size' }>;
 type Assignment = { action: 'SET' | 'ADD' | 'DELETE'; path: Segment[]; value: Value } | { action: 'REMOVE'; path: Segment[] };
 
 type Statement =
@@ -232,7 +224,7 @@ class StatementParser {
   private value(): Value {
     let left: Value = this.valueTerm();
     while (this.isSymbol('+') || this.isSymbol('-')) {
-      const sign = this.peek()!.text as '+' | '-';
+      const sign = this.peek()!.text === '+' ? 1 : -1;
       this.position += 1;
       left = { kind: 'arithmetic', sign, left, right: this.valueTerm() };
     }
@@ -324,14 +316,14 @@ class StatementParser {
         this.expectSymbol(',');
         const operand = this.operand();
         this.expectSymbol(')');
-        return { kind: 'function', name: name.toLowerCase(), path, operand };
+        return { kind: 'function', name: name.toLowerCase() as 'begins_with' | 'contains' | 'attribute_type', path, operand };
       }
     }
     const operand = this.operand();
     if (this.acceptKeyword('IS')) {
       const negated = this.acceptKeyword('NOT');
       if (operand.kind !== 'path') throw malformed('IS needs an attribute on its left');
-      if (this.acceptKeyword('MISSING')) return { kind: 'missing', path: operand.path, negated };
+      if (this.acceptKeyword('MISSING')) return { kind: 'function', name: negated ? 'attribute_exists' : 'attribute_not_exists', path: operand.path };
       if (this.acceptKeyword('NULL')) {
         const isNull: Cond = { kind: 'function', name: 'attribute_type', path: operand.path, operand: { kind: 'value', value: { S: 'NULL' } } };
         return negated ? { kind: 'not', condition: isNull } : isNull;
@@ -354,7 +346,7 @@ class StatementParser {
     const comparator = token?.type === 'symbol' && ['=', '<>', '!=', '<', '<=', '>', '>='].includes(token.text) ? token.text : undefined;
     if (!comparator) throw this.unexpected('expected a comparison');
     this.position += 1;
-    return { kind: 'compare', comparator: comparator === '!=' ? '<>' : comparator, left: operand, right: this.operand() };
+    return { kind: 'compare', comparator: (comparator === '!=' ? '<>' : comparator) as Comparator, left: operand, right: this.operand() };
   }
 
   private operand(): Operand {
@@ -475,7 +467,7 @@ class ExpressionWriter {
       case 'size':
         return `size(${this.path(operand.path)})`;
       case 'arithmetic':
-        return `${this.operand(operand.left)} ${operand.sign} ${this.operand(operand.right)}`;
+        return `${this.operand(operand.left)} ${operand.sign === 1 ? '+' : '-'} ${this.operand(operand.right)}`;
       case 'list_append':
         return `list_append(${this.operand(operand.left)}, ${this.operand(operand.right)})`;
       case 'if_not_exists':
@@ -496,10 +488,8 @@ class ExpressionWriter {
         return `${this.operand(condition.operand)} BETWEEN ${this.operand(condition.low)} AND ${this.operand(condition.high)}`;
       case 'in':
         return `${this.operand(condition.operand)} IN (${condition.candidates.map((candidate) => this.operand(candidate)).join(', ')})`;
-      case 'missing':
-        return `${condition.negated ? 'attribute_exists' : 'attribute_not_exists'}(${this.path(condition.path)})`;
       case 'function':
-        return `${condition.name}(${this.path(condition.path)}, ${this.operand(condition.operand)})`;
+        return 'operand' in condition ? `${condition.name}(${this.path(condition.path)}, ${this.operand(condition.operand)})` : `${condition.name}(${this.path(condition.path)})`;
     }
   }
 
@@ -603,7 +593,7 @@ function select(store: TableStore, statement: Extract<Statement, { kind: 'select
   const parts = statement.where ? conjuncts(statement.where) : [];
   const hashPart = parts.find((part) => equality(part, keys.hash) !== undefined);
   const rest = parts.filter((part) => part !== hashPart);
-  const rangeParts = rest.filter((part) => attributesOf(part).some((name) => name === keys.hash || name === keys.range));
+  const rangeParts = rest.filter((part) => conditionAttributes(part).some((name) => name === keys.hash || name === keys.range));
   const rangePart = rangeParts.length === 1 && isKeyCondition(rangeParts[0], keys.range) ? rangeParts[0] : undefined;
   const asQuery = hashPart !== undefined && rangeParts.length === (rangePart ? 1 : 0);
   for (const { name } of statement.order) {
@@ -636,32 +626,10 @@ function select(store: TableStore, statement: Extract<Statement, { kind: 'select
   return { Items: page.Items, ...(page.LastEvaluatedKey ? { NextToken: `${PAGE_TOKEN_PREFIX}${Buffer.from(JSON.stringify(page.LastEvaluatedKey)).toString('base64')}` } : {}) };
 }
 
-/** The top-level attribute names a condition reads. */
-function attributesOf(condition: Cond): string[] {
-  const ofOperand = (operand: Operand): string[] => (operand.kind === 'value' ? [] : [String(operand.path[0])]);
-  switch (condition.kind) {
-    case 'and':
-    case 'or':
-      return [...attributesOf(condition.left), ...attributesOf(condition.right)];
-    case 'not':
-      return attributesOf(condition.condition);
-    case 'compare':
-      return [...ofOperand(condition.left), ...ofOperand(condition.right)];
-    case 'between':
-      return [condition.operand, condition.low, condition.high].flatMap(ofOperand);
-    case 'in':
-      return [condition.operand, ...condition.candidates].flatMap(ofOperand);
-    case 'missing':
-      return [String(condition.path[0])];
-    case 'function':
-      return [String(condition.path[0]), ...ofOperand(condition.operand)];
-  }
-}
-
 /** Whether a condition on the sort key is one a Query's key condition takes. */
 function isKeyCondition(part: Cond, range: string | undefined): boolean {
   if (!range) return false;
-  const onRange = (operand: Operand) => operand.kind === 'path' && operand.path.length === 1 && operand.path[0] === range;
+  const onRange = (operand: Value) => operand.kind === 'path' && operand.path.length === 1 && operand.path[0] === range;
   if (part.kind === 'compare') return part.comparator !== '<>' && onRange(part.left) && part.right.kind === 'value';
   if (part.kind === 'between') return onRange(part.operand) && part.low.kind === 'value' && part.high.kind === 'value';
   return part.kind === 'function' && part.name === 'begins_with' && part.path.length === 1 && part.path[0] === range && part.operand.kind === 'value';
