@@ -8,6 +8,7 @@ import { batchedLines } from './diagnostic-lines';
 import type { RuntimeOptions } from './runtime/functions';
 import type { StoppedOperation } from './cloudformation/engine';
 import { LocalServer } from './server';
+import { releaseMemoryWhenIdle } from './idle-memory';
 import { bucketCorsAllows } from './s3/api';
 
 export { CREDENTIALS_ENV, parseLocalCredentials, type LocalCredentials } from './access/credentials';
@@ -101,6 +102,7 @@ export async function startLocalCloud(options: StartOptions): Promise<RunningLoc
   // Load balancer listeners get ports of their own on the same address.
   await cloud.loadBalancers.listen(host);
   cloud.started();
+  const stopReleasingMemory = releaseMemoryWhenIdle();
   let stopped: Promise<void> | undefined;
   printed?.flush();
   return {
@@ -112,6 +114,7 @@ export async function startLocalCloud(options: StartOptions): Promise<RunningLoc
     networkUrls: !exposed ? [] : wildcard ? interfaceUrls(port) : [url],
     stop() {
       stopped ??= (async () => {
+        stopReleasingMemory();
         await new Promise<void>((resolve) => {
           server.closeWebSockets();
           server.http.close(() => resolve());

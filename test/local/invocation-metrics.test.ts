@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -29,6 +29,21 @@ metrics('the newest 100,000 samples count, however many were recorded, and a res
   reread.record(sample(200_005));
   const afterRestart = reread.between(0, Infinity);
   assert.equal([afterRestart.length, afterRestart[0].timestamp, afterRestart.at(-1)!.timestamp], [100_000, 100_006, 200_005]);
+});
+
+metrics('the file keeps at most twice the samples counted: rewritten with the kept ones once it grows past that', ({ dataDir }) => {
+  const recorded = new InvocationMetrics(dataDir);
+  for (let timestamp = 0; timestamp < 450_000; timestamp++) {
+    recorded.record({ ...sample(timestamp), functionName: timestamp % 2 ? 'odd' : 'even', error: timestamp % 3 === 0, throttled: timestamp % 5 === 0 });
+    if (timestamp % 10_000 === 9_999) recorded.flush();
+  }
+  recorded.flush();
+  const lines = readFileSync(join(dataDir, 'state', 'invocation-metrics.jsonl'), 'utf8').split('\n').filter(Boolean);
+  assert.ok(lines.length <= 200_000, `${lines.length} lines`);
+  assert.equal(JSON.parse(lines.at(-1)!), { timestamp: 449_999, functionName: 'odd', durationMs: 1, error: false, throttled: false });
+  const reread = new InvocationMetrics(dataDir).between(0, Infinity);
+  assert.equal([reread.length, reread[0].timestamp, reread.at(-1)!.timestamp], [100_000, 350_000, 449_999]);
+  assert.equal(new InvocationMetrics(dataDir).between(449_985, 449_991, 'odd'), [449_985, 449_987, 449_989].map((timestamp) => ({ timestamp, functionName: 'odd', durationMs: 1, error: timestamp % 3 === 0, throttled: timestamp % 5 === 0 })));
 });
 
 metrics.run();

@@ -111,4 +111,20 @@ store('a stream keeps its newest 10,000 events, dropping the oldest a thousand a
   logs.flush();
 });
 
+store('a group keeps its newest 50,000 events across its streams (an environment each), the oldest dropped first, the same after a restart', ({ dataDir }) => {
+  const logs = new LogStore(dataDir);
+  // A burst: 55 environments' streams, 1,000 lines each, the streams written one after the other.
+  for (let stream = 0; stream < 55; stream++) for (let line = 0; line < 1_000; line++) logs.append('/aws/lambda/burst', `s${stream}`, [`${stream}.${line}`]);
+  logs.append('/aws/lambda/quiet', 'q', ['kept']);
+  assert.is(logs.events('/aws/lambda/burst').length, 55_000, 'dropped a tenth at a time');
+  logs.append('/aws/lambda/burst', 's55', ['55.0']);
+  const kept = logs.events('/aws/lambda/burst').map((event) => event.message);
+  assert.equal([kept.length, kept[0], kept.at(-1)], [50_000, '5.1', '55.0']);
+  assert.equal(logs.streams('/aws/lambda/burst').length, 56, 'the emptied streams stay, as streams do once their events expire');
+  assert.equal(logs.events('/aws/lambda/quiet').map((event) => event.message), ['kept']);
+  logs.flush();
+  const reread = new LogStore(dataDir).events('/aws/lambda/burst').map((event) => event.message);
+  assert.equal([reread.length, reread[0], reread.at(-1)], [50_000, '5.1', '55.0']);
+});
+
 store.run();

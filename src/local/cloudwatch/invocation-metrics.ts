@@ -1,6 +1,6 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { PRIVATE_DIR } from '../state/files';
+import { PRIVATE_DIR, writeFileAtomic } from '../state/files';
 import { guardWrite, unlessDiskFull } from '../state/storage-failure';
 
 /** One invocation as CloudWatch counts it in the AWS/Lambda namespace. */
@@ -16,37 +16,48 @@ export interface InvocationSample {
 const SAMPLES_KEPT = 100_000;
 /** Samples reach the file at most this long after their invocation. */
 const WRITE_DELAY_MS = 100;
+const ERROR = 1;
+const THROTTLED = 2;
 
 /**
  * The local Lambda runtime's invocation metrics (Invocations, Errors, Throttles, Duration), what the
  * local CloudWatch metrics API answers from. One JSON line per invocation under the data folder, so a
  * command that ran its own local cloud (`fw invoke --local`) leaves them for the next (`fw metrics --local`).
+ *
+ * The newest SAMPLES_KEPT are held in a ring of typed arrays (2 MB, whatever the traffic): as an
+ * object each, a busy local cloud held 200,000 of them (15 MB) for the collector to walk, and the
+ * memory an idle local cloud kept grew with every request it had served. The file is rewritten
+ * with the kept samples once it holds twice as many lines, so it stays bounded too.
  */
 export class InvocationMetrics {
   private readonly file: string;
-  private samples?: InvocationSample[];
-  /**
-   * How many samples at the start of `samples` are past the SAMPLES_KEPT newest and no longer count:
-   * dropping the oldest with a splice moved the whole array (800 kB) on every invocation once it was
-   * full, a fifth of a busy server's time; it is compacted once the dropped ones are as many as the kept.
-   */
-  private dropped = 0;
+  private loaded = false;
+  private readonly timestamps = new Float64Array(SAMPLES_KEPT);
+  private readonly durations = new Float64Array(SAMPLES_KEPT);
+  private readonly flags = new Uint8Array(SAMPLES_KEPT);
+  private readonly functions = new Uint32Array(SAMPLES_KEPT);
+  private readonly functionNames: string[] = [];
+  private readonly functionIndexes = new Map<string, number>();
+  /** Where the next sample goes, and how many the ring holds. */
+  private next = 0;
+  private size = 0;
+  /** Lines the file holds (those read on load and those appended since). */
+  private lines = 0;
+  private unwritten = '';
+  private unwrittenCount = 0;
+  private writeTimer?: NodeJS.Timeout;
 
   constructor(dataDir: string) {
     this.file = join(dataDir, 'state', 'invocation-metrics.jsonl');
   }
 
   record(sample: InvocationSample): void {
-    const samples = this.load();
-    samples.push(sample);
-    if (samples.length - this.dropped > SAMPLES_KEPT) this.dropped = samples.length - SAMPLES_KEPT;
-    if (this.dropped >= SAMPLES_KEPT) {
-      this.samples = samples.slice(this.dropped);
-      this.dropped = 0;
-    }
+    this.load();
+    this.add(sample);
     // Appended in batches: one write per invocation was a tenth of a busy local cloud's time.
     // The line JSON.stringify(sample) would write, without walking the object for it.
     this.unwritten += `{"timestamp":${sample.timestamp},"functionName":${JSON.stringify(sample.functionName)},"durationMs":${sample.durationMs},"error":${sample.error},"throttled":${sample.throttled}}\n`;
+    this.unwrittenCount++;
     if (this.writeTimer) return;
     this.writeTimer = setTimeout(() => this.flush(), WRITE_DELAY_MS);
     this.writeTimer.unref();
@@ -58,40 +69,83 @@ export class InvocationMetrics {
     this.writeTimer = undefined;
     if (!this.unwritten) return;
     const lines = this.unwritten;
+    const count = this.unwrittenCount;
     this.unwritten = '';
+    this.unwrittenCount = 0;
     // Samples are not worth failing anything for: on a full disk they stay in memory only.
     unlessDiskFull('invocation metrics samples', () => guardWrite(this.file, () => {
       if (!existsSync(dirname(this.file))) mkdirSync(dirname(this.file), { recursive: true, mode: PRIVATE_DIR });
-      appendFileSync(this.file, lines, { mode: 0o600 });
+      if (this.lines + count > 2 * SAMPLES_KEPT) {
+        this.rewrite();
+        this.lines = this.size;
+      } else {
+        appendFileSync(this.file, lines, { mode: 0o600 });
+        this.lines += count;
+      }
     }), () => {});
   }
 
-  private unwritten = '';
-  private writeTimer?: NodeJS.Timeout;
-
   /** The samples of a function (every function when none is named) that started in [start, end). */
   between(start: number, end: number, functionName?: string): InvocationSample[] {
-    const samples = this.load();
+    this.load();
+    const wanted = functionName === undefined ? undefined : this.functionIndexes.get(functionName);
+    if (functionName !== undefined && wanted === undefined) return [];
     const found: InvocationSample[] = [];
-    for (let index = this.dropped; index < samples.length; index++) {
-      const s = samples[index];
-      if (s.timestamp >= start && s.timestamp < end && (functionName === undefined || s.functionName === functionName)) found.push(s);
+    for (let n = 0; n < this.size; n++) {
+      const index = (this.next - this.size + n + SAMPLES_KEPT) % SAMPLES_KEPT;
+      const timestamp = this.timestamps[index];
+      if (timestamp < start || timestamp >= end || (wanted !== undefined && this.functions[index] !== wanted)) continue;
+      found.push(this.sampleAt(index));
     }
     return found;
   }
 
-  private load(): InvocationSample[] {
-    if (this.samples) return this.samples;
-    this.samples = [];
-    if (!existsSync(this.file)) return this.samples;
+  private sampleAt(index: number): InvocationSample {
+    const flags = this.flags[index];
+    return {
+      timestamp: this.timestamps[index],
+      functionName: this.functionNames[this.functions[index]],
+      durationMs: this.durations[index],
+      error: (flags & ERROR) !== 0,
+      throttled: (flags & THROTTLED) !== 0,
+    };
+  }
+
+  private add(sample: InvocationSample): void {
+    let functionIndex = this.functionIndexes.get(sample.functionName);
+    if (functionIndex === undefined) {
+      functionIndex = this.functionNames.push(sample.functionName) - 1;
+      this.functionIndexes.set(sample.functionName, functionIndex);
+    }
+    const index = this.next;
+    this.timestamps[index] = sample.timestamp;
+    this.durations[index] = sample.durationMs;
+    this.flags[index] = (sample.error ? ERROR : 0) | (sample.throttled ? THROTTLED : 0);
+    this.functions[index] = functionIndex;
+    this.next = (index + 1) % SAMPLES_KEPT;
+    this.size = Math.min(SAMPLES_KEPT, this.size + 1);
+  }
+
+  /** The file with the kept samples only, replacing the one grown to twice as many lines. */
+  private rewrite(): void {
+    const lines: string[] = [];
+    for (let n = 0; n < this.size; n++) lines.push(JSON.stringify(this.sampleAt((this.next - this.size + n + SAMPLES_KEPT) % SAMPLES_KEPT)));
+    writeFileAtomic(this.file, lines.length ? `${lines.join('\n')}\n` : '');
+  }
+
+  private load(): void {
+    if (this.loaded) return;
+    this.loaded = true;
+    if (!existsSync(this.file)) return;
     for (const line of readFileSync(this.file, 'utf8').split('\n')) {
       if (!line) continue;
+      this.lines++;
       try {
-        this.samples.push(JSON.parse(line) as InvocationSample);
+        const sample = JSON.parse(line) as InvocationSample;
+        if (typeof sample.timestamp === 'number' && typeof sample.functionName === 'string') this.add(sample);
       } catch {
         // A line cut off by a crash: the others still count.
       }
     }
-    return this.samples;
   }
 }

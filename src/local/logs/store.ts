@@ -21,15 +21,20 @@ interface LogGroup {
 /** A line of the journal: an event appended to a stream (made if need be), or without a message, a stream made empty. */
 type JournalLine = [sequence: number, group: string, stream: string, timestamp: number, message?: string];
 
-const EVENTS_KEPT_PER_STREAM = 10_000;
+/** The newest events kept of a stream, and of a group (all its streams: a burst of traffic makes an environment, so a stream, per concurrent request). */
+export const EVENTS_KEPT_PER_STREAM = 10_000;
+export const EVENTS_KEPT_PER_GROUP = 50_000;
 
 /**
  * Drops the oldest events of a stream past the newest EVENTS_KEPT_PER_STREAM, a tenth of that at a
  * time: dropping one per line appended moved the whole array each time (a splice), a fifth of a
- * busy local cloud's time once its functions' streams were full.
+ * busy local cloud's time once its functions' streams were full. Returns how many it dropped.
  */
-function dropOldest(events: LogEvent[]): void {
-  if (events.length > EVENTS_KEPT_PER_STREAM + EVENTS_KEPT_PER_STREAM / 10) events.splice(0, events.length - EVENTS_KEPT_PER_STREAM);
+function dropOldest(events: LogEvent[]): number {
+  if (events.length <= EVENTS_KEPT_PER_STREAM + EVENTS_KEPT_PER_STREAM / 10) return 0;
+  const dropped = events.length - EVENTS_KEPT_PER_STREAM;
+  events.splice(0, dropped);
+  return dropped;
 }
 
 const FLUSH_DELAY_MS = 200;
@@ -50,6 +55,8 @@ export class LogStore {
   private readonly file: string;
   private readonly journal: string;
   private readonly groups: Record<string, LogGroup>;
+  /** Events held per group, to keep it to the newest EVENTS_KEPT_PER_GROUP (a bound on the memory a busy function's logs hold). */
+  private readonly counts = new Map<string, number>();
   private flushTimer?: NodeJS.Timeout;
   private nextSequence = 0;
   /** Lines appended since the last flush, for the journal. */
@@ -84,6 +91,7 @@ export class LogStore {
       events.push({ timestamp, message, ingestionTime: timestamp, sequence });
       dropOldest(events);
     }
+    for (const [name, group] of Object.entries(this.groups)) this.counted(name, Object.values(group.streams).reduce((sum, events) => sum + events.length, 0));
     this.snapshotBytes = existsSync(this.file) ? statSync(this.file).size : 0;
     this.journalBytes = existsSync(this.journal) ? statSync(this.journal).size : 0;
   }
@@ -129,6 +137,7 @@ export class LogStore {
 
   deleteGroup(name: string): void {
     delete this.groups[name];
+    this.counts.delete(name);
     this.snapshotDue = true;
     this.scheduleFlush();
   }
@@ -154,7 +163,9 @@ export class LogStore {
     const stored = events.map((event) => ({ timestamp: event.timestamp, message: event.message, ingestionTime: now, sequence: this.nextSequence++ }));
     list.push(...stored);
     list.sort((a, b) => a.timestamp - b.timestamp);
-    if (list.length > EVENTS_KEPT_PER_STREAM) list.splice(0, list.length - EVENTS_KEPT_PER_STREAM);
+    const dropped = Math.max(0, list.length - EVENTS_KEPT_PER_STREAM);
+    list.splice(0, dropped);
+    this.counted(group, stored.length - dropped);
     this.snapshotDue = true;
     this.scheduleFlush();
     this.onEvents(group, stream, stored);
@@ -191,9 +202,31 @@ export class LogStore {
       events.push(event);
       this.unsaved.push([event.sequence, group, stream, now, event.message]);
     }
-    dropOldest(events);
+    this.counted(group, stored.length - dropOldest(events));
     this.scheduleFlush();
     if (stored.length > 0) this.onEvents(group, stream, stored);
+  }
+
+  /** Counts events added to (or, negative, dropped from) a group; past EVENTS_KEPT_PER_GROUP and a tenth, its oldest are dropped. */
+  private counted(group: string, added: number): void {
+    const count = (this.counts.get(group) ?? 0) + added;
+    this.counts.set(group, count);
+    if (count > EVENTS_KEPT_PER_GROUP + EVENTS_KEPT_PER_GROUP / 10) this.dropOldestOfGroup(group, count - EVENTS_KEPT_PER_GROUP);
+  }
+
+  /** Drops the group's `count` events stored first, whichever streams they are in (streams stay, emptied). */
+  private dropOldestOfGroup(group: string, count: number): void {
+    const streams = this.groups[group].streams;
+    const sequences = Float64Array.from(Object.values(streams).flatMap((events) => events.map((event) => event.sequence))).sort();
+    const newestDropped = sequences[count - 1];
+    let kept = 0;
+    for (const [name, events] of Object.entries(streams)) {
+      const keep = events.filter((event) => event.sequence > newestDropped);
+      kept += keep.length;
+      if (keep.length !== events.length) streams[name] = keep;
+    }
+    // The journal still holds them; a restart replays it and drops them again, by the same rule.
+    this.counts.set(group, kept);
   }
 
   /** Events of a group, oldest first, with the stream each came from. */
