@@ -8,6 +8,8 @@ const CHECK_MS = 1_000;
  * a hundred warm environments about 2% (watching their memory), with none well under 1%.
  */
 const QUIET_CPU_MICROS = 50_000;
+/** Quiet checks after a collection (a burst's environments retired between them) before the one that lets V8 shrink the young generation. */
+const SETTLE_CHECKS = 5;
 /** Worth giving back: the heap has grown this much since it was last given back (or since start). */
 const GROWTH_BYTES = 16 * 1024 * 1024;
 
@@ -43,17 +45,30 @@ export function releaseMemoryWhenIdle(): () => void {
   if (!collect) return () => {};
   let lastCpu = process.cpuUsage();
   let baseline = getHeapStatistics().total_heap_size;
-  const timer = setInterval(() => {
-    const cpu = process.cpuUsage(lastCpu);
-    lastCpu = process.cpuUsage();
-    if (cpu.user + cpu.system > QUIET_CPU_MICROS) return;
-    if (getHeapStatistics().total_heap_size < baseline + GROWTH_BYTES) return;
+  /** Quiet checks since the last collection, or -1 once the one after SETTLE_CHECKS ran. */
+  let quietSince = -1;
+  const release = () => {
     // A full collection (Node.js 20's V8 runs none when given options), then the memory-reducing
     // one (V8 12 and later: Node.js 22 on).
     collect();
     collect({ type: 'major', execution: 'sync', flavor: 'last-resort' });
     baseline = getHeapStatistics().total_heap_size;
     lastCpu = process.cpuUsage();
+  };
+  const timer = setInterval(() => {
+    const cpu = process.cpuUsage(lastCpu);
+    lastCpu = process.cpuUsage();
+    if (cpu.user + cpu.system > QUIET_CPU_MICROS) return;
+    if (getHeapStatistics().total_heap_size >= baseline + GROWTH_BYTES) {
+      release();
+      quietSince = 0;
+    } else if (quietSince >= 0 && ++quietSince >= SETTLE_CHECKS) {
+      // Once the burst is seconds behind, V8 measures a low allocation rate and gives back the
+      // young generation it grew for the burst (32 of Node.js 20's 34 MB), which it keeps while
+      // the rate it measured is high, as it still is right after the burst.
+      release();
+      quietSince = -1;
+    }
   }, CHECK_MS);
   timer.unref();
   return () => clearInterval(timer);
