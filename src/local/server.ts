@@ -65,6 +65,9 @@ const SERVICE_NAMES: Record<string, string> = {
 };
 
 /** Credential-scope service names that are also the local service's name. */
+/** How long an idle keep-alive connection stays open (see the constructor). */
+const KEEP_ALIVE_MS = 65_000;
+
 const SIGNED_SERVICES = new Set<string>(['cloudformation', 'sts', 'iam', 'sns', 'ses', 'kms', 'sqs', 'logs', 'ssm', 'secretsmanager', 'states', 'cognito-idp', 'lambda', 'dynamodb', 'events', 'apigateway', 'kinesis', 'ecr', 's3', 'monitoring']);
 
 /**
@@ -175,7 +178,11 @@ export class LocalServer {
     acceptHttp2Cleartext(this.http, (req, res) => void this.serve(req, res));
     this.http.on('close', () => this.sqs.stop());
     this.http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => void this.upgrade(req, socket, head));
-    this.http.keepAliveTimeout = 5_000;
+    // AWS's endpoints keep an idle connection for about a minute. SDK clients (Node.js agents with
+    // keep-alive, no idle limit of their own) reuse a pooled connection whenever they next call: at
+    // Node.js's default of 5 s, a call made just as the server closed its connection failed with
+    // "socket hang up" (a client with retries off, as some tests and scripts have, saw it).
+    this.http.keepAliveTimeout = KEEP_ALIVE_MS;
   }
 
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {

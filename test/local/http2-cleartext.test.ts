@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, get as httpGet } from 'node:http';
 import { connect as connectHttp2 } from 'node:http2';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -43,6 +44,27 @@ http2('a connection that never sends a byte does not hold up stopping the server
   const closed = new Promise((resolve) => socket.once('close', resolve));
   const hung = new Promise((_, reject) => setTimeout(() => reject(new Error('stopping the server waited for the silent connection')), 5_000).unref());
   await Promise.race([t.stop().then(() => closed), hung]);
+});
+
+http2('an idle keep-alive connection is still open 6 s later, as AWS keeps one about a minute (an SDK client reuses it then)', async () => {
+  const t = await startTestCloud();
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const get = () =>
+    new Promise<{ status: number; reused: boolean }>((resolve, reject) => {
+      const request = httpGet(`${t.cloud.url}/_fw/health`, { agent }, (response) => {
+        response.resume();
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, reused: request.reusedSocket }));
+      });
+      request.on('error', reject);
+    });
+  try {
+    assert.equal(await get(), { status: 200, reused: false });
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    assert.equal(await get(), { status: 200, reused: true });
+  } finally {
+    agent.destroy();
+    await t.stop();
+  }
 });
 
 http2('with --require-credentials, HTTP/2 signatures (which sign :authority) are verified', async () => {

@@ -104,6 +104,8 @@ export class LoadBalancers implements LoadBalancerEndpoints {
 
   private async start(listenerArn: string): Promise<void> {
     const server = createServer((req, res) => void this.serve(listenerArn, req, res));
+    // A load balancer's idle timeout (idle_timeout.timeout_seconds) is 60 s by default.
+    server.keepAliveTimeout = 60_000;
     server.on('upgrade', (_req: IncomingMessage, socket: Duplex) => {
       // "WebSockets are not supported. Upgrade requests are rejected with an HTTP 400 code."
       socket.end('HTTP/1.1 400 Bad Request\r\nserver: awselb/2.0\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
