@@ -57,6 +57,8 @@ const SERVICE_NAMES: Record<string, string> = {
   ses: 'SES',
   email: 'SES',
   firehose: 'Firehose',
+  route53: 'Route 53',
+  cloudfront: 'CloudFront',
   Firehose_20150804: 'Firehose',
   monitoring: 'CloudWatch',
   appsync: 'AppSync',
@@ -106,6 +108,9 @@ function signedScope(request: LocalRequest): string | undefined {
   return /Credential=[^/]*\/[^/]*\/[^/]*\/([^/]+)\/aws4_request/.exec(header(request, 'authorization') ?? '')?.[1];
 }
 
+/** Services other than S3 whose API is REST with XML bodies. */
+const REST_XML_SCOPES = new Set(['route53', 'cloudfront']);
+
 /** "not emulated: <Service> <Operation>" in the protocol the request speaks, for a service the local cloud does not serve. */
 function unservedResponse(request: LocalRequest): LocalResponse {
   const target = header(request, 'x-amz-target');
@@ -119,6 +124,8 @@ function unservedResponse(request: LocalRequest): LocalResponse {
   const action = new URLSearchParams(request.body.toString('utf8')).get('Action') ?? request.search.get('Action');
   const name = SERVICE_NAMES[scope ?? ''] ?? scope ?? 'this service';
   if (action) return queryError(new AwsError('InvalidAction', `not emulated: ${name} ${action}`), `https://${scope ?? 'aws'}.amazonaws.com/doc/`);
+  // REST-XML services: an XML error their clients parse (a JSON one reached them as a bare "400 Bad Request").
+  if (REST_XML_SCOPES.has(scope ?? '')) return queryError(new AwsError('InvalidAction', `not emulated: ${name} ${request.method} ${request.path}`), `https://${scope}.amazonaws.com/doc/`);
   return jsonError(new AwsError('UnknownOperationException', `not emulated: ${name} ${request.method} ${request.path}`), 'application/json');
 }
 

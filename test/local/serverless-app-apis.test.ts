@@ -233,6 +233,9 @@ apis('a service the local cloud does not serve answers "not emulated: <Service> 
   const rds = await fetch(t.cloud.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...signatureShaped('rds') }, body: 'Action=DescribeDBInstances&Version=2014-10-31' });
   const text = (await rds.text()).replace(/<RequestId>[^<]*<\/RequestId>/, '');
   assert.equal({ status: rds.status, text }, { status: 400, text: '<ErrorResponse xmlns="https://rds.amazonaws.com/doc/"><Error><Type>Sender</Type><Code>InvalidAction</Code><Message>not emulated: RDS DescribeDBInstances</Message></Error></ErrorResponse>' });
+  const route53 = await fetch(`${t.cloud.url}/2013-04-01/hostedzone`, { headers: signatureShaped('route53') });
+  const route53Text = (await route53.text()).replace(/<RequestId>[^<]*<\/RequestId>/, '');
+  assert.equal({ status: route53.status, text: route53Text }, { status: 400, text: '<ErrorResponse xmlns="https://route53.amazonaws.com/doc/"><Error><Type>Sender</Type><Code>InvalidAction</Code><Message>not emulated: Route 53 GET /2013-04-01/hostedzone</Message></Error></ErrorResponse>' });
   const v2 = await fetch(`${t.cloud.url}/v2/apis`, { headers: signatureShaped('apigateway') });
   assert.equal({ status: v2.status, body: ((await v2.json()) as { message: string }).message }, { status: 400, body: 'not emulated: API Gateway GET /v2/apis' });
 });
