@@ -13,6 +13,7 @@ import { acceptHttp2Cleartext } from './http2-cleartext';
 import { header, readBody, type LocalRequest, type LocalResponse } from './http';
 import { S3Api } from './s3/api';
 import { GatewayRouter } from './gateway/router';
+import { httpApisApi } from './gateway/http-apis';
 import { apiGatewayApi } from './gateway/service';
 import { RestStages } from './gateway/rest-stages';
 import { refuseUpgrade } from './websocket/websocket-apis';
@@ -304,7 +305,10 @@ export class LocalServer {
       return this.cognito.handle(operation, jsonInput(service, operation, request.body), request.region);
     }
     if (service === 'lambda') return lambdaApi(this.cloud, request);
-    if (service === 'apigateway') return this.restStages.handle(request) ?? apiGatewayApi(() => this.cloud.resources('AWS::ApiGateway::ApiKey').map(({ record }) => record), request);
+    if (service === 'apigateway') {
+      const records = (type: string) => this.cloud.resources(type).map(({ record }) => record);
+      return this.restStages.handle(request) ?? httpApisApi(records, request) ?? apiGatewayApi(() => records('AWS::ApiGateway::ApiKey'), request);
+    }
     if (service === 'logs' || service === 'ssm' || service === 'secretsmanager' || service === 'states' || service === 'kms' || service === 'dynamodb' || service === 'dynamodbstreams' || service === 'events' || service === 'sqs' || service === 'kinesis' || service === 'monitoring' || service === 'ecr') {
       if (service === 'kinesis') refuseCbor(request);
       const operation = (header(request, 'x-amz-target') ?? '').split('.')[1] ?? '';

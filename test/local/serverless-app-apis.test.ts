@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { ApiGatewayV2Client, GetApiCommand, GetApisCommand, GetIntegrationsCommand, GetRouteCommand, GetRoutesCommand, GetStagesCommand } from '@aws-sdk/client-apigatewayv2';
 import { CreateStackCommand } from '@aws-sdk/client-cloudformation';
 import { CloudWatchClient, GetMetricStatisticsCommand, ListMetricsCommand, PutMetricDataCommand } from '@aws-sdk/client-cloudwatch';
 import { CreateTableCommand, DynamoDBClient, DeleteItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
@@ -236,8 +237,45 @@ apis('a service the local cloud does not serve answers "not emulated: <Service> 
   const route53 = await fetch(`${t.cloud.url}/2013-04-01/hostedzone`, { headers: signatureShaped('route53') });
   const route53Text = (await route53.text()).replace(/<RequestId>[^<]*<\/RequestId>/, '');
   assert.equal({ status: route53.status, text: route53Text }, { status: 400, text: '<ErrorResponse xmlns="https://route53.amazonaws.com/doc/"><Error><Type>Sender</Type><Code>InvalidAction</Code><Message>not emulated: Route 53 GET /2013-04-01/hostedzone</Message></Error></ErrorResponse>' });
-  const v2 = await fetch(`${t.cloud.url}/v2/apis`, { headers: signatureShaped('apigateway') });
-  assert.equal({ status: v2.status, body: ((await v2.json()) as { message: string }).message }, { status: 400, body: 'not emulated: API Gateway GET /v2/apis' });
+  const v2 = await fetch(`${t.cloud.url}/v2/domainnames`, { headers: signatureShaped('apigateway') });
+  assert.equal({ status: v2.status, body: ((await v2.json()) as { message: string }).message }, { status: 400, body: 'not emulated: API Gateway GET /v2/domainnames' });
+});
+
+apis('API Gateway v2 lists the HTTP APIs stacks made, with their routes, integrations and stages (how a test finds its API by name)', async ({ t }) => {
+  const template = {
+    Resources: {
+      HttpApi: { Type: 'AWS::ApiGatewayV2::Api', Properties: { Name: 'dev-orders', ProtocolType: 'HTTP', CorsConfiguration: { AllowOrigins: ['*'] } } },
+      HttpApiStage: { Type: 'AWS::ApiGatewayV2::Stage', Properties: { ApiId: { Ref: 'HttpApi' }, StageName: '$default', AutoDeploy: true } },
+      HttpApiIntegrationList: { Type: 'AWS::ApiGatewayV2::Integration', Properties: { ApiId: { Ref: 'HttpApi' }, IntegrationType: 'AWS_PROXY', IntegrationUri: 'arn:aws:lambda:us-east-1:000000000000:function:orders-dev-list', PayloadFormatVersion: '2.0' } },
+      HttpApiRouteGetOrders: { Type: 'AWS::ApiGatewayV2::Route', Properties: { ApiId: { Ref: 'HttpApi' }, RouteKey: 'GET /orders', Target: { 'Fn::Join': ['/', ['integrations', { Ref: 'HttpApiIntegrationList' }]] } } },
+    },
+  };
+  await t.cfn.send(new CreateStackCommand({ StackName: 'orders-api', TemplateBody: JSON.stringify(template) }));
+  assert.is((await settle(t.cfn, 'orders-api')).StackStatus, 'CREATE_COMPLETE');
+  const v2 = new ApiGatewayV2Client({ ...t.config, maxAttempts: 1 });
+  const { Items } = await v2.send(new GetApisCommand({}));
+  const found = Items!.find((item) => item.Name === 'dev-orders')!;
+  assert.equal({ ...found, ApiId: 'id', CreatedDate: typeof found.CreatedDate }, {
+    ApiId: 'id',
+    Name: 'dev-orders',
+    ProtocolType: 'HTTP',
+    ApiEndpoint: `https://${found.ApiId}.execute-api.us-east-1.amazonaws.com`,
+    ApiKeySelectionExpression: '$request.header.x-api-key',
+    RouteSelectionExpression: '$request.method $request.path',
+    CreatedDate: 'object',
+    DisableExecuteApiEndpoint: false,
+    Tags: {},
+    CorsConfiguration: { AllowOrigins: ['*'] },
+  });
+  assert.is((await v2.send(new GetApiCommand({ ApiId: found.ApiId }))).Name, 'dev-orders');
+  const integrations = (await v2.send(new GetIntegrationsCommand({ ApiId: found.ApiId }))).Items!;
+  assert.equal(integrations.map(({ IntegrationType, IntegrationUri, PayloadFormatVersion }) => ({ IntegrationType, IntegrationUri, PayloadFormatVersion })), [{ IntegrationType: 'AWS_PROXY', IntegrationUri: 'arn:aws:lambda:us-east-1:000000000000:function:orders-dev-list', PayloadFormatVersion: '2.0' }]);
+  const routes = (await v2.send(new GetRoutesCommand({ ApiId: found.ApiId }))).Items!;
+  assert.equal(routes.map(({ RouteKey, Target, AuthorizationType, ApiKeyRequired }) => ({ RouteKey, Target, AuthorizationType, ApiKeyRequired })), [{ RouteKey: 'GET /orders', Target: `integrations/${integrations[0].IntegrationId}`, AuthorizationType: 'NONE', ApiKeyRequired: false }]);
+  assert.is((await v2.send(new GetRouteCommand({ ApiId: found.ApiId, RouteId: routes[0].RouteId }))).RouteKey, 'GET /orders');
+  assert.equal((await v2.send(new GetStagesCommand({ ApiId: found.ApiId }))).Items!.map(({ StageName, AutoDeploy }) => ({ StageName, AutoDeploy })), [{ StageName: '$default', AutoDeploy: true }]);
+  assert.equal(await errorOf(v2.send(new GetApiCommand({ ApiId: 'nope123' }))), { name: 'NotFoundException', message: 'Invalid API identifier specified nope123', status: 404 });
+  v2.destroy();
 });
 
 apis.run();
