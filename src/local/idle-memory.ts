@@ -7,7 +7,7 @@ const CHECK_MS = 1_000;
  * Quiet: under 5% of a core over a check. A loaded local cloud uses most of one; an idle one with
  * a hundred warm environments about 2% (watching their memory), with none well under 1%.
  */
-const QUIET_CPU_MICROS = 50_000;
+const QUIET_CPU_SHARE = 0.05;
 /** Quiet checks after a collection (a burst's environments retired between them) before the one that lets V8 shrink the young generation. */
 const SETTLE_CHECKS = 5;
 /** Worth giving back: the heap has grown this much since it was last given back (or since start). */
@@ -38,9 +38,11 @@ function collector(): CollectGarbage | undefined {
  * finds the process quiet and the heap grown since it last gave memory back, it collects the
  * garbage, and where V8 can (Node.js 22 on), shrinks the heap to it ("last resort": the young
  * generation shrunk, free pages returned): tens of milliseconds at a time nothing else is waiting.
- * Returns the function that stops it.
+ * Returns the function that stops it. `checkMs` and `collected` are for tests.
  */
-export function releaseMemoryWhenIdle(): () => void {
+export function releaseMemoryWhenIdle(options: { checkMs?: number; collected?: (why: 'grown' | 'settled') => void } = {}): () => void {
+  const checkMs = options.checkMs ?? CHECK_MS;
+  const quietMicros = QUIET_CPU_SHARE * checkMs * 1000;
   const collect = collector();
   if (!collect) return () => {};
   let lastCpu = process.cpuUsage();
@@ -58,18 +60,20 @@ export function releaseMemoryWhenIdle(): () => void {
   const timer = setInterval(() => {
     const cpu = process.cpuUsage(lastCpu);
     lastCpu = process.cpuUsage();
-    if (cpu.user + cpu.system > QUIET_CPU_MICROS) return;
+    if (cpu.user + cpu.system > quietMicros) return;
     if (getHeapStatistics().total_heap_size >= baseline + GROWTH_BYTES) {
       release();
       quietSince = 0;
+      options.collected?.('grown');
     } else if (quietSince >= 0 && ++quietSince >= SETTLE_CHECKS) {
       // Once the burst is seconds behind, V8 measures a low allocation rate and gives back the
       // young generation it grew for the burst (32 of Node.js 20's 34 MB), which it keeps while
       // the rate it measured is high, as it still is right after the burst.
       release();
       quietSince = -1;
+      options.collected?.('settled');
     }
-  }, CHECK_MS);
+  }, checkMs);
   timer.unref();
   return () => clearInterval(timer);
 }
