@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CreateEventBusCommand, DescribeEventBusCommand, EventBridgeClient, PutPermissionCommand, RemovePermissionCommand, TestEventPatternCommand } from '@aws-sdk/client-eventbridge';
+import { CreateEventBusCommand, DeleteEventBusCommand, DescribeEventBusCommand, EventBridgeClient, PutPermissionCommand, RemovePermissionCommand, TestEventPatternCommand } from '@aws-sdk/client-eventbridge';
 import { failure, startTestCloud, type TestCloud } from './helpers';
 
 const events = suite<{ t: TestCloud; client: EventBridgeClient }>('local EventBridge TestEventPattern and event bus permissions');
@@ -75,6 +75,26 @@ events('the default bus takes a permission too; an unknown bus is refused', asyn
   assert.equal(policy.Statement[0].Resource, 'arn:aws:events:us-east-1:000000000000:event-bus/default');
   const missing = await failure(client.send(new PutPermissionCommand({ EventBusName: 'nope', Action: 'events:PutEvents', Principal: '444455556666', StatementId: 'x' })));
   assert.equal([missing!.name, missing!.message], ['ResourceNotFoundException', 'Event bus nope does not exist.']);
+});
+
+events('a bus policy is kept across a restart and goes with its bus', async () => {
+  let t = await startTestCloud();
+  let client = new EventBridgeClient({ ...t.config, maxAttempts: 1 });
+  try {
+    await client.send(new CreateEventBusCommand({ Name: 'kept' }));
+    await client.send(new PutPermissionCommand({ EventBusName: 'kept', Action: 'events:PutEvents', Principal: '111122223333', StatementId: 'partner' }));
+    client.destroy();
+    await t.stop({ keepData: true });
+    t = await startTestCloud(t.dataDir);
+    client = new EventBridgeClient({ ...t.config, maxAttempts: 1 });
+    assert.is(JSON.parse((await client.send(new DescribeEventBusCommand({ Name: 'kept' }))).Policy!).Statement[0].Sid, 'partner');
+    await client.send(new DeleteEventBusCommand({ Name: 'kept' }));
+    await client.send(new CreateEventBusCommand({ Name: 'kept' }));
+    assert.is((await client.send(new DescribeEventBusCommand({ Name: 'kept' }))).Policy, undefined);
+  } finally {
+    client.destroy();
+    await t.stop();
+  }
 });
 
 events.run();

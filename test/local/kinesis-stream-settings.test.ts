@@ -79,4 +79,24 @@ settings('registered consumers are ACTIVE, described, listed and counted until d
   assert.equal([gone!.name, gone!.message], ['ResourceNotFoundException', 'Consumer audit under stream clicks under account 000000000000 not found.']);
 });
 
+settings('a retention period and a consumer are kept across a restart', async () => {
+  let t = await startTestCloud();
+  let kinesis = new KinesisClient({ ...t.config, maxAttempts: 1 });
+  try {
+    await kinesis.send(new CreateStreamCommand({ StreamName: 'kept', ShardCount: 1 }));
+    await kinesis.send(new IncreaseStreamRetentionPeriodCommand({ StreamName: 'kept', RetentionPeriodHours: 72 }));
+    const { Consumer } = await kinesis.send(new RegisterStreamConsumerCommand({ StreamARN: 'arn:aws:kinesis:us-east-1:000000000000:stream/kept', ConsumerName: 'reader' }));
+    kinesis.destroy();
+    await t.stop({ keepData: true });
+    t = await startTestCloud(t.dataDir);
+    kinesis = new KinesisClient({ ...t.config, maxAttempts: 1 });
+    const summary = (await kinesis.send(new DescribeStreamSummaryCommand({ StreamName: 'kept' }))).StreamDescriptionSummary!;
+    assert.equal([summary.RetentionPeriodHours, summary.ConsumerCount], [72, 1]);
+    assert.is((await kinesis.send(new DescribeStreamConsumerCommand({ ConsumerARN: Consumer!.ConsumerARN }))).ConsumerDescription!.ConsumerName, 'reader');
+  } finally {
+    kinesis.destroy();
+    await t.stop();
+  }
+});
+
 settings.run();
