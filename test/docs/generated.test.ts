@@ -41,7 +41,7 @@ generated('the command reference has a section per command with its options and 
 generated('the coverage reference lists the types the local cloud acts on and the operations it answers', () => {
   const coverage = pages['docs/reference/local-cloud-coverage.md'];
   assert.ok(coverage.includes('\n| `AWS::Lambda::Function` | 5 |\n'));
-  assert.match(coverage, /\n\| SQS \| CancelMessageMoveTask, ChangeMessageVisibility, ChangeMessageVisibilityBatch, CreateQueue, .*SendMessage, SendMessageBatch, SetQueueAttributes, StartMessageMoveTask, TagQueue, UntagQueue \|\n/);
+  assert.match(coverage, /\n\| SQS \| AddPermission, CancelMessageMoveTask, ChangeMessageVisibility, ChangeMessageVisibilityBatch, CreateQueue, .*SendMessage, SendMessageBatch, SetQueueAttributes, StartMessageMoveTask, TagQueue, UntagQueue \|\n/);
   assert.match(coverage, /\n\| DynamoDB \| .*DeleteItem, .*PutItem, .*UpdateItem, UpdateTable, UpdateTimeToLive \|\n/);
 });
 

@@ -1,13 +1,15 @@
 /**
  * EventBridge rules, targets and buses made by the API (PutRule, PutTargets, ListRules,
  * ListTargetsByRule, RemoveTargets, DeleteRule, DescribeRule, CreateEventBus, DeleteEventBus,
- * DescribeEventBus, ListEventBuses). Rules are kept as `AWS::Events::Rule` records beside the stacks' ones, so PutEvents
+ * DescribeEventBus, ListEventBuses, PutPermission, RemovePermission, TestEventPattern). Rules are kept as `AWS::Events::Rule` records beside the stacks' ones, so PutEvents
  * and the scheduler route to them alike.
  */
 import { AwsError } from '../protocol/errors';
 import type { LocalServices } from '../service-interfaces';
 import type { ResourceRecord } from '../cloudformation/model';
 import { declaredTags, tagList, tagMap, type TagMap } from '../state/resource-tags';
+import { busPolicy, forgetBusPolicy, putPermission, removePermission } from './bus-policy';
+import { parsedEventPattern, testEventPattern } from './test-event-pattern';
 
 const RULE = 'AWS::Events::Rule';
 const BUS = 'AWS::Events::EventBus';
@@ -89,13 +91,7 @@ export function eventResourceOperation(cloud: LocalServices, operation: string, 
       const name = input.Name;
       if (typeof name !== 'string' || !/^[.\-_A-Za-z0-9]{1,64}$/.test(name)) throw new AwsError('ValidationException', `1 validation error detected: Value '${String(name)}' at 'name' failed to satisfy constraint: Member must satisfy regular expression pattern: [\\.\\-_A-Za-z0-9]+`);
       if (input.EventPattern === undefined && input.ScheduleExpression === undefined) throw new AwsError('ValidationException', 'Parameter(s) EventPattern or ScheduleExpression must be specified.');
-      if (typeof input.EventPattern === 'string') {
-        try {
-          JSON.parse(input.EventPattern);
-        } catch {
-          throw new AwsError('InvalidEventPatternException', 'Event pattern is not valid. Reason: Filter is not an object');
-        }
-      }
+      if (typeof input.EventPattern === 'string') parsedEventPattern(input.EventPattern);
       busExists(cloud, bus);
       const settings = Object.fromEntries(['EventPattern', 'ScheduleExpression', 'State', 'Description'].filter((key) => input[key] !== undefined).map((key) => [key, input[key]]));
       const existing = rules(cloud, bus).find((record) => record.physicalId === name);
@@ -162,7 +158,10 @@ export function eventResourceOperation(cloud: LocalServices, operation: string, 
       return { EventBusArn: arn };
     }
     case 'DeleteEventBus': {
-      if (typeof input.Name === 'string' && cloud.apiResources.remove(BUS, input.Name)) cloud.tags.forget(`arn:aws:events:${region}:${cloud.accountId}:event-bus/${input.Name}`);
+      if (typeof input.Name === 'string' && cloud.apiResources.remove(BUS, input.Name)) {
+        cloud.tags.forget(`arn:aws:events:${region}:${cloud.accountId}:event-bus/${input.Name}`);
+        forgetBusPolicy(cloud, input.Name);
+      }
       return {};
     }
     case 'DescribeEventBus': {
@@ -171,12 +170,22 @@ export function eventResourceOperation(cloud: LocalServices, operation: string, 
       busExists(cloud, name);
       const record = cloud.resources(BUS).find((entry) => entry.record.physicalId === name)?.record;
       const description = record?.properties.Description;
+      const policy = busPolicy(cloud, name);
       return {
         Name: name,
         Arn: record?.attributes.Arn ?? `arn:aws:events:${region}:${cloud.accountId}:event-bus/default`,
         ...(typeof description === 'string' ? { Description: description } : {}),
+        ...(policy ? { Policy: policy } : {}),
       };
     }
+    case 'PutPermission':
+      busExists(cloud, bus);
+      return putPermission(cloud, input, region, bus, `arn:aws:events:${region}:${cloud.accountId}:event-bus/${bus}`);
+    case 'RemovePermission':
+      busExists(cloud, bus);
+      return removePermission(cloud, input, region, bus);
+    case 'TestEventPattern':
+      return testEventPattern(input);
     case 'ListEventBuses':
       return {
         EventBuses: [

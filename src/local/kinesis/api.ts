@@ -1,9 +1,11 @@
 /**
  * The Kinesis Data Streams API (JSON 1.1, target prefix Kinesis_20131202) over the stream store:
- * streams, shards, PutRecord(s) with per-shard throughput limits, shard iterators and GetRecords.
+ * streams, shards, PutRecord(s) with per-shard throughput limits, shard iterators and GetRecords;
+ * retention periods and enhanced fan-out consumers in stream-settings.ts.
  */
 import { AwsError } from '../protocol/errors';
 import { ON_DEMAND_SHARDS, type KinesisRecord, type KinesisStore, type KinesisStream } from './streams';
+import { consumerPage, deregisterConsumer, namedConsumer, registerConsumer, retentionChange } from './stream-settings';
 
 /** How long a shard iterator stays usable, as in AWS. */
 const ITERATOR_LIFETIME_MS = 5 * 60 * 1000;
@@ -112,7 +114,7 @@ export function kinesisOperation(store: KinesisStore, operation: string, input: 
           EnhancedMonitoring: [{ ShardLevelMetrics: [] }],
           EncryptionType: 'NONE',
           OpenShardCount: stream.definition.Shards.length,
-          ConsumerCount: 0,
+          ConsumerCount: stream.definition.Consumers?.length ?? 0,
         },
       };
     }
@@ -207,6 +209,28 @@ export function kinesisOperation(store: KinesisStore, operation: string, input: 
         MillisBehindLatest: behind ? Math.max(0, now - behind.arrival) : 0,
       };
     }
+    case 'IncreaseStreamRetentionPeriod':
+    case 'DecreaseStreamRetentionPeriod': {
+      const stream = streamOf(store, input, accountId);
+      const hours = retentionChange(stream, input.RetentionPeriodHours, operation === 'IncreaseStreamRetentionPeriod' ? 'increase' : 'decrease');
+      store.update(stream.definition.StreamName, { retentionHours: hours });
+      return {};
+    }
+    case 'RegisterStreamConsumer': {
+      if (typeof input.StreamARN !== 'string') throw validation("1 validation error detected: Value null at 'streamARN' failed to satisfy constraint: Member must not be null");
+      return { Consumer: registerConsumer(store, store.get(input.StreamARN, accountId), input.ConsumerName, accountId) };
+    }
+    case 'DescribeStreamConsumer': {
+      const { stream, consumer } = namedConsumer(store, input, accountId);
+      return { ConsumerDescription: { ...consumer, StreamARN: stream.definition.StreamARN } };
+    }
+    case 'ListStreamConsumers': {
+      if (typeof input.StreamARN !== 'string') throw validation("1 validation error detected: Value null at 'streamARN' failed to satisfy constraint: Member must not be null");
+      return consumerPage(store.get(input.StreamARN, accountId), input);
+    }
+    case 'DeregisterStreamConsumer':
+      deregisterConsumer(store, input, accountId);
+      return {};
     default:
       throw new AwsError('UnknownOperationException', `not emulated: Kinesis ${operation}`);
   }

@@ -24,6 +24,16 @@ export interface KinesisStreamDefinition {
   /** Epoch seconds, as the JSON protocol sends timestamps. */
   StreamCreationTimestamp: number;
   Shards: KinesisShard[];
+  /** Enhanced fan-out consumers (RegisterStreamConsumer); absent when none was ever registered. */
+  Consumers?: KinesisConsumer[];
+}
+
+export interface KinesisConsumer {
+  ConsumerName: string;
+  ConsumerARN: string;
+  ConsumerStatus: 'ACTIVE';
+  /** Epoch seconds. */
+  ConsumerCreationTimestamp: number;
 }
 
 export interface KinesisRecord {
@@ -173,6 +183,21 @@ export class KinesisStore {
     if (changes.mode) stream.definition.StreamModeDetails = { StreamMode: changes.mode };
     this.save();
     return stream;
+  }
+
+  /** Registers or deregisters a stream's consumers (the whole list, saved with the stream). */
+  setConsumers(stream: KinesisStream, consumers: KinesisConsumer[]): void {
+    stream.definition.Consumers = consumers;
+    this.save();
+  }
+
+  /** A consumer by ARN, over every stream. */
+  consumerByArn(consumerArn: string): { stream: KinesisStream; consumer: KinesisConsumer } | undefined {
+    for (const stream of this.streams.values()) {
+      const consumer = stream.definition.Consumers?.find((candidate) => candidate.ConsumerARN === consumerArn);
+      if (consumer) return { stream, consumer };
+    }
+    return undefined;
   }
 
   delete(name: string): boolean {

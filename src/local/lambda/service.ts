@@ -7,6 +7,7 @@ import { CODE_SIZE, materializeCode, publishedVersions, versionCodeFile, version
 import { createFunction, deleteFunction, eventSourceMappings, permissions, updateApiFunctionCode } from './resources';
 import { lambdaVersionsApi } from './versions';
 import { lambdaConcurrencyApi } from './concurrency';
+import { functionUrlsApi } from './function-urls';
 import { findLayerVersion, lambdaLayersApi } from './layers';
 import { eventInvokeConfigApi } from './event-invoke-config';
 import { lambdaRequestBody } from './request-body';
@@ -96,7 +97,7 @@ export async function lambdaApi(cloud: LocalServices, request: LocalRequest): Pr
   if (policy) return permissions(cloud, decodeURIComponent(policy[1]), request, decodeURIComponent(policy[2]) || undefined);
   const concurrency = lambdaConcurrencyApi(cloud, request);
   if (concurrency) return concurrency;
-  const layers = lambdaLayersApi(cloud, request) ?? eventInvokeConfigApi(cloud, request);
+  const layers = lambdaLayersApi(cloud, request) ?? eventInvokeConfigApi(cloud, request) ?? functionUrlsApi(cloud, request);
   if (layers) return layers;
   const versionsOrAliases = lambdaVersionsApi(cloud, request, (record, version) => configuration(cloud, record, version));
   if (versionsOrAliases) return versionsOrAliases;

@@ -6,6 +6,7 @@ import { flat } from '../protocol/xml';
 import type { LocalServices } from '../service-interfaces';
 import type { ResourceRecord } from '../cloudformation/model';
 import { matchesPattern } from '../eventbridge/event-pattern';
+import { isOptedOut, optedOutNumbers, optIn, setSmsAttributes, smsAttributes } from './sms';
 
 const TOPIC = 'AWS::SNS::Topic';
 const SUBSCRIPTION = 'AWS::SNS::Subscription';
@@ -244,7 +245,7 @@ function apiSubscription(cloud: LocalServices, subscriptionArn: string): Resourc
   return cloud.apiResources.get(SUBSCRIPTION, subscriptionArn, () => notFound('Subscription'));
 }
 
-/** SNS (query protocol): topics and subscriptions from stacks and from the API; Publish delivers to Lambda, SQS and HTTP(S) subscriptions. */
+/** SNS (query protocol): topics and subscriptions from stacks and from the API; Publish delivers to Lambda, SQS and HTTP(S) subscriptions; SMS settings in sms.ts. */
 export function snsAction(cloud: LocalServices, params: QueryParams, region = 'us-east-1'): Record<string, unknown> {
   switch (params.action) {
     case 'CreateTopic': {
@@ -370,6 +371,18 @@ export function snsAction(cloud: LocalServices, params: QueryParams, region = 'u
     }
     case 'PublishBatch':
       return publishBatch(cloud, params);
+    case 'SetSMSAttributes':
+      setSmsAttributes(cloud, region, attributeMap(params, 'attributes'));
+      return {};
+    case 'GetSMSAttributes':
+      return { attributes: entries(smsAttributes(cloud, region, params.list('attributes'))) };
+    case 'CheckIfPhoneNumberIsOptedOut':
+      return { isOptedOut: isOptedOut(cloud, region, params.string('phoneNumber')) };
+    case 'ListPhoneNumbersOptedOut':
+      return optedOutNumbers(cloud, region, params.string('nextToken'));
+    case 'OptInPhoneNumber':
+      optIn(cloud, region, params.string('phoneNumber'));
+      return {};
     case 'TagResource':
       cloud.tags.tag(taggedTopic(cloud, params), tagMap(params.structs('Tags')));
       return {};

@@ -7,6 +7,7 @@ import { jsonResponse, type LocalResponse } from '../http';
 import { QueueJournal, type JournalMessage, type JournalQueue, type QueueChange, type QueueState } from './journal';
 import { StorageFailure } from '../state/storage-failure';
 import { MessageMoveTasks, type MovableQueues } from './move-tasks';
+import { policyWithoutPermission, policyWithPermission } from './queue-permissions';
 
 interface MessageAttribute {
   DataType: string;
@@ -246,14 +247,21 @@ export class SqsApi {
       }
       case 'GetQueueAttributes':
         return { Attributes: this.attributes(this.queue(input.QueueUrl), (input.AttributeNames as string[] | undefined) ?? ['All']) };
-      case 'SetQueueAttributes': {
+      case 'SetQueueAttributes':
+        this.changeAttributes(this.queue(input.QueueUrl), input.Attributes as Record<string, string>);
+        return {};
+      case 'AddPermission': {
         const queue = this.queue(input.QueueUrl);
-        if (!this.created.has(queue.name)) throw new AwsError('InvalidParameterValue', `Queue ${queue.name} belongs to a stack: change its properties in the template`);
-        const attributes = { ...queue.attributes, ...(input.Attributes as Record<string, string>) };
-        this.record({ op: 'queue', queue: { ...queue, attributes } });
-        queue.attributes = attributes;
+        this.changeAttributes(queue, { Policy: policyWithPermission(queue.attributes.Policy, queue.arn, input) });
         return {};
       }
+      case 'RemovePermission': {
+        const queue = this.queue(input.QueueUrl);
+        this.changeAttributes(queue, { Policy: policyWithoutPermission(queue.attributes.Policy, input.Label) });
+        return {};
+      }
+      case 'ListDeadLetterSourceQueues':
+        return this.deadLetterSources(this.queue(input.QueueUrl), input);
       case 'PurgeQueue': {
         const queue = this.queue(input.QueueUrl);
         this.record({ op: 'purge', arn: queue.arn });
@@ -308,6 +316,30 @@ export class SqsApi {
       default:
         throw new AwsError('AWS.SimpleQueueService.UnsupportedOperation', `not emulated: SQS ${operation}`);
     }
+  }
+
+  /** SetQueueAttributes and the permission calls: a stack's queue changes with its template. An empty value removes the attribute, as in SQS. */
+  private changeAttributes(queue: Queue, changes: Record<string, string>): void {
+    if (!this.created.has(queue.name)) throw new AwsError('InvalidParameterValue', `Queue ${queue.name} belongs to a stack: change its properties in the template`);
+    const attributes = { ...queue.attributes, ...changes };
+    if (changes.Policy === '') delete attributes.Policy;
+    this.record({ op: 'queue', queue: { ...queue, attributes } });
+    queue.attributes = attributes;
+  }
+
+  /** ListDeadLetterSourceQueues: the queues whose RedrivePolicy names this one, paged by MaxResults. */
+  private deadLetterSources(target: Queue, input: Record<string, unknown>): Record<string, unknown> {
+    const sources = this.queues().filter((queue) => {
+      if (!queue.attributes.RedrivePolicy) return false;
+      return (JSON.parse(queue.attributes.RedrivePolicy) as { deadLetterTargetArn?: string }).deadLetterTargetArn === target.arn;
+    });
+    const urls = sources.map((queue) => this.localUrl(queue));
+    if (input.MaxResults === undefined) return { queueUrls: urls };
+    const max = Number(input.MaxResults);
+    if (!Number.isInteger(max) || max < 1 || max > 1000) throw new AwsError('InvalidParameterValue', `Value ${String(input.MaxResults)} for parameter MaxResults is invalid. Reason: must be between 1 and 1000.`);
+    const start = typeof input.NextToken === 'string' ? Number(Buffer.from(input.NextToken, 'base64').toString()) || 0 : 0;
+    const page = urls.slice(start, start + max);
+    return { queueUrls: page, ...(start + max < urls.length ? { NextToken: Buffer.from(String(start + max)).toString('base64') } : {}) };
   }
 
   private changeVisibility(queue: Queue, input: Record<string, unknown>): void {
