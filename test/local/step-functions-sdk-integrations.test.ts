@@ -3,10 +3,11 @@ import * as assert from 'uvu/assert';
 import { CreateBucketCommand, GetObjectCommand } from '@aws-sdk/client-s3';
 import { CreateTableCommand, DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { CreateFunctionCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { CreateStateMachineCommand, DescribeExecutionCommand, GetExecutionHistoryCommand, SFNClient, StartExecutionCommand, type DescribeExecutionCommandOutput, type HistoryEvent } from '@aws-sdk/client-sfn';
-import { shaped, startTestCloud, type TestCloud } from './helpers';
+import { CreateStateMachineCommand, DescribeExecutionCommand, GetExecutionHistoryCommand, SendTaskSuccessCommand, SFNClient, StartExecutionCommand, type DescribeExecutionCommandOutput, type HistoryEvent } from '@aws-sdk/client-sfn';
+import { shaped, startTestCloud, zip, type TestCloud } from './helpers';
 
 const ROLE = 'arn:aws:iam::000000000000:role/flows';
 
@@ -26,13 +27,23 @@ async function finished(sfn: SFNClient, executionArn: string): Promise<DescribeE
   }
 }
 
-/** Creates a state machine of the given states and runs it to its end. */
-async function runMachine(sfn: SFNClient, name: string, states: Record<string, unknown>, input: unknown): Promise<DescribeExecutionCommandOutput> {
+/** Creates a state machine of the given states and starts it. */
+async function startMachine(sfn: SFNClient, name: string, states: Record<string, unknown>, input: unknown): Promise<string> {
   const definition = JSON.stringify({ StartAt: Object.keys(states)[0], States: states });
   const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name, definition, roleArn: ROLE }));
   const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn, input: JSON.stringify(input) }));
-  return finished(sfn, executionArn!);
+  return executionArn!;
 }
+
+/** Creates a state machine of the given states and runs it to its end. */
+async function runMachine(sfn: SFNClient, name: string, states: Record<string, unknown>, input: unknown): Promise<DescribeExecutionCommandOutput> {
+  return finished(sfn, await startMachine(sfn, name, states, input));
+}
+
+const CHECK = `exports.handler = async (event) => {
+  if (event.amount > 100) throw Object.assign(new Error('too much'), { name: 'Refused', stack: 'Refused: too much' });
+  return { ok: event.amount };
+};`;
 
 /** The history without the times, as `type` and details. */
 async function history(sfn: SFNClient, executionArn: string): Promise<unknown[]> {
@@ -75,6 +86,9 @@ sdk.before(async (context) => {
   await secrets.send(new CreateSecretCommand({ Name: 'app/db', SecretString: JSON.stringify({ user: 'admin' }) }));
   secrets.destroy();
   await context.t.s3.send(new CreateBucketCommand({ Bucket: 'docs' }));
+  const lambda = new LambdaClient({ ...config, maxAttempts: 1 });
+  await lambda.send(new CreateFunctionCommand({ FunctionName: 'check', Runtime: 'nodejs20.x', Role: ROLE, Handler: 'index.handler', Code: { ZipFile: await zip({ 'index.js': CHECK }) } }));
+  lambda.destroy();
 });
 
 sdk.after(async ({ t, sfn }) => {
@@ -210,6 +224,46 @@ sdk('S3 putObject and getObject, a missing key as S3.NoSuchKeyException; Step Fu
   assert.equal([await object.Body!.transformToString(), object.ContentType], ['{"rows":3}', 'application/json']);
   const child = await finished(sfn, 'arn:aws:states:us-east-1:000000000000:execution:sdk-child:from-parent');
   assert.equal([child.status, child.input], ['SUCCEEDED', '{"from":"parent"}']);
+});
+
+sdk("aws-sdk:lambda:invoke answers Lambda's response (Payload as text, a function error as FunctionError, not a failed task); .waitForTaskToken waits for SendTaskSuccess", async ({ t, sfn, queueUrl }) => {
+  const invoked = await runMachine(
+    sfn,
+    'sdk-invoke',
+    {
+      Accept: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:lambda:invoke', Parameters: { FunctionName: 'check', Payload: '{"amount":5}' }, ResultPath: '$.accepted', Next: 'Refuse' },
+      Refuse: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:lambda:invoke', Parameters: { FunctionName: 'check', 'Payload.$': 'States.JsonToString($.big)' }, ResultPath: '$.refused', End: true },
+    },
+    { big: { amount: 500 } },
+  );
+  assert.is(invoked.status, 'SUCCEEDED', invoked.cause);
+  const refusal = JSON.parse(JSON.parse(invoked.output!).refused.Payload as string) as Record<string, unknown>;
+  assert.equal(JSON.parse(invoked.output!), {
+    big: { amount: 500 },
+    accepted: { ExecutedVersion: '$LATEST', Payload: '{"ok":5}', StatusCode: 200 },
+    refused: { ExecutedVersion: '$LATEST', FunctionError: 'Unhandled', Payload: JSON.stringify(refusal), StatusCode: 200 },
+  });
+  assert.equal([refusal.errorType, refusal.errorMessage], ['Refused', 'too much']);
+
+  const executionArn = await startMachine(
+    sfn,
+    'sdk-callback',
+    { Ask: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:sqs:sendMessage.waitForTaskToken', Parameters: { QueueUrl: queueUrl, 'MessageBody.$': '$$.Task.Token' }, End: true } },
+    {},
+  );
+  const sqs = new SQSClient({ ...t.config, maxAttempts: 1 });
+  let token: string | undefined;
+  for (let tries = 0; token === undefined && tries < 50; tries++) {
+    const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, WaitTimeSeconds: 1 }));
+    token = Messages[0]?.Body;
+  }
+  sqs.destroy();
+  assert.is((await sfn.send(new DescribeExecutionCommand({ executionArn }))).status, 'RUNNING');
+  await sfn.send(new SendTaskSuccessCommand({ taskToken: token, output: JSON.stringify({ approved: true }) }));
+  const answered = await finished(sfn, executionArn);
+  assert.equal([answered.status, answered.output], ['SUCCEEDED', JSON.stringify({ approved: true })]);
+  const types = (await history(sfn, executionArn)).map((event) => [(event as { type: string }).type, (event as { taskSubmittedEventDetails?: { resource: string } }).taskSubmittedEventDetails?.resource]);
+  assert.equal(types, [['ExecutionStarted', undefined], ['TaskStateEntered', undefined], ['TaskScheduled', undefined], ['TaskStarted', undefined], ['TaskSubmitted', 'sendMessage.waitForTaskToken'], ['TaskSucceeded', undefined], ['TaskStateExited', undefined], ['ExecutionSucceeded', undefined]]);
 });
 
 sdk('a service or an action the local cloud does not run fails the task with States.Runtime naming the resource', async ({ sfn }) => {
