@@ -189,6 +189,29 @@ sdk('a failed call is <ServiceName>.<Exception>: Catch on DynamoDb.ConditionalCh
   );
 });
 
+sdk('a missing SSM parameter and a missing secret are Ssm.ParameterNotFoundException and SecretsManager.ResourceNotFoundException, each caught', async ({ sfn }) => {
+  const requestId = / \(Service: (Ssm|SecretsManager), Status Code: 400, Request ID: [0-9a-f-]{36}\)$/;
+  const done = await runMachine(
+    sfn,
+    'sdk-missing',
+    {
+      Parameter: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:ssm:getParameter', Parameters: { Name: '/app/missing' }, Catch: [{ ErrorEquals: ['Ssm.ParameterNotFoundException'], ResultPath: '$.parameter', Next: 'Secret' }], Next: 'Secret' },
+      Secret: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:secretsmanager:getSecretValue', Parameters: { SecretId: 'app/missing' }, Catch: [{ ErrorEquals: ['SecretsManager.ResourceNotFoundException'], ResultPath: '$.secret', Next: 'Done' }], Next: 'Done' },
+      Done: { Type: 'Succeed' },
+    },
+    {},
+  );
+  assert.is(done.status, 'SUCCEEDED', done.cause);
+  const output = JSON.parse(done.output!) as Record<string, { Error: string; Cause: string }>;
+  assert.equal(
+    Object.fromEntries(Object.entries(output).map(([key, { Error, Cause }]) => [key, { Error, Cause: Cause.replace(requestId, ' (Service: $1, Status Code: 400, Request ID: <id>)') }])),
+    {
+      parameter: { Error: 'Ssm.ParameterNotFoundException', Cause: 'Parameter /app/missing not found. (Service: Ssm, Status Code: 400, Request ID: <id>)' },
+      secret: { Error: 'SecretsManager.ResourceNotFoundException', Cause: "Secrets Manager can't find the specified secret. (Service: SecretsManager, Status Code: 400, Request ID: <id>)" },
+    },
+  );
+});
+
 sdk('S3 putObject and getObject, a missing key as S3.NoSuchKeyException; Step Functions startExecution in PascalCase with an ISO-8601 StartDate', async ({ t, sfn }) => {
   const { stateMachineArn: childArn } = await sfn.send(new CreateStateMachineCommand({ name: 'sdk-child', definition: JSON.stringify({ StartAt: 'Done', States: { Done: { Type: 'Succeed' } } }), roleArn: ROLE }));
   const done = await runMachine(
