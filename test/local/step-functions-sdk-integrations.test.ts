@@ -289,6 +289,44 @@ sdk("aws-sdk:lambda:invoke answers Lambda's response (Payload as text, a functio
   assert.equal(types, [['ExecutionStarted', undefined], ['TaskStateEntered', undefined], ['TaskScheduled', undefined], ['TaskStarted', undefined], ['TaskSubmitted', 'sendMessage.waitForTaskToken'], ['TaskSucceeded', undefined], ['TaskStateExited', undefined], ['ExecutionSucceeded', undefined]]);
 });
 
+sdk('camelCase APIs (CloudWatch Logs) take and answer PascalCase, a tag map keeps its keys; KMS and EventBridge answer their responses', async ({ sfn }) => {
+  const done = await runMachine(
+    sfn,
+    'sdk-json-services',
+    {
+      Group: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:cloudwatchlogs:createLogGroup', Parameters: { LogGroupName: '/app/audit', Tags: { team: 'core', Owner: 'ada' } }, ResultPath: '$.created', Next: 'Tags' },
+      Tags: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:cloudwatchlogs:listTagsLogGroup', Parameters: { LogGroupName: '/app/audit' }, ResultPath: '$.tags', Next: 'Groups' },
+      Groups: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:cloudwatchlogs:describeLogGroups', Parameters: { LogGroupNamePrefix: '/app/' }, ResultPath: '$.groups', Next: 'Key' },
+      Key: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:kms:createKey', Parameters: { Description: 'audit' }, ResultSelector: { 'id.$': '$.KeyMetadata.KeyId', 'state.$': '$.KeyMetadata.KeyState', 'created.$': '$.KeyMetadata.CreationDate' }, ResultPath: '$.key', Next: 'Encrypt' },
+      Encrypt: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:kms:encrypt', Parameters: { 'KeyId.$': '$.key.id', Plaintext: 'aGVsbG8=' }, ResultPath: '$.encrypted', Next: 'Decrypt' },
+      Decrypt: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:kms:decrypt', Parameters: { 'CiphertextBlob.$': '$.encrypted.CiphertextBlob' }, ResultSelector: { 'plaintext.$': '$.Plaintext' }, ResultPath: '$.decrypted', Next: 'Publish' },
+      Publish: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:eventbridge:putEvents', Parameters: { Entries: [{ Source: 'app', DetailType: 'audit', Detail: '{}' }] }, ResultPath: '$.events', End: true },
+    },
+    {},
+  );
+  assert.is(done.status, 'SUCCEEDED', done.cause);
+  const keyArn = /^arn:aws:kms:us-east-1:000000000000:key\/[0-9a-f-]{36}$/;
+  assert.equal(
+    shaped(JSON.parse(done.output!), {
+      'groups.LogGroups\\[0\\].CreationTime': /^\d{13}$/,
+      'key.id': /^[0-9a-f-]{36}$/,
+      'key.created': /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/,
+      'encrypted.CiphertextBlob': /^[A-Za-z0-9+/]+=*$/,
+      'encrypted.KeyId': keyArn,
+      'events.Entries\\[0\\].EventId': /^[0-9a-f-]{36}$/,
+    }),
+    {
+      created: {},
+      tags: { Tags: { team: 'core', Owner: 'ada' } },
+      groups: { LogGroups: [{ LogGroupName: '/app/audit', CreationTime: '<groups.LogGroups\\[0\\].CreationTime>', MetricFilterCount: 0, Arn: 'arn:aws:logs:us-east-1:000000000000:log-group:/app/audit:*', StoredBytes: 0 }] },
+      key: { id: '<key.id>', state: 'Enabled', created: '<key.created>' },
+      encrypted: { CiphertextBlob: '<encrypted.CiphertextBlob>', KeyId: '<encrypted.KeyId>', EncryptionAlgorithm: 'SYMMETRIC_DEFAULT' },
+      decrypted: { plaintext: 'aGVsbG8=' },
+      events: { FailedEntryCount: 0, Entries: [{ EventId: '<events.Entries\\[0\\].EventId>' }] },
+    },
+  );
+});
+
 sdk('a service or an action the local cloud does not run fails the task with States.Runtime naming the resource', async ({ sfn }) => {
   const athena = await runMachine(sfn, 'sdk-athena', { Query: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:athena:startQueryExecution', Parameters: { QueryString: 'SELECT 1' }, End: true } }, {});
   assert.equal(
