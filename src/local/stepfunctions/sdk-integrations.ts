@@ -113,7 +113,7 @@ function sdkFailure(service: SdkService, resource: string, error: unknown): Stat
     const name = code.endsWith('Exception') ? code : `${code}Exception`;
     return new StatesError(`${service.errorName}.${name}`, `${error.message} (Service: ${service.errorName}, Status Code: ${error.status}, Request ID: ${randomUUID()})`);
   }
-  return new StatesError(`${service.errorName}.${upper(service.errorName)}Exception`, (error as Error).message);
+  return new StatesError(`${service.errorName}.${service.errorName}Exception`, (error as Error).message);
 }
 
 /** Runs `aws-sdk:<service>:<action>` with its Parameters: the API's response. */
