@@ -144,6 +144,8 @@ export class LocalCloud implements LocalServices {
       publish: (input) => ({
         MessageId: publish(this, String(input.TopicArn), { message: String(input.Message), subject: input.Subject as string | undefined, attributes: input.MessageAttributes as never }),
       }),
+      getObject: (bucket, key, versionId) => this.s3.readObject(bucket, key, versionId),
+      putObject: (bucket, key, body, contentType) => this.s3.putObject(bucket, key, body, { contentType }),
     });
     this.metricAlarms = new MetricAlarms(this.dataDir);
     this.scheduler = new Scheduler(this);

@@ -5,7 +5,8 @@ import { readPath, resolvePath, type PathScope } from './json-path';
 import { applyTemplate, pathOrIntrinsic, placeResult, selectPath } from './paths';
 import { runtimeError, StatesError } from './states-error';
 import type { ExecutionRecord, HistoryEvent } from './store';
-import { parseResource, runFunction, runIntegration, type TaskServices } from './tasks';
+import type { TaskServices } from './task-services';
+import { parseResource, runFunction, runIntegration } from './tasks';
 
 /** Where an execution's events go, and the task tokens `.waitForTaskToken` tasks wait on. */
 export interface ExecutionHost extends TaskServices {

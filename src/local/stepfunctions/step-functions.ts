@@ -4,7 +4,7 @@ import { parseDefinition } from './definition';
 import { Aborted, ExecutionTimedOut, Interpreter } from './interpreter';
 import { StatesError } from './states-error';
 import { StepFunctionsStore, type ExecutionRecord, type StateMachineRecord, type StateMachineType } from './store';
-import type { FunctionOutcome, TaskServices } from './tasks';
+import type { FunctionOutcome, TaskServices } from './task-services';
 
 /** What executions reach outside Step Functions (the composition root wires it). */
 export interface StepFunctionsServices {
@@ -12,6 +12,8 @@ export interface StepFunctionsServices {
   invoke(functionName: string, event: unknown, qualifier?: string): Promise<FunctionOutcome>;
   invokeAsync(functionName: string, event: unknown, qualifier?: string): void;
   publish(input: Record<string, unknown>, region: string): { MessageId: string };
+  getObject: TaskServices['getObject'];
+  putObject: TaskServices['putObject'];
 }
 
 const NAME = /^[A-Za-z0-9_-]{1,80}$/;
@@ -160,6 +162,8 @@ export class StepFunctions {
       invokeAsync: (name, event, qualifier) => services.invokeAsync(name, event, qualifier),
       callApi: (target, input) => this.callApi(target, input, region),
       publish: (input) => services.publish(input, region),
+      getObject: (bucket, key, versionId) => services.getObject(bucket, key, versionId),
+      putObject: (bucket, key, body, contentType) => services.putObject(bucket, key, body, contentType),
     };
     return {
       ...tasks,

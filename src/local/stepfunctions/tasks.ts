@@ -1,27 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { AwsError } from '../protocol/errors';
+import { isServedSdkIntegration, runSdkIntegration, SDK_SERVED } from './sdk-integrations';
 import { StatesError } from './states-error';
-
-/** A function's answer, as the runtime gives it (the version that ran beside it). */
-export interface FunctionOutcome {
-  requestId?: string;
-  payload: string;
-  /** Set when the function failed ('Unhandled'). */
-  functionError?: string;
-  executedVersion: string;
-}
-
-/** What Task states reach: the local cloud's functions and the JSON APIs of its services. */
-export interface TaskServices {
-  readonly region: string;
-  /** Runs a function and waits, as Lambda's RequestResponse Invoke does. */
-  invoke(functionName: string, event: unknown, qualifier?: string): Promise<FunctionOutcome>;
-  invokeAsync(functionName: string, event: unknown, qualifier?: string): void;
-  /** A JSON-protocol operation of a local service (`DynamoDB_20120810.PutItem`): its answer, or an AwsError. */
-  callApi(target: string, input: Record<string, unknown>): Promise<Record<string, unknown>>;
-  /** SNS Publish (a query-protocol API, reached directly). */
-  publish(input: Record<string, unknown>): { MessageId: string };
-}
+import type { FunctionOutcome, TaskServices } from './task-services';
 
 /** How the history names a task: Lambda function ARNs have events of their own, integrations are `Task*` events. */
 export type TaskResource =
@@ -43,13 +24,19 @@ const INTEGRATIONS: Record<string, { target?: string; prefix: string; stringify?
 
 export function parseResource(resource: string): TaskResource {
   if (/^arn:aws[a-z-]*:lambda:[^:]+:\d+:function:[^:]+(:[^:]+)?$/.test(resource)) return { kind: 'function', functionArn: resource };
+  // AWS SDK integrations run request-response or `.waitForTaskToken`; they have no `.sync`.
+  const sdk = /^arn:aws[a-z-]*:states:[^:]*:[^:]*:aws-sdk:([a-z0-9]+):([a-z][A-Za-z0-9]*)(?:\.(waitForTaskToken))?$/.exec(resource);
+  if (sdk && isServedSdkIntegration(sdk[1], sdk[2])) return { kind: 'integration', service: `aws-sdk:${sdk[1]}`, action: sdk[2], pattern: sdk[3] as 'waitForTaskToken' | undefined };
   const integration = /^arn:aws[a-z-]*:states:[^:]*:[^:]*:([a-z0-9-]+):([A-Za-z0-9]+)(?:\.(waitForTaskToken|sync(?::2)?))?$/.exec(resource);
   const pattern = integration?.[3] as 'waitForTaskToken' | 'sync' | 'sync:2' | undefined;
   // Of the "run a job" (.sync) patterns, only a child execution's is served: the others start jobs the local cloud does not run.
   if (integration && INTEGRATIONS[`${integration[1]}:${integration[2]}`] && (!pattern?.startsWith('sync') || integration[1] === 'states')) {
     return { kind: 'integration', service: integration[1], action: integration[2], pattern };
   }
-  throw new StatesError('States.Runtime', `not emulated: the Task resource ${resource} (the local cloud runs Lambda functions and the lambda:invoke, sqs:sendMessage, sns:publish, dynamodb:putItem/getItem/updateItem/deleteItem, events:putEvents and states:startExecution integrations)`);
+  throw new StatesError(
+    'States.Runtime',
+    `not emulated: the Task resource ${resource} (the local cloud runs Lambda functions, the lambda:invoke, sqs:sendMessage, sns:publish, dynamodb:putItem/getItem/updateItem/deleteItem, events:putEvents and states:startExecution integrations, and the SDK integrations ${SDK_SERVED})`,
+  );
 }
 
 /** The SDK's response metadata Step Functions adds to an integration's result. */
@@ -99,6 +86,7 @@ export async function runFunction(services: TaskServices, functionArn: string, i
 
 /** Runs a service integration with its parameters; the result as Step Functions gives it (with the SDK's metadata). */
 export async function runIntegration(services: TaskServices, service: string, action: string, parameters: Record<string, unknown>, pattern?: string): Promise<unknown> {
+  if (service.startsWith('aws-sdk:')) return runSdkIntegration(services, service.slice('aws-sdk:'.length), action, parameters);
   const integration = INTEGRATIONS[`${service}:${action}`];
   // Step Functions' own API is camelCase; its integration takes the SDK model's capitalized names.
   const input = service === 'states' ? Object.fromEntries(Object.entries(parameters).map(([key, value]) => [key.charAt(0).toLowerCase() + key.slice(1), value])) : { ...parameters };
