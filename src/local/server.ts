@@ -307,7 +307,7 @@ export class LocalServer {
     if (service === 'lambda') return lambdaApi(this.cloud, request);
     if (service === 'apigateway') {
       const records = (type: string) => this.cloud.resources(type).map(({ record }) => record);
-      return this.restStages.handle(request) ?? httpApisApi(records, request) ?? apiGatewayApi(() => records('AWS::ApiGateway::ApiKey'), request);
+      return this.restStages.handle(request) ?? httpApisApi(records, request) ?? apiGatewayApi(records, request);
     }
     if (service === 'logs' || service === 'ssm' || service === 'secretsmanager' || service === 'states' || service === 'kms' || service === 'dynamodb' || service === 'dynamodbstreams' || service === 'events' || service === 'sqs' || service === 'kinesis' || service === 'monitoring' || service === 'ecr') {
       if (service === 'kinesis') refuseCbor(request);
