@@ -238,7 +238,8 @@ export class LogStore {
       if (streams && !streams.includes(name)) continue;
       for (const event of events) all.push({ ...event, logStreamName: name });
     }
-    return all.sort((a, b) => a.timestamp - b.timestamp);
+    // Events of the same millisecond in the order they were stored, whichever streams they are in.
+    return all.sort((a, b) => a.timestamp - b.timestamp || a.sequence - b.sequence);
   }
 
   streams(group: string): { name: string; lastEvent: number; created: number }[] {
