@@ -196,7 +196,7 @@ const DISPATCHED = [
   ['CloudFormation', ['src/local/cloudformation/api.ts']],
   ['CloudWatch', ['src/local/cloudwatch/service.ts']],
   ['CloudWatch Logs', ['src/local/logs/service.ts']],
-  ['DynamoDB', ['src/local/dynamodb/api.ts', 'src/local/dynamodb/table-operations.ts', 'src/local/dynamodb/tags.ts'], () => Object.keys(require(path.join(dist, 'src', 'local', 'dynamodb', 'api')).ITEM_WRITES)],
+  ['DynamoDB', ['src/local/dynamodb/api.ts', 'src/local/dynamodb/table-operations.ts', 'src/local/dynamodb/backups.ts', 'src/local/dynamodb/tags.ts'], () => Object.keys(require(path.join(dist, 'src', 'local', 'dynamodb', 'api')).ITEM_WRITES)],
   ['DynamoDB Streams', ['src/local/dynamodb/streams-api.ts']],
   ['ECR', ['src/local/ecr/service.ts']],
   ['EventBridge', ['src/local/eventbridge/service.ts', 'src/local/eventbridge/resources.ts']],

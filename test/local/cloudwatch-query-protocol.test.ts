@@ -130,7 +130,7 @@ query("CloudWatch's query errors reach aws-sdk v2 with their codes; an operation
   });
   assert.equal(await failure(context.v2.describeAnomalyDetectors({}).promise()), {
     code: 'InvalidAction',
-    message: 'not emulated: CloudWatch DescribeAnomalyDetectors (the local cloud serves DeleteAlarms, DescribeAlarms, GetMetricData, GetMetricStatistics, ListMetrics, PutMetricAlarm, PutMetricData)',
+    message: 'not emulated: CloudWatch DescribeAnomalyDetectors (the local cloud serves DeleteAlarms, DeleteDashboards, DescribeAlarms, DescribeAlarmsForMetric, GetDashboard, GetMetricData, GetMetricStatistics, ListDashboards, ListMetrics, PutDashboard, PutMetricAlarm, PutMetricData, SetAlarmState)',
   });
 });
 

@@ -7,6 +7,7 @@ import type { QueryParams, QueryScalarTypes } from '../protocol/query';
 import { flat } from '../protocol/xml';
 import type { InvocationSample } from './invocation-metrics';
 import { metricAlarm, type MetricAlarms, type StoredAlarm } from './alarms';
+import { Dashboards, ShapedError } from './dashboards';
 
 /** What the metrics API reads: the invocations the runtime recorded, what applications published, the alarms (their own and their stacks'). */
 type MetricsServices = Pick<RuntimeServices, 'invocationMetrics' | 'accountId' | 'resources'> & { customMetrics: CustomMetrics; metricAlarms: MetricAlarms };
@@ -144,19 +145,62 @@ function metricsOperation(cloud: MetricsServices, operation: string, input: Reco
       return {};
     case 'DescribeAlarms':
       return describeAlarms(cloud, input);
+    case 'DescribeAlarmsForMetric':
+      return describeAlarmsForMetric(cloud, input);
+    case 'SetAlarmState': {
+      const name = String(input.AlarmName ?? '');
+      if (!allAlarms(cloud).some((alarm) => alarm.AlarmName === name)) throw new ShapedError('ResourceNotFound', 'ResourceNotFound', `Alarm ${name} not found`);
+      cloud.metricAlarms.setState(name, input);
+      return {};
+    }
+    case 'PutDashboard':
+      dashboardsOf(cloud).put(input.DashboardName, input.DashboardBody);
+      return { DashboardValidationMessages: [] };
+    case 'GetDashboard': {
+      const dashboard = dashboardsOf(cloud).get(input.DashboardName);
+      return { DashboardArn: dashboardArn(cloud, dashboard.DashboardName), DashboardBody: dashboard.DashboardBody, DashboardName: dashboard.DashboardName };
+    }
+    case 'ListDashboards':
+      return listDashboards(cloud, input);
+    case 'DeleteDashboards':
+      dashboardsOf(cloud).delete(Array.isArray(input.DashboardNames) ? input.DashboardNames.map(String) : []);
+      return {};
     default:
       throw new AwsError('UnknownOperationException', `not emulated: CloudWatch ${operation} (the local cloud serves ${SERVED.join(', ')})`, 400);
   }
 }
 
-const SERVED = ['DeleteAlarms', 'DescribeAlarms', 'GetMetricData', 'GetMetricStatistics', 'ListMetrics', 'PutMetricAlarm', 'PutMetricData'];
+const SERVED = [
+  'DeleteAlarms', 'DeleteDashboards', 'DescribeAlarms', 'DescribeAlarmsForMetric', 'GetDashboard', 'GetMetricData', 'GetMetricStatistics',
+  'ListDashboards', 'ListMetrics', 'PutDashboard', 'PutMetricAlarm', 'PutMetricData', 'SetAlarmState',
+];
 
-/**
- * DescribeAlarms over PutMetricAlarm's alarms and those stacks declare (`AWS::CloudWatch::Alarm`, recorded
- * only: named by their AlarmName, else their physical id), by name, prefix, state or action prefix;
- * composite alarms are none.
- */
-function describeAlarms(cloud: MetricsServices, input: Record<string, unknown>): Record<string, unknown> {
+const opened = new WeakMap<MetricAlarms, Dashboards>();
+
+/** The dashboards kept beside the alarms, read once. */
+function dashboardsOf(cloud: MetricsServices): Dashboards {
+  let dashboards = opened.get(cloud.metricAlarms);
+  if (!dashboards) opened.set(cloud.metricAlarms, (dashboards = new Dashboards(cloud.metricAlarms.dataDir)));
+  return dashboards;
+}
+
+/** Dashboards are global: no region in their ARN. */
+const dashboardArn = (cloud: MetricsServices, name: string) => `arn:aws:cloudwatch::${cloud.accountId}:dashboard/${name}`;
+
+/** ListDashboards: by DashboardNamePrefix, 1000 a page as AWS pages them. */
+function listDashboards(cloud: MetricsServices, input: Record<string, unknown>): Record<string, unknown> {
+  const all = dashboardsOf(cloud).list(typeof input.DashboardNamePrefix === 'string' ? input.DashboardNamePrefix : '');
+  const start = typeof input.NextToken === 'string' ? Number(input.NextToken) : 0;
+  if (!Number.isInteger(start) || start < 0 || start > all.length) throw new AwsError('InvalidNextToken', 'The service returned an invalid NextToken.', 400);
+  const page = all.slice(start, start + 1000);
+  return {
+    DashboardEntries: page.map((dashboard) => ({ DashboardName: dashboard.DashboardName, DashboardArn: dashboardArn(cloud, dashboard.DashboardName), LastModified: new Date(dashboard.LastModified), Size: Buffer.byteLength(dashboard.DashboardBody) })),
+    ...(start + 1000 < all.length ? { NextToken: String(start + 1000) } : {}),
+  };
+}
+
+/** PutMetricAlarm's alarms and those stacks declare (`AWS::CloudWatch::Alarm`, recorded only: named by their AlarmName, else their physical id). */
+function allAlarms(cloud: MetricsServices): StoredAlarm[] {
   const declared = cloud.resources('AWS::CloudWatch::Alarm').map(({ record }): StoredAlarm => {
     const name = typeof record.properties.AlarmName === 'string' ? record.properties.AlarmName : record.physicalId;
     return {
@@ -167,17 +211,45 @@ function describeAlarms(cloud: MetricsServices, input: Record<string, unknown>):
       settings: record.properties,
     };
   });
+  return [...declared, ...cloud.metricAlarms.list()].sort((a, b) => (a.AlarmName < b.AlarmName ? -1 : 1));
+}
+
+/** DescribeAlarmsForMetric: the alarms on one metric (Namespace and MetricName), narrowed by the other members given. */
+function describeAlarmsForMetric(cloud: MetricsServices, input: Record<string, unknown>): Record<string, unknown> {
+  if (input.MetricName === undefined) throw new AwsError('MissingParameter', 'The parameter MetricName is required.', 400);
+  if (input.Namespace === undefined) throw new AwsError('MissingParameter', 'The parameter Namespace is required.', 400);
+  const sameDimensions = (settings: Record<string, unknown>) => {
+    const own = dimensionsOf(settings.Dimensions);
+    const wanted = dimensionsOf(input.Dimensions);
+    return own.length === wanted.length && wanted.every((want) => own.some((d) => d.Name === want.Name && d.Value === want.Value));
+  };
+  const alarms = allAlarms(cloud).filter(
+    ({ settings }) =>
+      settings.MetricName === input.MetricName &&
+      settings.Namespace === input.Namespace &&
+      (input.Dimensions === undefined || sameDimensions(settings)) &&
+      ['Statistic', 'ExtendedStatistic', 'Unit'].every((key) => input[key] === undefined || settings[key] === input[key]) &&
+      (input.Period === undefined || Number(settings.Period) === Number(input.Period)),
+  );
+  return { MetricAlarms: alarms.map((alarm) => metricAlarm(alarm, cloud.metricAlarms.stateOf(alarm.AlarmName))) };
+}
+
+/**
+ * DescribeAlarms over PutMetricAlarm's alarms and those stacks declare (`AWS::CloudWatch::Alarm`, recorded
+ * only: named by their AlarmName, else their physical id), by name, prefix, state or action prefix;
+ * composite alarms are none.
+ */
+function describeAlarms(cloud: MetricsServices, input: Record<string, unknown>): Record<string, unknown> {
   const names = Array.isArray(input.AlarmNames) ? input.AlarmNames.map(String) : undefined;
   const prefix = typeof input.AlarmNamePrefix === 'string' ? input.AlarmNamePrefix : '';
   const actionPrefix = typeof input.ActionPrefix === 'string' ? input.ActionPrefix : undefined;
   const types = Array.isArray(input.AlarmTypes) ? input.AlarmTypes.map(String) : ['MetricAlarm'];
-  const alarms = [...declared, ...cloud.metricAlarms.list()]
+  const alarms = allAlarms(cloud)
     .filter((alarm) => (names === undefined || names.includes(alarm.AlarmName)) && alarm.AlarmName.startsWith(prefix))
-    // Every alarm here is in INSUFFICIENT_DATA (none is evaluated).
-    .filter(() => input.StateValue === undefined || input.StateValue === 'INSUFFICIENT_DATA')
-    .filter((alarm) => actionPrefix === undefined || ['OKActions', 'AlarmActions', 'InsufficientDataActions'].some((key) => ((alarm.settings[key] as string[] | undefined) ?? []).some((action) => String(action).startsWith(actionPrefix))))
-    .sort((a, b) => (a.AlarmName < b.AlarmName ? -1 : 1));
-  return { MetricAlarms: types.includes('MetricAlarm') ? alarms.map(metricAlarm) : [], CompositeAlarms: [] };
+    // An alarm is in INSUFFICIENT_DATA (none is evaluated) unless SetAlarmState set another state.
+    .filter((alarm) => input.StateValue === undefined || input.StateValue === (cloud.metricAlarms.stateOf(alarm.AlarmName)?.value ?? 'INSUFFICIENT_DATA'))
+    .filter((alarm) => actionPrefix === undefined || ['OKActions', 'AlarmActions', 'InsufficientDataActions'].some((key) => ((alarm.settings[key] as string[] | undefined) ?? []).some((action) => String(action).startsWith(actionPrefix))));
+  return { MetricAlarms: types.includes('MetricAlarm') ? alarms.map((alarm) => metricAlarm(alarm, cloud.metricAlarms.stateOf(alarm.AlarmName))) : [], CompositeAlarms: [] };
 }
 
 /** GetMetricStatistics' answer. */
@@ -203,12 +275,13 @@ export function cloudWatchApi(cloud: MetricsServices, operation: string, input: 
   try {
     return jsonResponse(epochSeconds(metricsOperation(cloud, operation, input)), 200, JSON_10);
   } catch (error) {
-    if (!(error instanceof AwsError) || !QUERY_ERROR_SHAPES[error.code]) throw error;
+    const shape = error instanceof ShapedError ? error.shape : error instanceof AwsError ? QUERY_ERROR_SHAPES[error.code] : undefined;
+    if (!(error instanceof AwsError) || !shape) throw error;
     // CloudWatch speaks JSON but is "awsQueryCompatible": the modeled shape in __type, the query protocol's code in a header.
     return {
       status: error.status,
       headers: { 'content-type': JSON_10, 'x-amzn-query-error': `${error.code};Sender` },
-      body: JSON.stringify({ __type: `com.amazonaws.cloudwatch#${QUERY_ERROR_SHAPES[error.code]}`, message: error.message }),
+      body: JSON.stringify({ __type: `com.amazonaws.cloudwatch#${shape}`, message: error.message }),
     };
   }
 }
@@ -217,6 +290,8 @@ export function cloudWatchApi(cloud: MetricsServices, operation: string, input: 
 const QUERY_ERROR_SHAPES: Record<string, string> = {
   InvalidParameterValue: 'InvalidParameterValueException',
   MissingParameter: 'MissingRequiredParameterException',
+  InvalidFormat: 'InvalidFormatFault',
+  InvalidNextToken: 'InvalidNextToken',
 };
 
 /** JSON protocol timestamps: seconds since the epoch. */

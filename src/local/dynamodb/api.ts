@@ -4,6 +4,7 @@
  * PartiQL statements (partiql.ts) written out as those.
  */
 import { AwsError } from '../protocol/errors';
+import { backupOperation } from './backups';
 import { batchExecuteStatement, executeStatement, executeTransaction } from './partiql';
 import { batchGet, getItem, query, scan, transactGet } from './reads';
 import { tableOperation } from './table-operations';
@@ -42,7 +43,7 @@ export function dynamoDbOperation(store: TableStore, operation: string, input: R
     case 'DescribeEndpoints':
       return { Endpoints: [] };
     default: {
-      const result = tableOperation(store, operation, input, region, accountId);
+      const result = tableOperation(store, operation, input, region, accountId) ?? backupOperation(store, operation, input, region, accountId);
       if (result) return result;
       throw new AwsError('UnknownOperationException', `not emulated: DynamoDB ${operation}`);
     }

@@ -29,6 +29,7 @@ export function tableInput(name: string, properties: Record<string, unknown>): T
       : undefined;
   const stream = properties.StreamSpecification as TableDefinition['StreamSpecification'] | undefined;
   const ttl = properties.TimeToLiveSpecification as { AttributeName?: unknown; Enabled?: unknown } | undefined;
+  const pitr = properties.PointInTimeRecoverySpecification as { PointInTimeRecoveryEnabled?: unknown; RecoveryPeriodInDays?: unknown } | undefined;
   return {
     TableName: name,
     KeySchema,
@@ -40,6 +41,7 @@ export function tableInput(name: string, properties: Record<string, unknown>): T
     StreamSpecification: stream ? { StreamEnabled: stream.StreamEnabled ?? true, StreamViewType: stream.StreamViewType } : undefined,
     // CloudFormation's Enabled is a Boolean, also written as the string "true".
     TimeToLiveSpecification: ttl && String(ttl.Enabled) === 'true' && typeof ttl.AttributeName === 'string' ? { AttributeName: ttl.AttributeName, Enabled: true } : undefined,
+    PointInTimeRecovery: pitr && String(pitr.PointInTimeRecoveryEnabled) === 'true' ? { RecoveryPeriodInDays: Number(pitr.RecoveryPeriodInDays ?? 35), EnabledAt: Date.now() / 1000 } : undefined,
   };
 }
 

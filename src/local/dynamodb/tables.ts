@@ -47,6 +47,8 @@ export interface TableDefinition {
   LatestStreamArn?: string;
   /** Present while TTL is enabled: items whose AttributeName holds an epoch-seconds Number in the past are deleted. */
   TimeToLiveSpecification?: { AttributeName: string; Enabled: true };
+  /** Present while point-in-time recovery is enabled (UpdateContinuousBackups, or a stack's PointInTimeRecoverySpecification). */
+  PointInTimeRecovery?: { RecoveryPeriodInDays: number; EnabledAt: number };
   CreationDateTime: number;
 }
 
@@ -200,7 +202,8 @@ export function hasExpired(item: Item, attributeName: string, nowSeconds: number
 export class TableStore {
   private readonly tables = new Map<string, Table>();
   private readonly byId = new Map<string, Table>();
-  private readonly folder: string;
+  /** `<dataDir>/dynamodb`, where the tables (and their backups, backups.ts) are kept. */
+  readonly folder: string;
   private logLines = 0;
   private readonly log: AppendLog;
   /** Told about every item written or deleted (stream records hang here). */

@@ -5,6 +5,7 @@ import { jsonResponse, type LocalResponse } from '../http';
 import { compileFilterPattern } from './filter-pattern';
 import { LogStore } from './store';
 import { SUBSCRIPTION_FILTER } from './subscriptions';
+import { deleteMetricFilter, describeMetricFilters, forgetMetricFilters, metricFilters, putMetricFilter } from './metric-filters';
 import type { ResourceRecord } from '../cloudformation/model';
 import { declaredTags, tagMap, type TagMap } from '../state/resource-tags';
 
@@ -130,7 +131,7 @@ function logsOperation(cloud: LocalServices, operation: string, input: Record<st
               logGroupName: name,
               creationTime: group.created,
               ...(group.retentionInDays !== undefined ? { retentionInDays: group.retentionInDays } : {}),
-              metricFilterCount: 0,
+              metricFilterCount: metricFilters(cloud, name).length,
               arn: `arn:aws:logs:us-east-1:${cloud.accountId}:log-group:${name}:*`,
               storedBytes: 0,
             };
@@ -161,6 +162,7 @@ function logsOperation(cloud: LocalServices, operation: string, input: Record<st
       groupMustExist(cloud, name);
       cloud.logs.deleteGroup(name);
       cloud.tags.forget(groupArn(cloud, name));
+      forgetMetricFilters(cloud, name);
       return jsonResponse({}, 200, JSON_11);
     }
     case 'CreateLogStream': {
@@ -223,6 +225,14 @@ function logsOperation(cloud: LocalServices, operation: string, input: Record<st
       cloud.afterStackChange();
       return jsonResponse({}, 200, JSON_11);
     }
+    case 'PutMetricFilter':
+      putMetricFilter(cloud, input);
+      return jsonResponse({}, 200, JSON_11);
+    case 'DescribeMetricFilters':
+      return jsonResponse(describeMetricFilters(cloud, input), 200, JSON_11);
+    case 'DeleteMetricFilter':
+      deleteMetricFilter(cloud, input);
+      return jsonResponse({}, 200, JSON_11);
     case 'TagResource':
       cloud.tags.tag(taggedGroupArn(cloud, input.resourceArn), tagMap(input.tags));
       return jsonResponse({}, 200, JSON_11);

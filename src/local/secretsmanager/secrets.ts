@@ -25,6 +25,8 @@ export interface Secret {
   /** When a secret marked for deletion is removed for good. */
   DeletionDate?: number;
   Versions: SecretVersion[];
+  /** PutResourcePolicy's JSON, as given. */
+  ResourcePolicy?: string;
 }
 
 export interface SecretValue {
@@ -135,6 +137,13 @@ export class SecretStore {
     const tags = secret.Tags.filter((tag) => !removed.includes(tag.Key)).map((tag) => (tag.Key in set ? { Key: tag.Key, Value: set[tag.Key] } : tag));
     for (const [Key, Value] of Object.entries(set)) if (!tags.some((tag) => tag.Key === Key)) tags.push({ Key, Value });
     secret.Tags = tags;
+    this.save();
+  }
+
+  /** PutResourcePolicy, or DeleteResourcePolicy with undefined. */
+  setPolicy(secret: Secret, policy: string | undefined): void {
+    if (policy === undefined) delete secret.ResourcePolicy;
+    else secret.ResourcePolicy = policy;
     this.save();
   }
 

@@ -2,6 +2,7 @@ import { AwsError } from '../protocol/errors';
 import { tagMap } from '../state/resource-tags';
 import type { LocalServices } from '../service-interfaces';
 import { jsonResponse, type LocalResponse } from '../http';
+import { allowsPublicAccess, policyStatements } from './resource-policies';
 import { randomPassword, versionOf, type PasswordOptions, type Secret, type SecretValue } from './secrets';
 
 const JSON_11 = 'application/x-amz-json-1.1';
@@ -54,6 +55,51 @@ function matches(secret: Secret, filters: { Key?: string; Values?: string[] }[])
   });
 }
 
+/** A secret's value as GetSecretValue and BatchGetSecretValue answer it: the AWSCURRENT version unless told. */
+function valueRead(secret: Secret, versionId?: string, stage?: string): Record<string, unknown> {
+  const { VersionId, SecretString, SecretBinary, VersionStages, CreatedDate } = versionOf(secret, versionId, stage);
+  return { ARN: secret.ARN, Name: secret.Name, VersionId, SecretString, SecretBinary, VersionStages, CreatedDate };
+}
+
+/**
+ * BatchGetSecretValue: up to 20 secrets by SecretIdList, each one that cannot be read an entry of
+ * Errors; or the secrets ListSecrets' Filters match, MaxResults (≤ 20) a page.
+ */
+function batchGetSecretValue(cloud: LocalServices, input: Record<string, unknown>, region: string): Record<string, unknown> {
+  const store = cloud.secretsManager;
+  const ids = input.SecretIdList as string[] | undefined;
+  const filters = input.Filters as { Key?: string; Values?: string[] }[] | undefined;
+  if ((ids === undefined) === (filters === undefined)) throw invalidParameter('Either Filters or SecretIdList must be provided, but not both.');
+  if (ids !== undefined) {
+    if (ids.length < 1 || ids.length > 20) throw invalidParameter('SecretIdList must contain between 1 and 20 secret IDs.');
+    if (input.MaxResults !== undefined || input.NextToken !== undefined) throw invalidParameter('MaxResults and NextToken can only be used with Filters.');
+    const values: Record<string, unknown>[] = [];
+    const errors: Record<string, unknown>[] = [];
+    for (const id of ids) {
+      try {
+        values.push(valueRead(store.live(id, region)));
+      } catch (error) {
+        if (!(error instanceof AwsError)) throw error;
+        errors.push({ SecretId: id, ErrorCode: error.code, Message: error.message });
+      }
+    }
+    return { SecretValues: values, Errors: errors };
+  }
+  const size = input.MaxResults === undefined ? 20 : Number(input.MaxResults);
+  if (!Number.isInteger(size) || size < 1 || size > 20) throw invalidParameter('MaxResults must be between 1 and 20.');
+  const all = store.list(region).filter((secret) => secret.DeletedDate === undefined && matches(secret, filters ?? []));
+  const start = typeof input.NextToken === 'string' ? Number(input.NextToken) : 0;
+  if (!Number.isInteger(start) || start < 0 || start > all.length) throw new AwsError('InvalidNextTokenException', 'The NextToken value is invalid.');
+  const page = all.slice(start, start + size);
+  const values: Record<string, unknown>[] = [];
+  const errors: Record<string, unknown>[] = [];
+  for (const secret of page) {
+    if (secret.Versions.some((version) => version.VersionStages.includes('AWSCURRENT'))) values.push(valueRead(secret));
+    else errors.push({ SecretId: secret.ARN, ErrorCode: 'ResourceNotFoundException', Message: "Secrets Manager can't find the specified secret value for staging label: AWSCURRENT" });
+  }
+  return { SecretValues: values, Errors: errors, NextToken: start + size < all.length ? String(start + size) : undefined };
+}
+
 /** AWS Secrets Manager (JSON 1.1, `X-Amz-Target: secretsmanager.<Operation>`). */
 export function secretsManagerApi(cloud: LocalServices, operation: string, input: Record<string, unknown>, region: string): LocalResponse {
   const store = cloud.secretsManager;
@@ -71,9 +117,31 @@ export function secretsManagerApi(cloud: LocalServices, operation: string, input
     }
     case 'GetSecretValue': {
       const secret = store.live(secretId(input), region);
-      const version = versionOf(secret, input.VersionId as string | undefined, input.VersionStage as string | undefined);
-      const { VersionId, SecretString, SecretBinary, VersionStages, CreatedDate } = version;
-      return respond({ ARN: secret.ARN, Name: secret.Name, VersionId, SecretString, SecretBinary, VersionStages, CreatedDate });
+      return respond(valueRead(secret, input.VersionId as string | undefined, input.VersionStage as string | undefined));
+    }
+    case 'BatchGetSecretValue':
+      return respond(batchGetSecretValue(cloud, input, region));
+    case 'PutResourcePolicy': {
+      const secret = store.live(secretId(input), region);
+      const statements = policyStatements(input.ResourcePolicy);
+      if (input.BlockPublicPolicy === true && allowsPublicAccess(statements)) throw new AwsError('PublicPolicyException', 'This resource policy will grant public access to the secret. Remove the public access or set BlockPublicPolicy to false.');
+      store.setPolicy(secret, input.ResourcePolicy as string);
+      return respond({ ARN: secret.ARN, Name: secret.Name });
+    }
+    case 'GetResourcePolicy': {
+      const secret = store.get(secretId(input), region);
+      return respond({ ARN: secret.ARN, Name: secret.Name, ResourcePolicy: secret.ResourcePolicy });
+    }
+    case 'DeleteResourcePolicy': {
+      const secret = store.live(secretId(input), region);
+      store.setPolicy(secret, undefined);
+      return respond({ ARN: secret.ARN, Name: secret.Name });
+    }
+    case 'ValidateResourcePolicy': {
+      if (input.SecretId !== undefined) store.get(secretId(input), region);
+      const publicAccess = allowsPublicAccess(policyStatements(input.ResourcePolicy));
+      const errors = publicAccess ? [{ CheckName: 'BLOCK_PUBLIC_POLICY', ErrorMessage: 'This resource policy grants access to every principal (Principal "*" without a Condition).' }] : [];
+      return respond({ PolicyValidationPassed: !publicAccess, ValidationErrors: errors });
     }
     case 'PutSecretValue': {
       const secret = store.live(secretId(input), region);

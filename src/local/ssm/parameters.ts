@@ -16,7 +16,12 @@ export interface Parameter {
    * the value shows through no read that did not ask for it.
    */
   Ciphertext?: string;
+  /** The labels LabelParameterVersion attached to this version (a label names one version of a parameter at a time). */
+  Labels?: string[];
 }
+
+/** AWS's label rules: 100 characters at most, letters, digits, `.`, `-`, `_`, not starting with a digit, `aws` or `ssm`. */
+const isValidLabel = (label: string) => label.length <= 100 && /^[A-Za-z0-9._-]+$/.test(label) && !/^([0-9]|aws|ssm)/i.test(label);
 
 function opaqueCiphertext(value: string): string {
   return randomBytes(48 + Buffer.byteLength(value)).toString('base64');
@@ -42,6 +47,56 @@ export class ParameterStore {
     const current = this.find(name);
     if (!current) return [];
     return [...(Object.hasOwn(this.earlier, name) ? this.earlier[name] : []), current];
+  }
+
+  /** One version of a parameter, or the error AWS gives when it is not kept. */
+  version(name: string, version: number): Parameter {
+    const found = this.history(name);
+    if (found.length === 0) throw new AwsError('ParameterNotFound', `Parameter ${name} not found.`);
+    const parameter = found.find((p) => p.Version === version);
+    if (!parameter) throw new AwsError('ParameterVersionNotFound', `Systems Manager could not find version ${version} of ${name}. Verify the version and try again.`);
+    return parameter;
+  }
+
+  /**
+   * A `name`, `name:version` or `name:label` selector as GetParameter(s) read it: the version it names,
+   * undefined when the parameter, version or label is not there.
+   */
+  select(selector: string): Parameter | undefined {
+    const match = /^(.*):([^:/]+)$/.exec(selector);
+    if (!match || this.find(selector)) return this.find(selector);
+    const [, name, which] = match;
+    const versions = this.history(name);
+    return /^\d+$/.test(which) ? versions.find((p) => p.Version === Number(which)) : versions.find((p) => p.Labels?.includes(which));
+  }
+
+  /**
+   * LabelParameterVersion: attaches the valid labels to a version (the latest when none is given),
+   * moving each from the version that had it; the others come back as invalid, as in AWS.
+   */
+  label(name: string, version: number | undefined, labels: string[]): { version: number; invalid: string[] } {
+    const target = this.version(name, version ?? this.get(name).Version);
+    const valid = labels.filter(isValidLabel);
+    const kept = new Set([...(target.Labels ?? []), ...valid]);
+    if (kept.size > 10) throw new AwsError('ParameterVersionLabelLimitExceeded', 'A parameter version can have maximum 10 labels.Move one or more labels to another version and try again.');
+    for (const other of this.history(name)) if (other !== target && other.Labels) other.Labels = other.Labels.filter((label) => !valid.includes(label));
+    target.Labels = [...kept];
+    this.saveVersions();
+    return { version: target.Version, invalid: labels.filter((label) => !isValidLabel(label)) };
+  }
+
+  /** UnlabelParameterVersion: detaches the labels the version has; the others come back as invalid. */
+  unlabel(name: string, version: number, labels: string[]): { removed: string[]; invalid: string[] } {
+    const target = this.version(name, version);
+    const removed = labels.filter((label) => target.Labels?.includes(label));
+    target.Labels = (target.Labels ?? []).filter((label) => !removed.includes(label));
+    this.saveVersions();
+    return { removed, invalid: labels.filter((label) => !removed.includes(label)) };
+  }
+
+  private saveVersions(): void {
+    writeJsonAtomic(this.file, this.parameters);
+    writeJsonAtomic(this.historyFile, this.earlier);
   }
 
   value(name: string): string | undefined {
