@@ -7,6 +7,7 @@ import { ShardPositions } from './lambda/shard-positions';
 import { ResourceTags } from './state/resource-tags';
 import { LogSubscriptions } from './logs/subscriptions';
 import { MetricAlarms } from './cloudwatch/alarms';
+import { Dashboards } from './cloudwatch/dashboards';
 import { TableStore } from './dynamodb/tables';
 import { notifyObjectEvent } from './s3/notifications';
 import { Scheduler } from './eventbridge/scheduler';
@@ -90,6 +91,7 @@ export class LocalCloud implements LocalServices {
   readonly invocationMetrics: InvocationMetrics;
   readonly customMetrics: CustomMetrics;
   readonly metricAlarms: MetricAlarms;
+  readonly dashboards: Dashboards;
   readonly scheduler: Scheduler;
   /** Application Load Balancer listeners, each served on a port of its own. */
   readonly loadBalancers: LoadBalancers;
@@ -148,6 +150,7 @@ export class LocalCloud implements LocalServices {
       putObject: (bucket, key, body, contentType) => this.s3.putObject(bucket, key, body, { contentType }),
     });
     this.metricAlarms = new MetricAlarms(this.dataDir);
+    this.dashboards = new Dashboards(this.dataDir);
     this.scheduler = new Scheduler(this);
     this.loadBalancers = new LoadBalancers(this);
     this.s3.onObjectEvent = (event) => notifyObjectEvent(this, event);

@@ -10,7 +10,7 @@ import { metricAlarm, type MetricAlarms, type StoredAlarm } from './alarms';
 import { Dashboards, ShapedError } from './dashboards';
 
 /** What the metrics API reads: the invocations the runtime recorded, what applications published, the alarms (their own and their stacks'). */
-type MetricsServices = Pick<RuntimeServices, 'invocationMetrics' | 'accountId' | 'resources'> & { customMetrics: CustomMetrics; metricAlarms: MetricAlarms };
+type MetricsServices = Pick<RuntimeServices, 'invocationMetrics' | 'accountId' | 'resources'> & { customMetrics: CustomMetrics; metricAlarms: MetricAlarms; dashboards: Dashboards };
 
 const JSON_10 = 'application/x-amz-json-1.0';
 const LAMBDA_METRICS = ['Invocations', 'Errors', 'Throttles', 'Duration'] as const;
@@ -154,16 +154,16 @@ function metricsOperation(cloud: MetricsServices, operation: string, input: Reco
       return {};
     }
     case 'PutDashboard':
-      dashboardsOf(cloud).put(input.DashboardName, input.DashboardBody);
+      cloud.dashboards.put(input.DashboardName, input.DashboardBody);
       return { DashboardValidationMessages: [] };
     case 'GetDashboard': {
-      const dashboard = dashboardsOf(cloud).get(input.DashboardName);
+      const dashboard = cloud.dashboards.get(input.DashboardName);
       return { DashboardArn: dashboardArn(cloud, dashboard.DashboardName), DashboardBody: dashboard.DashboardBody, DashboardName: dashboard.DashboardName };
     }
     case 'ListDashboards':
       return listDashboards(cloud, input);
     case 'DeleteDashboards':
-      dashboardsOf(cloud).delete(Array.isArray(input.DashboardNames) ? input.DashboardNames.map(String) : []);
+      cloud.dashboards.delete(Array.isArray(input.DashboardNames) ? input.DashboardNames.map(String) : []);
       return {};
     default:
       throw new AwsError('UnknownOperationException', `not emulated: CloudWatch ${operation} (the local cloud serves ${SERVED.join(', ')})`, 400);
@@ -175,21 +175,12 @@ const SERVED = [
   'ListDashboards', 'ListMetrics', 'PutDashboard', 'PutMetricAlarm', 'PutMetricData', 'SetAlarmState',
 ];
 
-const opened = new WeakMap<MetricAlarms, Dashboards>();
-
-/** The dashboards kept beside the alarms, read once. */
-function dashboardsOf(cloud: MetricsServices): Dashboards {
-  let dashboards = opened.get(cloud.metricAlarms);
-  if (!dashboards) opened.set(cloud.metricAlarms, (dashboards = new Dashboards(cloud.metricAlarms.dataDir)));
-  return dashboards;
-}
-
 /** Dashboards are global: no region in their ARN. */
 const dashboardArn = (cloud: MetricsServices, name: string) => `arn:aws:cloudwatch::${cloud.accountId}:dashboard/${name}`;
 
 /** ListDashboards: by DashboardNamePrefix, 1000 a page as AWS pages them. */
 function listDashboards(cloud: MetricsServices, input: Record<string, unknown>): Record<string, unknown> {
-  const all = dashboardsOf(cloud).list(typeof input.DashboardNamePrefix === 'string' ? input.DashboardNamePrefix : '');
+  const all = cloud.dashboards.list(typeof input.DashboardNamePrefix === 'string' ? input.DashboardNamePrefix : '');
   const start = typeof input.NextToken === 'string' ? Number(input.NextToken) : 0;
   if (!Number.isInteger(start) || start < 0 || start > all.length) throw new AwsError('InvalidNextToken', 'The service returned an invalid NextToken.', 400);
   const page = all.slice(start, start + 1000);
