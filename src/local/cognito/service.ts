@@ -3,7 +3,7 @@ import { AwsError } from '../protocol/errors';
 import { jsonResponse, type LocalResponse } from '../http';
 import type { CloudIdentity, Diagnostics, FunctionInvoker, Stores } from '../service-interfaces';
 import { srpSignatureMatches, srpStart, srpTimestampProblem, srpVerifier, type SrpExchange, type SrpVerifier } from './srp';
-import { API_SCOPE, issueTokens, poolIdOfToken, poolIssuer, verifyPoolToken } from './tokens';
+import { API_SCOPE, groupConfiguration, issueTokens, poolIdOfToken, poolIssuer, verifyPoolToken, type ClaimsOverride } from './tokens';
 import {
   applyClientSettings,
   applyPoolSettings,
@@ -46,6 +46,11 @@ function attributesOf(value: unknown, what: string): Record<string, string> {
   }
   return attributes;
 }
+
+/** A user's attributes as the sign-in triggers get them: with `sub` and `cognito:user_status`. */
+const triggerAttributes = (user: PoolUser) => ({ ...user.attributes, 'cognito:user_status': user.UserStatus });
+/** `clientMetadata` in a trigger's request, when the call had some. */
+const metadata = (clientMetadata: unknown) => (clientMetadata !== undefined && clientMetadata !== null ? { clientMetadata } : {});
 
 const userRecord = (user: PoolUser) => ({
   Username: user.Username,
@@ -424,7 +429,7 @@ export class CognitoApi {
     if (store.findUser(pool, input.Username)) throw usernameExists(pool);
     const attributes = attributesOf(input.UserAttributes, 'UserAttributes');
     const decided = await this.trigger(pool, 'PreSignUp', 'PreSignUp_SignUp', { userName: String(input.Username), clientId: client.ClientId }, {
-      request: { userAttributes: attributes, validationData: attributesOf(input.ValidationData, 'ValidationData'), ...(input.ClientMetadata ? { clientMetadata: input.ClientMetadata } : {}) },
+      request: { userAttributes: attributes, validationData: attributesOf(input.ValidationData, 'ValidationData'), ...metadata(input.ClientMetadata) },
       response: { autoConfirmUser: false, autoVerifyEmail: false, autoVerifyPhone: false },
     });
     const autoConfirm = decided?.autoConfirmUser === true;
@@ -443,12 +448,14 @@ export class CognitoApi {
    */
   private async trigger(
     pool: UserPool,
-    name: 'PreSignUp' | 'PostConfirmation',
+    name: 'PreSignUp' | 'PostConfirmation' | 'PreAuthentication' | 'PostAuthentication' | 'PreTokenGeneration',
     triggerSource: string,
     who: { userName: string; clientId?: string },
     parts: { request: Record<string, unknown>; response: Record<string, unknown> },
   ): Promise<Record<string, unknown> | undefined> {
-    const arn = (pool.settings.LambdaConfig as Record<string, unknown> | undefined)?.[name];
+    const lambdaConfig = (pool.settings.LambdaConfig ?? {}) as Record<string, unknown>;
+    // PreTokenGenerationConfig.LambdaArn names the same function as PreTokenGeneration (the V1_0 event is sent).
+    const arn = lambdaConfig[name] ?? (name === 'PreTokenGeneration' ? (lambdaConfig.PreTokenGenerationConfig as Record<string, unknown> | undefined)?.LambdaArn : undefined);
     if (typeof arn !== 'string') return undefined;
     const event = {
       version: '1',
@@ -485,8 +492,7 @@ export class CognitoApi {
     for (const attribute of pool.AutoVerifiedAttributes ?? []) if (user.attributes[attribute] !== undefined) user.attributes[`${attribute}_verified`] = 'true';
     user.UserLastModifiedDate = now();
     this.store.save();
-    const userAttributes = { ...user.attributes, 'cognito:user_status': 'CONFIRMED' };
-    await this.trigger(pool, 'PostConfirmation', 'PostConfirmation_ConfirmSignUp', { userName: user.Username, clientId }, { request: { userAttributes }, response: {} });
+    await this.trigger(pool, 'PostConfirmation', 'PostConfirmation_ConfirmSignUp', { userName: user.Username, clientId }, { request: { userAttributes: triggerAttributes(user) }, response: {} });
   }
 
   /** SECRET_HASH: Base64(HMAC-SHA256(client secret, user name + client id)), required of a client with a secret. */
@@ -507,7 +513,7 @@ export class CognitoApi {
     return flows.includes('ALLOW_ADMIN_USER_PASSWORD_AUTH') || flows.includes('ADMIN_NO_SRP_AUTH');
   }
 
-  private initiateAuth(input: Input, admin: boolean): Record<string, unknown> {
+  private async initiateAuth(input: Input, admin: boolean): Promise<Record<string, unknown>> {
     const store = this.store;
     const { pool, client } = admin ? { pool: store.get(input.UserPoolId), client: this.poolClient(input) } : store.client(input.ClientId);
     const flow = String(input.AuthFlow ?? '');
@@ -520,7 +526,8 @@ export class CognitoApi {
       if (!user) throw notAuthorized('Invalid Refresh Token');
       if (!user.Enabled) throw notAuthorized('User is disabled.');
       this.checkSecretHash(client, parameters.USERNAME ?? user.Username, parameters.SECRET_HASH);
-      return { ChallengeParameters: {}, AuthenticationResult: issueTokens(store, this.cloud.baseUrl, pool, client, user) };
+      const override = await this.preTokenGeneration(pool, client, user, 'TokenGeneration_RefreshTokens', undefined);
+      return { ChallengeParameters: {}, AuthenticationResult: issueTokens(store, this.cloud.baseUrl, pool, client, user, override) };
     }
     const srp = flow === 'USER_SRP_AUTH';
     if (!passwordFlows.includes(flow) && !srp) {
@@ -531,6 +538,7 @@ export class CognitoApi {
     if (!parameters.USERNAME) throw invalidParameter('Missing required parameter USERNAME');
     this.checkSecretHash(client, parameters.USERNAME, parameters.SECRET_HASH);
     const user = store.findUser(pool, parameters.USERNAME);
+    if (user) await this.preAuthentication(pool, client, user, input.ClientMetadata);
     if (srp) return this.passwordVerifierChallenge(pool, client, user, parameters.USERNAME, parameters.SRP_A);
     if (!user) throw client.PreventUserExistenceErrors === 'ENABLED' ? notAuthorized(INCORRECT) : userNotFound();
     if (!parameters.PASSWORD) throw invalidParameter('Missing required parameter PASSWORD');
@@ -567,7 +575,7 @@ export class CognitoApi {
    * PASSWORD_VERIFIER's answer: PASSWORD_CLAIM_SIGNATURE must be the HMAC the password's key makes of the pool
    * name, USERNAME, PASSWORD_CLAIM_SECRET_BLOCK and TIMESTAMP; anything else is "Incorrect username or password.".
    */
-  private passwordVerified(pool: UserPool, client: UserPoolClient, responses: Record<string, string>): Record<string, unknown> {
+  private passwordVerified(pool: UserPool, client: UserPoolClient, responses: Record<string, string>, clientMetadata: unknown): Promise<Record<string, unknown>> {
     for (const name of ['USERNAME', 'PASSWORD_CLAIM_SECRET_BLOCK', 'PASSWORD_CLAIM_SIGNATURE', 'TIMESTAMP']) {
       if (typeof responses[name] !== 'string' || responses[name] === '') throw invalidParameter(`Missing required parameter ${name}`);
     }
@@ -588,11 +596,11 @@ export class CognitoApi {
         signature: responses.PASSWORD_CLAIM_SIGNATURE,
       });
     if (!proven) throw notAuthorized(INCORRECT);
-    return this.passwordProven(pool, client, user);
+    return this.passwordProven(pool, client, user, clientMetadata);
   }
 
   /** After the password is proven: the user's state decides between tokens, a challenge and an error, whichever flow proved it. */
-  private passwordProven(pool: UserPool, client: UserPoolClient, user: PoolUser): Record<string, unknown> {
+  private async passwordProven(pool: UserPool, client: UserPoolClient, user: PoolUser, clientMetadata?: unknown): Promise<Record<string, unknown>> {
     if (!user.Enabled) throw notAuthorized('User is disabled.');
     if (user.UserStatus === 'UNCONFIRMED') throw new AwsError('UserNotConfirmedException', 'User is not confirmed.');
     if (user.UserStatus === 'RESET_REQUIRED') throw new AwsError('PasswordResetRequiredException', 'Password reset required for the user');
@@ -606,20 +614,48 @@ export class CognitoApi {
         ChallengeParameters: { USER_ID_FOR_SRP: user.Username, requiredAttributes: '[]', userAttributes: JSON.stringify(attributes) },
       };
     }
-    return { ChallengeParameters: {}, AuthenticationResult: this.signIn(pool, client, user) };
+    return { ChallengeParameters: {}, AuthenticationResult: await this.signIn(pool, client, user, 'TokenGeneration_Authentication', clientMetadata) };
   }
 
-  private signIn(pool: UserPool, client: UserPoolClient, user: PoolUser): Record<string, unknown> {
-    const tokens = issueTokens(this.store, this.cloud.baseUrl, pool, client, user);
+  /** The tokens of a sign-in, the PreTokenGeneration trigger shaping the ID token first and PostAuthentication run after. */
+  private async signIn(pool: UserPool, client: UserPoolClient, user: PoolUser, source: string, clientMetadata: unknown): Promise<Record<string, unknown>> {
+    const override = await this.preTokenGeneration(pool, client, user, source, clientMetadata);
+    const tokens = issueTokens(this.store, this.cloud.baseUrl, pool, client, user, override);
+    await this.trigger(pool, 'PostAuthentication', 'PostAuthentication_Authentication', { userName: user.Username, clientId: client.ClientId }, {
+      request: { userAttributes: triggerAttributes(user), newDeviceUsed: false, ...metadata(clientMetadata) },
+      response: {},
+    });
     const RefreshToken = this.store.issueRefreshToken({ poolId: pool.Id, clientId: client.ClientId, username: user.Username, expiresAt: now() + Math.round(client.refreshTokenMinutes * 60) });
     return { ...tokens, RefreshToken };
   }
 
-  private respondToChallenge(input: Input, admin: boolean): Record<string, unknown> {
+  /** PreAuthentication: on a sign-in's first call, before the password is checked; its error refuses the sign-in. */
+  private async preAuthentication(pool: UserPool, client: UserPoolClient, user: PoolUser, clientMetadata: unknown): Promise<void> {
+    await this.trigger(pool, 'PreAuthentication', 'PreAuthentication_Authentication', { userName: user.Username, clientId: client.ClientId }, {
+      request: {
+        userAttributes: triggerAttributes(user),
+        validationData: (clientMetadata ?? {}) as Record<string, unknown>,
+        ...(client.PreventUserExistenceErrors === 'ENABLED' ? { userNotFound: false } : {}),
+      },
+      response: {},
+    });
+  }
+
+  /** PreTokenGeneration (V1_0): the ID token's claims to add, override and suppress, and the groups, as the function answers. */
+  private async preTokenGeneration(pool: UserPool, client: UserPoolClient, user: PoolUser, source: string, clientMetadata: unknown): Promise<ClaimsOverride> {
+    const response = await this.trigger(pool, 'PreTokenGeneration', source, { userName: user.Username, clientId: client.ClientId }, {
+      request: { userAttributes: triggerAttributes(user), groupConfiguration: groupConfiguration(pool, user), ...metadata(clientMetadata) },
+      response: { claimsOverrideDetails: null },
+    });
+    const details = response?.claimsOverrideDetails;
+    return details !== null && typeof details === 'object' ? (details as ClaimsOverride) : {};
+  }
+
+  private respondToChallenge(input: Input, admin: boolean): Promise<Record<string, unknown>> {
     const store = this.store;
     const { pool, client } = admin ? { pool: store.get(input.UserPoolId), client: this.poolClient(input) } : store.client(input.ClientId);
     const responses = (input.ChallengeResponses ?? {}) as Record<string, string>;
-    if (input.ChallengeName === 'PASSWORD_VERIFIER') return this.passwordVerified(pool, client, responses);
+    if (input.ChallengeName === 'PASSWORD_VERIFIER') return this.passwordVerified(pool, client, responses, input.ClientMetadata);
     if (input.ChallengeName !== 'NEW_PASSWORD_REQUIRED') {
       throw new AwsError('UnknownOperationException', `not emulated: Cognito user pools challenge ${String(input.ChallengeName)} (PASSWORD_VERIFIER and NEW_PASSWORD_REQUIRED are)`);
     }
@@ -633,7 +669,7 @@ export class CognitoApi {
     for (const [name, value] of Object.entries(responses)) if (name.startsWith('userAttributes.')) user.attributes[name.slice('userAttributes.'.length)] = value;
     store.setPassword(pool, user, password, 'CONFIRMED');
     this.sessions.delete(input.Session as string);
-    return { ChallengeParameters: {}, AuthenticationResult: this.signIn(pool, client, user) };
+    return this.signIn(pool, client, user, 'TokenGeneration_NewPasswordChallenge', input.ClientMetadata).then((AuthenticationResult) => ({ ChallengeParameters: {}, AuthenticationResult }));
   }
 
   /** The pool and user an access token names, once its signature, issuer, expiry and use are checked. */
