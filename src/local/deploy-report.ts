@@ -9,7 +9,7 @@ import { jsonResponse, type LocalRequest, type LocalResponse } from './http';
 export const DEPLOY_REPORT_PATH = '/_fw/deploy-report';
 
 /** The user pool Lambda triggers the local Cognito runs. */
-const RUN_TRIGGERS = new Set(['PreSignUp', 'PostConfirmation']);
+const RUN_TRIGGERS = new Set(['PreSignUp', 'PostConfirmation', 'PreAuthentication', 'PostAuthentication', 'PreTokenGeneration', 'PreTokenGenerationConfig']);
 
 /**
  * The parts of a deployed stack (and its nested stacks) that deploy but do not
@@ -41,9 +41,11 @@ export function notEnforced(cloud: Pick<Stores, 'stacks' | 's3' | 'cognito'> & P
         lines.push(`${record.logicalId}: Cognito user pool authorizer not enforced (its pool is not in the local cloud); its methods refuse requests without a token and pass the token's claims unverified`);
       }
       if (record.type === 'AWS::Cognito::UserPoolDomain') lines.push(`${record.logicalId}: hosted UI and OAuth endpoints not emulated (the domain is set on its pool)`);
-      // PreSignUp and PostConfirmation run (cognito/service.ts); the others do not.
+      // PreSignUp, PostConfirmation and the sign-in triggers run (cognito/service.ts); the others do not.
       const triggers = record.type === 'AWS::Cognito::UserPool' ? Object.keys((properties.LambdaConfig ?? {}) as object).filter((name) => !RUN_TRIGGERS.has(name)).sort() : [];
       if (triggers.length > 0) lines.push(`${record.logicalId}: Lambda triggers not run (${triggers.join(', ')})`);
+      const tokenVersion = record.type === 'AWS::Cognito::UserPool' ? ((properties.LambdaConfig as Record<string, { LambdaVersion?: unknown } | undefined> | undefined)?.PreTokenGenerationConfig?.LambdaVersion ?? 'V1_0') : 'V1_0';
+      if (tokenVersion !== 'V1_0') lines.push(`${record.logicalId}: PreTokenGeneration gets the V1_0 event, not ${String(tokenVersion)} (the access token is not customized)`);
       // Serverless Framework writes `Policy: ""` when there is none.
       if (record.type === 'AWS::ApiGateway::RestApi' && properties.Policy !== undefined && properties.Policy !== '' && JSON.stringify(properties.Policy) !== '{}') {
         lines.push(`${record.logicalId}: resource policy not enforced`);

@@ -4,7 +4,17 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
-import { AdminConfirmSignUpCommand, AdminGetUserCommand, CognitoIdentityProviderClient, InitiateAuthCommand, SignUpCommand } from '@aws-sdk/client-cognito-identity-provider';
+import {
+  AdminAddUserToGroupCommand,
+  AdminConfirmSignUpCommand,
+  AdminCreateUserCommand,
+  AdminGetUserCommand,
+  AdminSetUserPasswordCommand,
+  CognitoIdentityProviderClient,
+  CreateGroupCommand,
+  InitiateAuthCommand,
+  SignUpCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
 import { CloudWatchLogsClient, FilterLogEventsCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { runFw } from '../helpers/cli';
 import { failure, outputsOf, startTestCloud, type TestCloud } from './helpers';
@@ -51,6 +61,18 @@ functions:
     handler: triggers.postConfirmation
     events:
       - cognitoUserPool: { pool: triggered, trigger: PostConfirmation }
+  preAuthentication:
+    handler: triggers.preAuthentication
+    events:
+      - cognitoUserPool: { pool: signin, trigger: PreAuthentication }
+  postAuthentication:
+    handler: triggers.postAuthentication
+    events:
+      - cognitoUserPool: { pool: signin, trigger: PostAuthentication }
+  preTokenGeneration:
+    handler: triggers.preTokenGeneration
+    events:
+      - cognitoUserPool: { pool: signin, trigger: PreTokenGeneration }
 resources:
   Resources:
     TriggeredClient:
@@ -58,6 +80,11 @@ resources:
       Properties:
         UserPoolId: { Ref: CognitoUserPoolTriggered }
         ExplicitAuthFlows: [ALLOW_USER_PASSWORD_AUTH]
+    SigninClient:
+      Type: AWS::Cognito::UserPoolClient
+      Properties:
+        UserPoolId: { Ref: CognitoUserPoolSignin }
+        ExplicitAuthFlows: [ALLOW_USER_PASSWORD_AUTH, ALLOW_REFRESH_TOKEN_AUTH]
     UserPool:
       Type: AWS::Cognito::UserPool
       Properties:
@@ -74,6 +101,8 @@ resources:
     UserPoolClientId: { Value: { Ref: UserPoolClient } }
     TriggeredPoolId: { Value: { Ref: CognitoUserPoolTriggered } }
     TriggeredClientId: { Value: { Ref: TriggeredClient } }
+    SigninPoolId: { Value: { Ref: CognitoUserPoolSignin } }
+    SigninClientId: { Value: { Ref: SigninClient } }
 `;
 
 const TRIGGERS = `
@@ -85,6 +114,24 @@ exports.preSignUp = async (event) => {
 };
 exports.postConfirmation = async (event) => {
   console.log('POSTCONFIRMATION ' + JSON.stringify(event));
+  return event;
+};
+exports.preAuthentication = async (event) => {
+  console.log('PREAUTHENTICATION ' + JSON.stringify(event));
+  if (event.userName === 'blocked') throw new Error('sign-in refused');
+  return event;
+};
+exports.postAuthentication = async (event) => {
+  console.log('POSTAUTHENTICATION ' + JSON.stringify(event));
+  return event;
+};
+exports.preTokenGeneration = async (event) => {
+  console.log('PRETOKENGENERATION ' + JSON.stringify(event));
+  event.response.claimsOverrideDetails = {
+    claimsToAddOrOverride: { plan: 'gold', email: 'other@example.com', family_name: 'Okafor-Adams', 'cognito:username': 'mallory' },
+    claimsToSuppress: ['email'],
+    groupOverrideDetails: { groupsToOverride: [...event.request.groupConfiguration.groupsToOverride, 'beta'], iamRolesToOverride: [], preferredRole: null },
+  };
   return event;
 };`;
 
@@ -179,6 +226,56 @@ members('cognitoUserPool triggers run: PreSignUp decides (auto-confirm, or refus
         request: { userAttributes: { sub: manual.UserSub, email: 'kim@example.com', 'cognito:user_status': 'CONFIRMED' } },
         response: {},
       },
+    ]);
+  } finally {
+    client.destroy();
+  }
+});
+
+const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as Record<string, unknown>;
+
+members('sign-in triggers run: PreAuthentication before the password (its error refuses), PreTokenGeneration shapes the ID token and the groups, PostAuthentication after', async ({ t, outputs }) => {
+  const client = new CognitoIdentityProviderClient({ ...t.config, maxAttempts: 1 });
+  const poolId = outputs.SigninPoolId;
+  const clientId = outputs.SigninClientId;
+  const password = 'Secret-Passw0rd!';
+  const signIn = (username: string, secret: string, clientMetadata?: Record<string, string>) =>
+    client.send(new InitiateAuthCommand({ ClientId: clientId, AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: username, PASSWORD: secret }, ClientMetadata: clientMetadata }));
+  try {
+    await client.send(new CreateGroupCommand({ UserPoolId: poolId, GroupName: 'staff' }));
+    const subs: Record<string, string> = {};
+    for (const Username of ['lena', 'blocked']) {
+      const { User } = await client.send(new AdminCreateUserCommand({ UserPoolId: poolId, Username, MessageAction: 'SUPPRESS', UserAttributes: [{ Name: 'email', Value: `${Username}@example.com` }, { Name: 'family_name', Value: 'Okafor' }] }));
+      subs[Username] = User!.Attributes!.find((attribute) => attribute.Name === 'sub')!.Value!;
+      await client.send(new AdminSetUserPasswordCommand({ UserPoolId: poolId, Username, Password: password, Permanent: true }));
+    }
+    await client.send(new AdminAddUserToGroupCommand({ UserPoolId: poolId, Username: 'lena', GroupName: 'staff' }));
+
+    const { AuthenticationResult } = await signIn('lena', password, { source: 'web' });
+    const { sub, iss, exp, iat, auth_time, jti, origin_jti, event_id, ...claims } = claimsOf(AuthenticationResult!.IdToken!);
+    // Suppressing `email` wins over overriding it; `cognito:username` cannot be changed.
+    assert.equal(claims, { 'cognito:groups': ['staff', 'beta'], family_name: 'Okafor-Adams', 'cognito:username': 'lena', aud: clientId, token_use: 'id', plan: 'gold' });
+    assert.equal(claimsOf(AuthenticationResult!.AccessToken!)['cognito:groups'], ['staff', 'beta']);
+    const refreshed = await client.send(new InitiateAuthCommand({ ClientId: clientId, AuthFlow: 'REFRESH_TOKEN_AUTH', AuthParameters: { REFRESH_TOKEN: AuthenticationResult!.RefreshToken! } }));
+    assert.is(claimsOf(refreshed.AuthenticationResult!.IdToken!).plan, 'gold');
+    assert.equal(await failure(signIn('lena', 'Wrong-Passw0rd!')).then((error) => [error?.name, error?.message]), ['NotAuthorizedException', 'Incorrect username or password.']);
+    assert.equal(await failure(signIn('blocked', password)).then((error) => [error?.name, error?.message]), ['UserLambdaValidationException', 'PreAuthentication failed with error sign-in refused.']);
+
+    const caller = { awsSdkVersion: 'aws-sdk-unknown-unknown', clientId };
+    const common = (userName: string, triggerSource: string) => ({ version: '1', region: 'us-east-1', userPoolId: poolId, userName, callerContext: caller, triggerSource });
+    const attributes = (name: string) => ({ sub: subs[name], email: `${name}@example.com`, family_name: 'Okafor', 'cognito:user_status': 'CONFIRMED' });
+    assert.equal(await triggerEvents(t, 'preAuthentication', 'PREAUTHENTICATION'), [
+      { ...common('lena', 'PreAuthentication_Authentication'), request: { userAttributes: attributes('lena'), validationData: { source: 'web' } }, response: {} },
+      { ...common('lena', 'PreAuthentication_Authentication'), request: { userAttributes: attributes('lena'), validationData: {} }, response: {} },
+      { ...common('blocked', 'PreAuthentication_Authentication'), request: { userAttributes: attributes('blocked'), validationData: {} }, response: {} },
+    ]);
+    const groupConfiguration = { groupsToOverride: ['staff'], iamRolesToOverride: [], preferredRole: null };
+    assert.equal(await triggerEvents(t, 'preTokenGeneration', 'PRETOKENGENERATION'), [
+      { ...common('lena', 'TokenGeneration_Authentication'), request: { userAttributes: attributes('lena'), groupConfiguration }, response: { claimsOverrideDetails: null } },
+      { ...common('lena', 'TokenGeneration_RefreshTokens'), request: { userAttributes: attributes('lena'), groupConfiguration }, response: { claimsOverrideDetails: null } },
+    ]);
+    assert.equal(await triggerEvents(t, 'postAuthentication', 'POSTAUTHENTICATION'), [
+      { ...common('lena', 'PostAuthentication_Authentication'), request: { userAttributes: attributes('lena'), newDeviceUsed: false }, response: {} },
     ]);
   } finally {
     client.destroy();

@@ -540,12 +540,20 @@ cognito('with --require-credentials, sign-up and sign-in still go unsigned and a
   }
 });
 
-cognito('a pool\'s Lambda triggers other than PreSignUp and PostConfirmation are named in the deploy report as not run', async (context) => {
-  const pool = { Type: 'AWS::Cognito::UserPool', Properties: { LambdaConfig: { PreSignUp: 'arn:aws:lambda:us-east-1:000000000000:function:pre', CustomMessage: 'arn:aws:lambda:us-east-1:000000000000:function:msg' } } };
+cognito('a pool\'s Lambda triggers that do not run are named in the deploy report, and a PreTokenGeneration asking for the V2_0 event', async (context) => {
+  const fn = (name: string) => `arn:aws:lambda:us-east-1:000000000000:function:${name}`;
+  const LambdaConfig = {
+    PreSignUp: fn('pre'), CustomMessage: fn('msg'), PreAuthentication: fn('auth'), PostAuthentication: fn('post'), PreTokenGeneration: fn('tokens'),
+    PreTokenGenerationConfig: { LambdaArn: fn('tokens'), LambdaVersion: 'V2_0' },
+  };
+  const pool = { Type: 'AWS::Cognito::UserPool', Properties: { LambdaConfig } };
   await context.t.cfn.send(new CreateStackCommand({ StackName: 'triggers-dev', TemplateBody: JSON.stringify({ Resources: { Pool: pool } }) }));
   assert.is((await settle(context.t.cfn, 'triggers-dev')).StackStatus, 'CREATE_COMPLETE');
   const report = await signedLocalFetch(`${context.t.cloud.url}/_fw/deploy-report?stack=triggers-dev`, {}, ANY_LOCAL_CREDENTIALS);
-  assert.equal(((await report.json()) as { notEnforced: string[] }).notEnforced, ['Pool: Lambda triggers not run (CustomMessage)']);
+  assert.equal(((await report.json()) as { notEnforced: string[] }).notEnforced, [
+    'Pool: Lambda triggers not run (CustomMessage)',
+    'Pool: PreTokenGeneration gets the V1_0 event, not V2_0 (the access token is not customized)',
+  ]);
 });
 
 cognito('a forgotten password is reset with the code in the log; a signed-in user changes theirs with the access token', async (context) => {

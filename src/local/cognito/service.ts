@@ -2,7 +2,8 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AwsError } from '../protocol/errors';
 import { jsonResponse, type LocalResponse } from '../http';
 import type { CloudIdentity, Diagnostics, FunctionInvoker, Stores } from '../service-interfaces';
-import { API_SCOPE, issueTokens, poolIdOfToken, poolIssuer, verifyPoolToken } from './tokens';
+import { srpSignatureMatches, srpStart, srpTimestampProblem, srpVerifier, type SrpExchange, type SrpVerifier } from './srp';
+import { API_SCOPE, groupConfiguration, issueTokens, poolIdOfToken, poolIssuer, verifyPoolToken, type ClaimsOverride } from './tokens';
 import {
   applyClientSettings,
   applyPoolSettings,
@@ -12,6 +13,7 @@ import {
   now,
   passwordMatches,
   publicJwk,
+  srpPoolName,
   temporaryPassword,
   usernameExists,
   userNotFound,
@@ -44,6 +46,11 @@ function attributesOf(value: unknown, what: string): Record<string, string> {
   }
   return attributes;
 }
+
+/** A user's attributes as the sign-in triggers get them: with `sub` and `cognito:user_status`. */
+const triggerAttributes = (user: PoolUser) => ({ ...user.attributes, 'cognito:user_status': user.UserStatus });
+/** `clientMetadata` in a trigger's request, when the call had some. */
+const metadata = (clientMetadata: unknown) => (clientMetadata !== undefined && clientMetadata !== null ? { clientMetadata } : {});
 
 const userRecord = (user: PoolUser) => ({
   Username: user.Username,
@@ -132,6 +139,11 @@ function deliveryDetails(pool: UserPool, user: PoolUser): Record<string, string>
 export class CognitoApi {
   /** Challenge sessions (NEW_PASSWORD_REQUIRED), short-lived as Cognito's are; not kept over a restart. */
   private readonly sessions = new Map<string, { poolId: string; clientId?: string; username: string; expiresAt: number }>();
+  /**
+   * PASSWORD_VERIFIER challenges (USER_SRP_AUTH), by the SECRET_BLOCK that names them, which the client
+   * sends back: the server's half of the exchange, for one answer within the session's minutes.
+   */
+  private readonly srpChallenges = new Map<string, { poolId: string; clientId: string; username: string; verifier: SrpVerifier; exchange: SrpExchange; expiresAt: number }>();
 
   constructor(private readonly cloud: Services) {}
 
@@ -214,7 +226,7 @@ export class CognitoApi {
         const pool = store.get(input.UserPoolId);
         const user = store.user(pool, input.Username);
         const password = checkPassword(input.Password, pool.PasswordPolicy);
-        store.setPassword(user, password, input.Permanent === true ? 'CONFIRMED' : 'FORCE_CHANGE_PASSWORD');
+        store.setPassword(pool, user, password, input.Permanent === true ? 'CONFIRMED' : 'FORCE_CHANGE_PASSWORD');
         return {};
       }
       case 'AdminUpdateUserAttributes': {
@@ -299,13 +311,13 @@ export class CognitoApi {
         if (typeof input.ConfirmationCode !== 'string' || input.ConfirmationCode !== user.resetCode) throw new AwsError('CodeMismatchException', 'Invalid verification code provided, please try again.');
         const password = checkPassword(input.Password, pool.PasswordPolicy);
         delete user.resetCode;
-        store.setPassword(user, password, 'CONFIRMED');
+        store.setPassword(pool, user, password, 'CONFIRMED');
         return {};
       }
       case 'ChangePassword': {
         const { pool, user } = this.tokenUser(input.AccessToken);
         if (typeof input.PreviousPassword !== 'string' || !passwordMatches(user, input.PreviousPassword)) throw notAuthorized(INCORRECT);
-        store.setPassword(user, checkPassword(input.ProposedPassword, pool.PasswordPolicy), user.UserStatus);
+        store.setPassword(pool, user, checkPassword(input.ProposedPassword, pool.PasswordPolicy), user.UserStatus);
         return {};
       }
       case 'GlobalSignOut': {
@@ -395,7 +407,7 @@ export class CognitoApi {
       const user = store.user(pool, input.Username);
       if (user.UserStatus !== 'FORCE_CHANGE_PASSWORD') throw new AwsError('UnsupportedUserStateException', 'Resend not possible. User is not in FORCE_CHANGE_PASSWORD state.');
       const password = temporaryPassword(pool.PasswordPolicy);
-      store.setPassword(user, password, 'FORCE_CHANGE_PASSWORD');
+      store.setPassword(pool, user, password, 'FORCE_CHANGE_PASSWORD');
       this.cloud.log(`Cognito ${pool.Id}: temporary password of ${user.Username} is ${password}`);
       return { User: userRecord(user) };
     }
@@ -417,7 +429,7 @@ export class CognitoApi {
     if (store.findUser(pool, input.Username)) throw usernameExists(pool);
     const attributes = attributesOf(input.UserAttributes, 'UserAttributes');
     const decided = await this.trigger(pool, 'PreSignUp', 'PreSignUp_SignUp', { userName: String(input.Username), clientId: client.ClientId }, {
-      request: { userAttributes: attributes, validationData: attributesOf(input.ValidationData, 'ValidationData'), ...(input.ClientMetadata ? { clientMetadata: input.ClientMetadata } : {}) },
+      request: { userAttributes: attributes, validationData: attributesOf(input.ValidationData, 'ValidationData'), ...metadata(input.ClientMetadata) },
       response: { autoConfirmUser: false, autoVerifyEmail: false, autoVerifyPhone: false },
     });
     const autoConfirm = decided?.autoConfirmUser === true;
@@ -436,12 +448,14 @@ export class CognitoApi {
    */
   private async trigger(
     pool: UserPool,
-    name: 'PreSignUp' | 'PostConfirmation',
+    name: 'PreSignUp' | 'PostConfirmation' | 'PreAuthentication' | 'PostAuthentication' | 'PreTokenGeneration',
     triggerSource: string,
     who: { userName: string; clientId?: string },
     parts: { request: Record<string, unknown>; response: Record<string, unknown> },
   ): Promise<Record<string, unknown> | undefined> {
-    const arn = (pool.settings.LambdaConfig as Record<string, unknown> | undefined)?.[name];
+    const lambdaConfig = (pool.settings.LambdaConfig ?? {}) as Record<string, unknown>;
+    // PreTokenGenerationConfig.LambdaArn names the same function as PreTokenGeneration (the V1_0 event is sent).
+    const arn = lambdaConfig[name] ?? (name === 'PreTokenGeneration' ? (lambdaConfig.PreTokenGenerationConfig as Record<string, unknown> | undefined)?.LambdaArn : undefined);
     if (typeof arn !== 'string') return undefined;
     const event = {
       version: '1',
@@ -478,8 +492,7 @@ export class CognitoApi {
     for (const attribute of pool.AutoVerifiedAttributes ?? []) if (user.attributes[attribute] !== undefined) user.attributes[`${attribute}_verified`] = 'true';
     user.UserLastModifiedDate = now();
     this.store.save();
-    const userAttributes = { ...user.attributes, 'cognito:user_status': 'CONFIRMED' };
-    await this.trigger(pool, 'PostConfirmation', 'PostConfirmation_ConfirmSignUp', { userName: user.Username, clientId }, { request: { userAttributes }, response: {} });
+    await this.trigger(pool, 'PostConfirmation', 'PostConfirmation_ConfirmSignUp', { userName: user.Username, clientId }, { request: { userAttributes: triggerAttributes(user) }, response: {} });
   }
 
   /** SECRET_HASH: Base64(HMAC-SHA256(client secret, user name + client id)), required of a client with a secret. */
@@ -494,11 +507,13 @@ export class CognitoApi {
   private flowAllowed(client: UserPoolClient, flow: string): boolean {
     const flows = client.ExplicitAuthFlows;
     if (flow === 'REFRESH_TOKEN_AUTH' || flow === 'REFRESH_TOKEN') return true;
+    // The legacy names (ADMIN_NO_SRP_AUTH, USER_PASSWORD_AUTH, CUSTOM_AUTH_FLOW_ONLY) left SRP on unless custom auth only.
+    if (flow === 'USER_SRP_AUTH') return flows.includes('ALLOW_USER_SRP_AUTH') || (!flows.some((name) => name.startsWith('ALLOW_')) && !flows.includes('CUSTOM_AUTH_FLOW_ONLY'));
     if (flow === 'USER_PASSWORD_AUTH') return flows.includes('ALLOW_USER_PASSWORD_AUTH') || flows.includes('USER_PASSWORD_AUTH');
     return flows.includes('ALLOW_ADMIN_USER_PASSWORD_AUTH') || flows.includes('ADMIN_NO_SRP_AUTH');
   }
 
-  private initiateAuth(input: Input, admin: boolean): Record<string, unknown> {
+  private async initiateAuth(input: Input, admin: boolean): Promise<Record<string, unknown>> {
     const store = this.store;
     const { pool, client } = admin ? { pool: store.get(input.UserPoolId), client: this.poolClient(input) } : store.client(input.ClientId);
     const flow = String(input.AuthFlow ?? '');
@@ -511,19 +526,81 @@ export class CognitoApi {
       if (!user) throw notAuthorized('Invalid Refresh Token');
       if (!user.Enabled) throw notAuthorized('User is disabled.');
       this.checkSecretHash(client, parameters.USERNAME ?? user.Username, parameters.SECRET_HASH);
-      return { ChallengeParameters: {}, AuthenticationResult: issueTokens(store, this.cloud.baseUrl, pool, client, user) };
+      const override = await this.preTokenGeneration(pool, client, user, 'TokenGeneration_RefreshTokens', undefined);
+      return { ChallengeParameters: {}, AuthenticationResult: issueTokens(store, this.cloud.baseUrl, pool, client, user, override) };
     }
-    if (!passwordFlows.includes(flow)) {
-      if (['USER_SRP_AUTH', 'CUSTOM_AUTH', 'USER_AUTH'].includes(flow)) throw new AwsError('UnknownOperationException', `not emulated: Cognito user pools ${flow} (use USER_PASSWORD_AUTH or ADMIN_USER_PASSWORD_AUTH locally)`);
+    const srp = flow === 'USER_SRP_AUTH';
+    if (!passwordFlows.includes(flow) && !srp) {
+      if (['CUSTOM_AUTH', 'USER_AUTH'].includes(flow)) throw new AwsError('UnknownOperationException', `not emulated: Cognito user pools ${flow} (use USER_SRP_AUTH, USER_PASSWORD_AUTH or ADMIN_USER_PASSWORD_AUTH locally)`);
       throw invalidParameter(`1 validation error detected: Value '${flow}' at 'authFlow' failed to satisfy constraint: Member must satisfy enum value set`);
     }
     if (!this.flowAllowed(client, flow)) throw invalidParameter(`${flow === 'ADMIN_NO_SRP_AUTH' ? 'ADMIN_USER_PASSWORD_AUTH' : flow} flow not enabled for this client`);
     if (!parameters.USERNAME) throw invalidParameter('Missing required parameter USERNAME');
     this.checkSecretHash(client, parameters.USERNAME, parameters.SECRET_HASH);
     const user = store.findUser(pool, parameters.USERNAME);
+    if (user) await this.preAuthentication(pool, client, user, input.ClientMetadata);
+    if (srp) return this.passwordVerifierChallenge(pool, client, user, parameters.USERNAME, parameters.SRP_A);
     if (!user) throw client.PreventUserExistenceErrors === 'ENABLED' ? notAuthorized(INCORRECT) : userNotFound();
     if (!parameters.PASSWORD) throw invalidParameter('Missing required parameter PASSWORD');
     if (!passwordMatches(user, parameters.PASSWORD)) throw notAuthorized(INCORRECT);
+    store.rememberSrpVerifier(pool, user, parameters.PASSWORD);
+    return this.passwordProven(pool, client, user);
+  }
+
+  /**
+   * USER_SRP_AUTH's answer: the PASSWORD_VERIFIER challenge with the user's salt, the server's public B and
+   * the SECRET_BLOCK the client signs (no Session, as on AWS). An unknown user is UserNotFoundException, or
+   * with PreventUserExistenceErrors a challenge no password answers, as Cognito does.
+   */
+  private passwordVerifierChallenge(pool: UserPool, client: UserPoolClient, user: PoolUser | undefined, name: string, srpA: string | undefined): Record<string, unknown> {
+    if (!srpA) throw invalidParameter('Missing required parameter SRP_A');
+    if (!user && client.PreventUserExistenceErrors !== 'ENABLED') throw userNotFound();
+    if (user && !user.srp) this.cloud.log(`Cognito ${pool.Id}: ${user.Username} was saved before USER_SRP_AUTH was served; sign in once with USER_PASSWORD_AUTH or set the password again`);
+    // Without a user (or a verifier), a verifier of a random password: the challenge looks the same, and no answer passes.
+    const verifier = user?.srp ?? srpVerifier(srpPoolName(pool), name, randomBytes(32).toString('hex'));
+    const exchange = srpStart(verifier, srpA);
+    if (!exchange) throw invalidParameter('SRP_A is not a valid SRP public value');
+    const secretBlock = randomBytes(128).toString('base64');
+    const username = user?.Username ?? name;
+    const expiresAt = now() + SESSION_SECONDS;
+    for (const [block, challenge] of this.srpChallenges) if (challenge.expiresAt <= now()) this.srpChallenges.delete(block);
+    this.srpChallenges.set(secretBlock, { poolId: pool.Id, clientId: client.ClientId, username: user ? username : '', verifier, exchange, expiresAt });
+    return {
+      ChallengeName: 'PASSWORD_VERIFIER',
+      ChallengeParameters: { SALT: verifier.salt, SECRET_BLOCK: secretBlock, SRP_B: exchange.B, USERNAME: username, USER_ID_FOR_SRP: username },
+    };
+  }
+
+  /**
+   * PASSWORD_VERIFIER's answer: PASSWORD_CLAIM_SIGNATURE must be the HMAC the password's key makes of the pool
+   * name, USERNAME, PASSWORD_CLAIM_SECRET_BLOCK and TIMESTAMP; anything else is "Incorrect username or password.".
+   */
+  private passwordVerified(pool: UserPool, client: UserPoolClient, responses: Record<string, string>, clientMetadata: unknown): Promise<Record<string, unknown>> {
+    for (const name of ['USERNAME', 'PASSWORD_CLAIM_SECRET_BLOCK', 'PASSWORD_CLAIM_SIGNATURE', 'TIMESTAMP']) {
+      if (typeof responses[name] !== 'string' || responses[name] === '') throw invalidParameter(`Missing required parameter ${name}`);
+    }
+    this.checkSecretHash(client, responses.USERNAME, responses.SECRET_HASH);
+    const timestampProblem = srpTimestampProblem(responses.TIMESTAMP);
+    if (timestampProblem === 'format') throw invalidParameter('TIMESTAMP format should be EEE MMM d HH:mm:ss z yyyy in english.');
+    const challenge = this.srpChallenges.get(responses.PASSWORD_CLAIM_SECRET_BLOCK);
+    this.srpChallenges.delete(responses.PASSWORD_CLAIM_SECRET_BLOCK);
+    const user = this.store.findUser(pool, responses.USERNAME);
+    const proven =
+      challenge !== undefined && challenge.expiresAt > now() && challenge.poolId === pool.Id && challenge.clientId === client.ClientId &&
+      user !== undefined && user.Username === challenge.username && user.srp?.salt === challenge.verifier.salt && timestampProblem === undefined &&
+      srpSignatureMatches(challenge.verifier, challenge.exchange, {
+        poolName: srpPoolName(pool),
+        username: responses.USERNAME,
+        secretBlock: responses.PASSWORD_CLAIM_SECRET_BLOCK,
+        timestamp: responses.TIMESTAMP,
+        signature: responses.PASSWORD_CLAIM_SIGNATURE,
+      });
+    if (!proven) throw notAuthorized(INCORRECT);
+    return this.passwordProven(pool, client, user, clientMetadata);
+  }
+
+  /** After the password is proven: the user's state decides between tokens, a challenge and an error, whichever flow proved it. */
+  private async passwordProven(pool: UserPool, client: UserPoolClient, user: PoolUser, clientMetadata?: unknown): Promise<Record<string, unknown>> {
     if (!user.Enabled) throw notAuthorized('User is disabled.');
     if (user.UserStatus === 'UNCONFIRMED') throw new AwsError('UserNotConfirmedException', 'User is not confirmed.');
     if (user.UserStatus === 'RESET_REQUIRED') throw new AwsError('PasswordResetRequiredException', 'Password reset required for the user');
@@ -537,21 +614,50 @@ export class CognitoApi {
         ChallengeParameters: { USER_ID_FOR_SRP: user.Username, requiredAttributes: '[]', userAttributes: JSON.stringify(attributes) },
       };
     }
-    return { ChallengeParameters: {}, AuthenticationResult: this.signIn(pool, client, user) };
+    return { ChallengeParameters: {}, AuthenticationResult: await this.signIn(pool, client, user, 'TokenGeneration_Authentication', clientMetadata) };
   }
 
-  private signIn(pool: UserPool, client: UserPoolClient, user: PoolUser): Record<string, unknown> {
-    const tokens = issueTokens(this.store, this.cloud.baseUrl, pool, client, user);
+  /** The tokens of a sign-in, the PreTokenGeneration trigger shaping the ID token first and PostAuthentication run after. */
+  private async signIn(pool: UserPool, client: UserPoolClient, user: PoolUser, source: string, clientMetadata: unknown): Promise<Record<string, unknown>> {
+    const override = await this.preTokenGeneration(pool, client, user, source, clientMetadata);
+    const tokens = issueTokens(this.store, this.cloud.baseUrl, pool, client, user, override);
+    await this.trigger(pool, 'PostAuthentication', 'PostAuthentication_Authentication', { userName: user.Username, clientId: client.ClientId }, {
+      request: { userAttributes: triggerAttributes(user), newDeviceUsed: false, ...metadata(clientMetadata) },
+      response: {},
+    });
     const RefreshToken = this.store.issueRefreshToken({ poolId: pool.Id, clientId: client.ClientId, username: user.Username, expiresAt: now() + Math.round(client.refreshTokenMinutes * 60) });
     return { ...tokens, RefreshToken };
   }
 
-  private respondToChallenge(input: Input, admin: boolean): Record<string, unknown> {
+  /** PreAuthentication: on a sign-in's first call, before the password is checked; its error refuses the sign-in. */
+  private async preAuthentication(pool: UserPool, client: UserPoolClient, user: PoolUser, clientMetadata: unknown): Promise<void> {
+    await this.trigger(pool, 'PreAuthentication', 'PreAuthentication_Authentication', { userName: user.Username, clientId: client.ClientId }, {
+      request: {
+        userAttributes: triggerAttributes(user),
+        validationData: (clientMetadata ?? {}) as Record<string, unknown>,
+        ...(client.PreventUserExistenceErrors === 'ENABLED' ? { userNotFound: false } : {}),
+      },
+      response: {},
+    });
+  }
+
+  /** PreTokenGeneration (V1_0): the ID token's claims to add, override and suppress, and the groups, as the function answers. */
+  private async preTokenGeneration(pool: UserPool, client: UserPoolClient, user: PoolUser, source: string, clientMetadata: unknown): Promise<ClaimsOverride> {
+    const response = await this.trigger(pool, 'PreTokenGeneration', source, { userName: user.Username, clientId: client.ClientId }, {
+      request: { userAttributes: triggerAttributes(user), groupConfiguration: groupConfiguration(pool, user), ...metadata(clientMetadata) },
+      response: { claimsOverrideDetails: null },
+    });
+    const details = response?.claimsOverrideDetails;
+    return details !== null && typeof details === 'object' ? (details as ClaimsOverride) : {};
+  }
+
+  private respondToChallenge(input: Input, admin: boolean): Promise<Record<string, unknown>> {
     const store = this.store;
     const { pool, client } = admin ? { pool: store.get(input.UserPoolId), client: this.poolClient(input) } : store.client(input.ClientId);
     const responses = (input.ChallengeResponses ?? {}) as Record<string, string>;
+    if (input.ChallengeName === 'PASSWORD_VERIFIER') return this.passwordVerified(pool, client, responses, input.ClientMetadata);
     if (input.ChallengeName !== 'NEW_PASSWORD_REQUIRED') {
-      throw new AwsError('UnknownOperationException', `not emulated: Cognito user pools challenge ${String(input.ChallengeName)} (NEW_PASSWORD_REQUIRED is)`);
+      throw new AwsError('UnknownOperationException', `not emulated: Cognito user pools challenge ${String(input.ChallengeName)} (PASSWORD_VERIFIER and NEW_PASSWORD_REQUIRED are)`);
     }
     const session = typeof input.Session === 'string' ? this.sessions.get(input.Session) : undefined;
     if (!session || session.expiresAt <= now() || session.poolId !== pool.Id || session.clientId !== client.ClientId) throw notAuthorized('Invalid session for the user, session is expired.');
@@ -561,9 +667,9 @@ export class CognitoApi {
     if (!responses.NEW_PASSWORD) throw invalidParameter('Missing required parameter NEW_PASSWORD');
     const password = checkPassword(responses.NEW_PASSWORD, pool.PasswordPolicy);
     for (const [name, value] of Object.entries(responses)) if (name.startsWith('userAttributes.')) user.attributes[name.slice('userAttributes.'.length)] = value;
-    store.setPassword(user, password, 'CONFIRMED');
+    store.setPassword(pool, user, password, 'CONFIRMED');
     this.sessions.delete(input.Session as string);
-    return { ChallengeParameters: {}, AuthenticationResult: this.signIn(pool, client, user) };
+    return this.signIn(pool, client, user, 'TokenGeneration_NewPasswordChallenge', input.ClientMetadata).then((AuthenticationResult) => ({ ChallengeParameters: {}, AuthenticationResult }));
   }
 
   /** The pool and user an access token names, once its signature, issuer, expiry and use are checked. */

@@ -18,6 +18,26 @@ function groupsOf(pool: UserPool, user: PoolUser): string[] {
   return [...user.groups].sort((a, b) => precedence(a) - precedence(b));
 }
 
+/** The claims of the ID token a PreTokenGeneration trigger may not change (AWS's list). */
+const FIXED_CLAIMS = new Set(['acr', 'amr', 'aud', 'at_hash', 'auth_time', 'azp', 'cognito:username', 'exp', 'iat', 'identities', 'iss', 'jti', 'nbf', 'nonce', 'origin_jti', 'sub', 'token_use']);
+
+/** A PreTokenGeneration trigger's answer (V1_0 `response.claimsOverrideDetails`). */
+export interface ClaimsOverride {
+  claimsToAddOrOverride?: Record<string, unknown>;
+  claimsToSuppress?: unknown[];
+  /** Present (even null or empty): replaces `cognito:groups` in both tokens, and the roles in the ID token. */
+  groupOverrideDetails?: { groupsToOverride?: unknown[]; iamRolesToOverride?: unknown[]; preferredRole?: unknown } | null;
+}
+
+/** What the PreTokenGeneration event tells the function of the user's groups (`request.groupConfiguration`). */
+export function groupConfiguration(pool: UserPool, user: PoolUser): { groupsToOverride: string[]; iamRolesToOverride: string[]; preferredRole: string | null } {
+  const groups = groupsOf(pool, user);
+  const roles = groups.map((name) => pool.groups[name]?.RoleArn).filter((arn): arn is string => typeof arn === 'string');
+  return { groupsToOverride: groups, iamRolesToOverride: roles, preferredRole: roles[0] ?? null };
+}
+
+const strings = (value: unknown) => (Array.isArray(value) ? value.map(String) : []);
+
 export interface IssuedTokens {
   AccessToken: string;
   IdToken: string;
@@ -26,13 +46,14 @@ export interface IssuedTokens {
 }
 
 /** The ID and access tokens Cognito issues on a sign-in or a refresh, signed with the pool's key (RS256). */
-export function issueTokens(store: UserPoolStore, baseUrl: string, pool: UserPool, client: UserPoolClient, user: PoolUser, authTime = now()): IssuedTokens {
+export function issueTokens(store: UserPoolStore, baseUrl: string, pool: UserPool, client: UserPoolClient, user: PoolUser, override: ClaimsOverride = {}, authTime = now()): IssuedTokens {
   const issuedAt = now();
   const kid = publicJwk(pool).kid;
   const key = store.signingKey(pool);
   const originJti = randomUUID();
   const eventId = randomUUID();
-  const groups = groupsOf(pool, user);
+  const groupOverride = override.groupOverrideDetails;
+  const groups = groupOverride === undefined ? groupsOf(pool, user) : strings(groupOverride?.groupsToOverride);
   const common = { sub: user.attributes.sub, ...(groups.length > 0 ? { 'cognito:groups': groups } : {}), iss: poolIssuer(baseUrl, pool.Id) };
   const { sub: _sub, ...attributes } = user.attributes;
   const idClaims: Record<string, unknown> = {
@@ -48,6 +69,14 @@ export function issueTokens(store: UserPoolStore, baseUrl: string, pool: UserPoo
     iat: issuedAt,
     jti: randomUUID(),
   };
+  if (groupOverride !== undefined) {
+    const roles = strings(groupOverride?.iamRolesToOverride);
+    if (roles.length > 0) idClaims['cognito:roles'] = roles;
+    if (typeof groupOverride?.preferredRole === 'string' && groupOverride.preferredRole !== '') idClaims['cognito:preferred_role'] = groupOverride.preferredRole;
+  }
+  // Suppressing wins over adding, as AWS documents; the fixed claims stay as they are.
+  for (const [name, value] of Object.entries(override.claimsToAddOrOverride ?? {})) if (!FIXED_CLAIMS.has(name)) idClaims[name] = value;
+  for (const name of strings(override.claimsToSuppress)) if (!FIXED_CLAIMS.has(name)) delete idClaims[name];
   const accessSeconds = Math.round(client.accessTokenMinutes * 60);
   const accessClaims: Record<string, unknown> = {
     ...common,

@@ -2,6 +2,7 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, ran
 import { join } from 'node:path';
 import { AwsError } from '../protocol/errors';
 import { readJson, writeJsonAtomic } from '../state/files';
+import { srpVerifier, type SrpVerifier } from './srp';
 
 export interface PasswordPolicy {
   MinimumLength: number;
@@ -38,6 +39,8 @@ export interface PoolUser {
   UserLastModifiedDate: number;
   /** scrypt: `salt:hash`, hex. */
   password?: string;
+  /** SRP's salt and verifier of the same password, what USER_SRP_AUTH checks (absent from users saved before SRP was served, until they next sign in with their password). */
+  srp?: SrpVerifier;
   /** The code ConfirmSignUp expects, while the user is unconfirmed. */
   confirmationCode?: string;
   /** The code ConfirmForgotPassword expects, after ForgotPassword. */
@@ -141,9 +144,13 @@ export function temporaryPassword(policy: PasswordPolicy): string {
   return `${base}Aa1!`;
 }
 
-function hashPassword(password: string): string {
+/** The pool's name in SRP: its id after the underscore (`us-east-1_AbC123` → `AbC123`), as the client libraries take it. */
+export const srpPoolName = (pool: UserPool) => pool.Id.slice(pool.Id.indexOf('_') + 1);
+
+/** What a user's password is kept as: its scrypt hash (the password flows) and its SRP verifier (USER_SRP_AUTH). */
+function passwordRecord(pool: UserPool, username: string, password: string): Pick<PoolUser, 'password' | 'srp'> {
   const salt = randomBytes(16);
-  return `${salt.toString('hex')}:${scryptSync(password, salt, 32).toString('hex')}`;
+  return { password: `${salt.toString('hex')}:${scryptSync(password, salt, 32).toString('hex')}`, srp: srpVerifier(srpPoolName(pool), username, password) };
 }
 
 export function passwordMatches(user: PoolUser, password: string): boolean {
@@ -313,7 +320,7 @@ export class UserPoolStore {
       Enabled: true,
       UserCreateDate: created,
       UserLastModifiedDate: created,
-      password: input.password === undefined ? undefined : hashPassword(input.password),
+      ...(input.password === undefined ? {} : passwordRecord(pool, username, input.password)),
       groups: [],
     };
     pool.users[username] = user;
@@ -321,10 +328,17 @@ export class UserPoolStore {
     return user;
   }
 
-  setPassword(user: PoolUser, password: string, status: PoolUser['UserStatus']): void {
-    user.password = hashPassword(password);
+  setPassword(pool: UserPool, user: PoolUser, password: string, status: PoolUser['UserStatus']): void {
+    Object.assign(user, passwordRecord(pool, user.Username, password));
     user.UserStatus = status;
     user.UserLastModifiedDate = now();
+    this.save();
+  }
+
+  /** Keeps the SRP verifier of a password just proven right, for a user saved before SRP was served. */
+  rememberSrpVerifier(pool: UserPool, user: PoolUser, password: string): void {
+    if (user.srp) return;
+    user.srp = srpVerifier(srpPoolName(pool), user.Username, password);
     this.save();
   }
 
