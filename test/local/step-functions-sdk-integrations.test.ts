@@ -337,8 +337,8 @@ sdk('a service or an action the local cloud does not run fails the task with Sta
       'not emulated: the Task resource arn:aws:states:::aws-sdk:athena:startQueryExecution (the local cloud runs Lambda functions, the lambda:invoke, sqs:sendMessage, sns:publish, dynamodb:putItem/getItem/updateItem/deleteItem, events:putEvents and states:startExecution integrations, and the SDK integrations aws-sdk:dynamodb/sqs/secretsmanager/ssm/eventbridge/sfn/kms/cloudwatchlogs/kinesis/cognitoidentityprovider/cloudwatch/ecr (any action their API serves), aws-sdk:lambda:invoke, aws-sdk:s3:getObject/putObject, aws-sdk:sns:publish)',
     ],
   );
-  const restore = await runMachine(sfn, 'sdk-restore', { Restore: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:dynamodb:restoreTableFromBackup', Parameters: { TargetTableName: 'copy', BackupArn: 'arn:aws:dynamodb:us-east-1:000000000000:table/orders/backup/1' }, End: true } }, {});
-  assert.equal([restore.status, restore.error, restore.cause], ['FAILED', 'States.Runtime', 'not emulated: the Task resource arn:aws:states:::aws-sdk:dynamodb:restoreTableFromBackup (not emulated: DynamoDB RestoreTableFromBackup)']);
+  const exported = await runMachine(sfn, 'sdk-export', { Export: { Type: 'Task', Resource: 'arn:aws:states:::aws-sdk:dynamodb:exportTableToPointInTime', Parameters: { TableArn: 'arn:aws:dynamodb:us-east-1:000000000000:table/orders', S3Bucket: 'exports' }, End: true } }, {});
+  assert.equal([exported.status, exported.error, exported.cause], ['FAILED', 'States.Runtime', 'not emulated: the Task resource arn:aws:states:::aws-sdk:dynamodb:exportTableToPointInTime (not emulated: DynamoDB ExportTableToPointInTime)']);
 });
 
 sdk.run();
