@@ -142,7 +142,7 @@ export type RuntimeServices = CloudIdentity & Diagnostics & Pick<DeployedResourc
 };
 
 /** What a trigger (S3 notifications, schedules, DynamoDB streams, SNS, EventBridge) needs: the targets it finds and a way to run them. */
-export type TriggerServices = Pick<CloudIdentity, 'accountId'> & Diagnostics & Pick<DeployedResources, 'resources'> & { readonly functions: FunctionInvoker };
+export type TriggerServices = Pick<CloudIdentity, 'accountId'> & Diagnostics & Pick<DeployedResources, 'resources'> & { readonly functions: FunctionInvoker; sendToDestination: DestinationSender };
 
 /** Everything the local cloud offers: what resource providers and the API front-ends are given. */
 export type LocalServices = CloudIdentity &

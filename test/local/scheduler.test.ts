@@ -2,21 +2,34 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { LocalCloud } from '../../src/local/cloud';
 import { Scheduler } from '../../src/local/eventbridge/scheduler';
+import { atInstant } from '../../src/local/eventbridge/schedule';
+import { CreateStackCommand } from '@aws-sdk/client-cloudformation';
+import { GetQueueUrlCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { LOCAL_CREDENTIALS, startTestCloud } from '../helpers/local-cloud';
+import { settle } from './helpers';
 import { matchesPattern } from '../../src/local/eventbridge/event-pattern';
 
-/** Just enough of the local cloud for the scheduler: rules to read, and a record of invocations. */
-function fakeCloud(rules: Record<string, unknown>[]) {
+/** Just enough of the local cloud for the scheduler: rules and schedules to read, and a record of invocations and messages sent. */
+function fakeCloud(rules: Record<string, unknown>[], schedules: Record<string, unknown>[] = []) {
   const invoked: { target: string; event: Record<string, unknown> }[] = [];
+  const sent: { arn: string; message: string; event?: unknown }[] = [];
   const cloud = {
     accountId: '000000000000',
-    resources: () =>
-      rules.map((properties, i) => ({
-        stack: { region: 'eu-west-1' },
-        record: { physicalId: `rule-${i}`, properties, attributes: { Arn: `arn:aws:events:eu-west-1:000000000000:rule/rule-${i}` } },
-      })),
+    log: () => {},
+    resources: (type: string) =>
+      type === 'AWS::Scheduler::Schedule'
+        ? schedules.map((properties, i) => ({
+            stack: { region: 'eu-west-1' },
+            record: { physicalId: `schedule-${i}`, properties, attributes: { Arn: `arn:aws:scheduler:eu-west-1:000000000000:schedule/default/schedule-${i}` } },
+          }))
+        : rules.map((properties, i) => ({
+            stack: { region: 'eu-west-1' },
+            record: { physicalId: `rule-${i}`, properties, attributes: { Arn: `arn:aws:events:eu-west-1:000000000000:rule/rule-${i}` } },
+          })),
     functions: { invokeAsync: (target: string, event: Record<string, unknown>) => invoked.push({ target, event }) },
+    sendToDestination: (arn: string, message: string, _attributes: unknown, event?: unknown) => sent.push({ arn, message, ...(event ? { event } : {}) }),
   };
-  return { cloud: cloud as unknown as LocalCloud, invoked };
+  return { cloud: cloud as unknown as LocalCloud, invoked, sent };
 }
 
 const scheduler = suite('schedule rules');
@@ -52,6 +65,70 @@ scheduler('renders a target InputTransformer, and InputPath, from the Scheduled 
     invoked.map((call) => call.event),
     [{ kind: 'Scheduled Event', from: 'arn:aws:events:eu-west-1:000000000000:rule/rule-0', name: 'rule-0' }, 'aws.events'],
   );
+});
+
+scheduler('a rule\'s queue and topic targets get the event as text', () => {
+  const { cloud, sent } = fakeCloud([{ ScheduleExpression: 'cron(0 12 * * ? *)', Targets: [{ Arn: 'arn:aws:sqs:eu-west-1:000000000000:jobs', Input: '{"job":"report"}' }, { Arn: 'arn:aws:sns:eu-west-1:000000000000:news', InputPath: '$.detail' }] }]);
+  const rules = new Scheduler(cloud);
+  rules.fireCronRules(new Date('2026-11-21T12:00:00Z'));
+  rules.stop();
+  assert.equal(sent, [{ arn: 'arn:aws:sqs:eu-west-1:000000000000:jobs', message: '{"job":"report"}' }, { arn: 'arn:aws:sns:eu-west-1:000000000000:news', message: '{}' }]);
+});
+
+scheduler('EventBridge Scheduler: cron in the schedule\'s time zone, its Input as given (an empty object without), within StartDate and EndDate', () => {
+  const fn = (name: string) => `arn:aws:lambda:eu-west-1:000000000000:function:${name}`;
+  const { cloud, invoked, sent } = fakeCloud(
+    [],
+    [
+      // 09:00 in New York is 14:00 UTC in November (EST).
+      { ScheduleExpression: 'cron(0 9 * * ? *)', ScheduleExpressionTimezone: 'America/New_York', FlexibleTimeWindow: { Mode: 'OFF' }, Target: { Arn: fn('newyork'), RoleArn: 'r', Input: '{"report":"daily"}' } },
+      { ScheduleExpression: 'cron(0 14 * * ? *)', FlexibleTimeWindow: { Mode: 'OFF' }, Target: { Arn: fn('utc'), RoleArn: 'r' } },
+      { ScheduleExpression: 'cron(0 9 * * ? *)', FlexibleTimeWindow: { Mode: 'OFF' }, Target: { Arn: fn('utc-nine'), RoleArn: 'r' } },
+      { ScheduleExpression: 'cron(0 14 * * ? *)', EndDate: '2026-11-01T00:00:00Z', FlexibleTimeWindow: { Mode: 'OFF' }, Target: { Arn: fn('ended'), RoleArn: 'r' } },
+      { ScheduleExpression: 'cron(0 14 * * ? *)', State: 'DISABLED', FlexibleTimeWindow: { Mode: 'OFF' }, Target: { Arn: fn('off'), RoleArn: 'r' } },
+      { ScheduleExpression: 'cron(0 14 * * ? *)', FlexibleTimeWindow: { Mode: 'OFF' }, Target: { Arn: 'arn:aws:events:eu-west-1:000000000000:event-bus/app', RoleArn: 'r', Input: '{"tick":1}', EventBridgeParameters: { DetailType: 'Tick', Source: 'app.clock' } } },
+    ],
+  );
+  const schedules = new Scheduler(cloud);
+  assert.is(schedules.fireCronRules(new Date('2026-11-21T14:00:10Z')), 5);
+  schedules.stop();
+  assert.equal(invoked, [{ target: fn('newyork'), event: { report: 'daily' } }, { target: fn('utc'), event: {} }]);
+  assert.equal(sent, [{ arn: 'arn:aws:events:eu-west-1:000000000000:event-bus/app', message: '{"tick":1}', event: { source: 'app.clock', detailType: 'Tick', resources: ['arn:aws:scheduler:eu-west-1:000000000000:schedule/default/schedule-5'] } }]);
+});
+
+scheduler('one-time at() schedules: the wall-clock time read in the schedule\'s time zone', () => {
+  assert.is(new Date(atInstant('at(2026-12-01T09:30:00)')!).toISOString(), '2026-12-01T09:30:00.000Z');
+  assert.is(new Date(atInstant('at(2026-12-01T09:30:00)', 'Europe/Paris')!).toISOString(), '2026-12-01T08:30:00.000Z');
+  assert.is(new Date(atInstant('at(2026-07-01T09:30:00)', 'Europe/Paris')!).toISOString(), '2026-07-01T07:30:00.000Z');
+  assert.is(new Date(atInstant('at(2026-11-21T09:00:00)', 'America/New_York')!).toISOString(), '2026-11-21T14:00:00.000Z');
+  assert.is(atInstant('rate(1 minute)'), undefined);
+});
+
+scheduler('a stack\'s one-time schedule sends its Input to the stack\'s queue when its time comes', async () => {
+  const t = await startTestCloud();
+  const sqs = new SQSClient({ endpoint: t.cloud.url, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
+  try {
+    const when = new Date(Date.now() + 2_000).toISOString().slice(0, 19);
+    const template = {
+      Resources: {
+        Jobs: { Type: 'AWS::SQS::Queue', Properties: { QueueName: 'jobs' } },
+        Once: {
+          Type: 'AWS::Scheduler::Schedule',
+          Properties: { Name: 'once', ScheduleExpression: `at(${when})`, FlexibleTimeWindow: { Mode: 'OFF' }, Target: { Arn: { 'Fn::GetAtt': ['Jobs', 'Arn'] }, RoleArn: 'arn:aws:iam::000000000000:role/scheduler', Input: '{"job":"once"}' } },
+        },
+      },
+      Outputs: { ScheduleArn: { Value: { 'Fn::GetAtt': ['Once', 'Arn'] } } },
+    };
+    await t.cfn.send(new CreateStackCommand({ StackName: 'once', TemplateBody: JSON.stringify(template) }));
+    const stack = await settle(t.cfn, 'once');
+    assert.equal([stack.StackStatus, stack.Outputs![0].OutputValue], ['CREATE_COMPLETE', 'arn:aws:scheduler:us-east-1:000000000000:schedule/default/once']);
+    const QueueUrl = (await sqs.send(new GetQueueUrlCommand({ QueueName: 'jobs' }))).QueueUrl!;
+    const received = await sqs.send(new ReceiveMessageCommand({ QueueUrl, WaitTimeSeconds: 10 }));
+    assert.equal(received.Messages?.map((message) => message.Body), ['{"job":"once"}']);
+  } finally {
+    sqs.destroy();
+    await t.stop();
+  }
 });
 
 scheduler.run();

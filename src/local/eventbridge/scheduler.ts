@@ -1,6 +1,6 @@
 import type { TriggerServices } from '../service-interfaces';
 import { eventBridgeEvent } from './event';
-import { cronMatches, rateInterval } from './schedule';
+import { atInstant, cronMatches, rateInterval } from './schedule';
 import { atPath, parsedOrText, renderInputTemplate, type InputTransformer } from './input-transformer';
 
 interface Target {
@@ -11,9 +11,33 @@ interface Target {
   Id?: string;
 }
 
+/** An EventBridge Scheduler target: one per schedule. */
+interface ScheduleTarget {
+  Arn?: string;
+  Input?: string;
+  EventBridgeParameters?: { DetailType?: string; Source?: string };
+}
+
+/** A rule or schedule that fires by the clock, and what firing it does. */
+interface Timed {
+  key: string;
+  expression: string;
+  /** EventBridge Scheduler's ScheduleExpressionTimezone (rules run in UTC). */
+  timeZone?: string;
+  /** Scheduler's StartDate and EndDate: outside them a schedule does not fire. */
+  start?: number;
+  end?: number;
+  fire: () => void;
+}
+
+const instant = (value: unknown) => (typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? Date.parse(value) : undefined);
+
 /**
- * Fires the enabled schedule rules of the deployed stacks while the server
- * runs. Re-reads the rules after every stack operation.
+ * Fires, while the server runs, the enabled schedule rules of the deployed stacks (AWS::Events::Rule
+ * with a ScheduleExpression) and EventBridge Scheduler's schedules (AWS::Scheduler::Schedule: `rate`,
+ * `cron` in the schedule's time zone, one-time `at`, within StartDate and EndDate). Re-reads them
+ * after every stack operation. Targets: functions (invoked asynchronously), queues, topics and event
+ * buses.
  */
 export class Scheduler {
   private readonly timers = new Map<string, NodeJS.Timeout>();
@@ -22,46 +46,108 @@ export class Scheduler {
 
   constructor(private readonly cloud: TriggerServices) {}
 
-  private rules() {
-    return this.cloud
+  private timed(): Timed[] {
+    const rules = this.cloud
       .resources('AWS::Events::Rule')
-      .map(({ stack, record }) => ({ stack, record, expression: String(record.properties.ScheduleExpression ?? ''), key: `${record.physicalId}|${JSON.stringify(record.properties)}` }))
-      .filter((rule) => rule.expression && (rule.record.properties.State ?? 'ENABLED') === 'ENABLED');
+      .filter(({ record }) => record.properties.ScheduleExpression && (record.properties.State ?? 'ENABLED') === 'ENABLED')
+      .map(({ stack, record }) => ({
+        key: `${record.physicalId}|${JSON.stringify(record.properties)}`,
+        expression: String(record.properties.ScheduleExpression),
+        fire: () => this.fireRule(String(record.attributes.Arn), stack.region, (record.properties.Targets as Target[]) ?? []),
+      }));
+    const schedules = this.cloud
+      .resources('AWS::Scheduler::Schedule')
+      .filter(({ record }) => record.properties.ScheduleExpression && (record.properties.State ?? 'ENABLED') === 'ENABLED')
+      .map(({ record }) => ({
+        key: `${String(record.attributes.Arn)}|${JSON.stringify(record.properties)}`,
+        expression: String(record.properties.ScheduleExpression),
+        timeZone: typeof record.properties.ScheduleExpressionTimezone === 'string' ? record.properties.ScheduleExpressionTimezone : undefined,
+        start: instant(record.properties.StartDate),
+        end: instant(record.properties.EndDate),
+        fire: () => this.fireSchedule(String(record.attributes.Arn), (record.properties.Target as ScheduleTarget | undefined) ?? {}),
+      }));
+    return [...rules, ...schedules];
   }
 
-  private fire(ruleArn: string, region: string, targets: Target[]): void {
+  private fireRule(ruleArn: string, region: string, targets: Target[]): void {
     for (const target of targets) {
-      if (!target.Arn?.includes(':lambda:')) continue;
+      if (!target.Arn) continue;
       const event = eventBridgeEvent({ detailType: 'Scheduled Event', source: 'aws.events', account: this.cloud.accountId, region, resources: [ruleArn], detail: {} });
-      const payload = target.Input
-        ? (JSON.parse(target.Input) as unknown)
-        : target.InputTransformer
-          ? parsedOrText(renderInputTemplate(target.InputTransformer, event, { name: ruleArn.split('/').pop()!, arn: ruleArn }))
-          : target.InputPath
-            ? atPath(event, target.InputPath)
-            : event;
-      this.cloud.functions.invokeAsync(target.Arn, payload);
+      const rendered = target.InputTransformer ? renderInputTemplate(target.InputTransformer, event, { name: ruleArn.split('/').pop()!, arn: ruleArn }) : undefined;
+      const payload = rendered !== undefined ? parsedOrText(rendered) : target.Input ? (JSON.parse(target.Input) as unknown) : target.InputPath ? atPath(event, target.InputPath) : event;
+      this.deliver(target.Arn, payload, rendered ?? JSON.stringify(payload));
+    }
+  }
+
+  /** A schedule's target gets its Input as given (an empty JSON object without one). */
+  private fireSchedule(scheduleArn: string, target: ScheduleTarget): void {
+    if (!target.Arn) return;
+    const input = target.Input ?? '{}';
+    if (target.Arn.split(':')[2] === 'events') {
+      const parameters = target.EventBridgeParameters ?? {};
+      this.send(target.Arn, input, { source: parameters.Source ?? 'aws.scheduler', detailType: parameters.DetailType ?? 'Scheduled Event', resources: [scheduleArn] });
+      return;
+    }
+    let payload: unknown = input;
+    try {
+      payload = JSON.parse(input);
+    } catch {
+      // Text, for a queue or a topic.
+    }
+    this.deliver(target.Arn, payload, input);
+  }
+
+  /** A function is invoked with `payload`; a queue or topic gets `text`. */
+  private deliver(arn: string, payload: unknown, text: string): void {
+    const service = arn.split(':')[2];
+    if (service === 'lambda') this.cloud.functions.invokeAsync(arn, payload);
+    else if (service === 'sqs' || service === 'sns') this.send(arn, text);
+    else this.cloud.log(`schedule target ${arn}: not emulated (the local cloud's schedules reach functions, queues, topics and event buses)`);
+  }
+
+  private send(arn: string, message: string, event?: { source: string; detailType: string; resources: string[] }): void {
+    try {
+      this.cloud.sendToDestination(arn, message, undefined, event);
+    } catch (error) {
+      this.cloud.log(`schedule target ${arn} could not be reached: ${(error as Error).message}`);
     }
   }
 
   sync(): void {
     if (this.stopped) return;
-    const rules = this.rules();
-    const wanted = new Set(rules.map((rule) => rule.key));
+    const timed = this.timed();
+    const wanted = new Set(timed.map((entry) => entry.key));
     for (const [key, timer] of this.timers) {
       if (!wanted.has(key)) {
         clearInterval(timer);
         this.timers.delete(key);
       }
     }
-    for (const rule of rules) {
-      const interval = rateInterval(rule.expression);
-      if (interval === undefined || this.timers.has(rule.key)) continue;
-      const timer = setInterval(() => this.fire(String(rule.record.attributes.Arn), rule.stack.region, (rule.record.properties.Targets as Target[]) ?? []), interval);
-      timer.unref();
-      this.timers.set(rule.key, timer);
+    for (const entry of timed) {
+      if (this.timers.has(entry.key)) continue;
+      const interval = rateInterval(entry.expression);
+      const at = atInstant(entry.expression, entry.timeZone);
+      if (interval !== undefined) {
+        const timer = setInterval(() => this.fireWithin(entry, Date.now()), interval);
+        timer.unref();
+        this.timers.set(entry.key, timer);
+      } else if (at !== undefined && at > Date.now()) {
+        // setTimeout waits at most 2^31-1 ms (24.8 days): a later one-time schedule waits in steps.
+        const wait = () => {
+          const left = at - Date.now();
+          const timer = left > MAX_TIMEOUT_MS ? setTimeout(wait, MAX_TIMEOUT_MS) : setTimeout(() => this.fireWithin(entry, at), Math.max(0, left));
+          timer.unref();
+          this.timers.set(entry.key, timer);
+        };
+        wait();
+      }
     }
-    if (!this.cronTimer && rules.some((rule) => rule.expression.startsWith('cron('))) this.scheduleCronTick();
+    if (!this.cronTimer && timed.some((entry) => entry.expression.startsWith('cron('))) this.scheduleCronTick();
+  }
+
+  private fireWithin(entry: Timed, now: number): void {
+    if ((entry.start !== undefined && now < entry.start) || (entry.end !== undefined && now > entry.end)) return;
+    entry.fire();
   }
 
   private scheduleCronTick(): void {
@@ -74,13 +160,11 @@ export class Scheduler {
     this.cronTimer.unref();
   }
 
-  /** Fires the cron rules due in the minute of `now`; returns how many cron rules there are. */
+  /** Fires the cron rules and schedules due in the minute of `now`; returns how many there are. */
   fireCronRules(now: Date): number {
-    const cronRules = this.rules().filter((rule) => rule.expression.startsWith('cron('));
-    for (const rule of cronRules) {
-      if (cronMatches(rule.expression, now)) this.fire(String(rule.record.attributes.Arn), rule.stack.region, (rule.record.properties.Targets as Target[]) ?? []);
-    }
-    return cronRules.length;
+    const cron = this.timed().filter((entry) => entry.expression.startsWith('cron('));
+    for (const entry of cron) if (cronMatches(entry.expression, now, entry.timeZone)) this.fireWithin(entry, now.getTime());
+    return cron.length;
   }
 
   stop(): void {
@@ -90,3 +174,5 @@ export class Scheduler {
     if (this.cronTimer) clearTimeout(this.cronTimer);
   }
 }
+
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;

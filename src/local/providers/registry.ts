@@ -30,6 +30,8 @@ const PROVIDERS: Record<string, ResourceProvider> = {
   'AWS::SNS::Topic': simple.snsTopicProvider,
   'AWS::SNS::Subscription': simple.snsSubscriptionProvider,
   'AWS::Events::Rule': simple.eventsRuleProvider,
+  'AWS::Scheduler::Schedule': simple.schedulerScheduleProvider,
+  'AWS::Scheduler::ScheduleGroup': simple.schedulerScheduleGroupProvider,
   'AWS::Events::EventBus': simple.eventBusProvider,
   'AWS::SSM::Parameter': simple.ssmParameterProvider,
   'AWS::SecretsManager::Secret': secretProvider,

@@ -92,6 +92,24 @@ export const eventsRuleProvider: ResourceProvider = {
   },
 };
 
+/** EventBridge Scheduler's schedules (the scheduler fires them, eventbridge/scheduler.ts) and their groups. */
+export const schedulerScheduleProvider: ResourceProvider = {
+  replaceOn: ['Name', 'GroupName'],
+  create(properties, context) {
+    const name = typeof properties.Name === 'string' ? properties.Name : generatedName(context.stackName, context.logicalId, 64);
+    const group = typeof properties.GroupName === 'string' ? properties.GroupName : 'default';
+    return { physicalId: name, attributes: { Arn: arn('scheduler', context.region, context.accountId, `schedule/${group}/${name}`) } };
+  },
+};
+
+export const schedulerScheduleGroupProvider: ResourceProvider = {
+  replaceOn: ['Name'],
+  create(properties, context) {
+    const name = typeof properties.Name === 'string' ? properties.Name : generatedName(context.stackName, context.logicalId, 64);
+    return { physicalId: name, attributes: { Arn: arn('scheduler', context.region, context.accountId, `schedule-group/${name}`), CreationDate: new Date().toISOString(), LastModificationDate: new Date().toISOString(), State: 'ACTIVE' } };
+  },
+};
+
 export const lambdaPermissionProvider: ResourceProvider = {
   replaceOn: ['FunctionName', 'Action', 'Principal', 'SourceArn', 'SourceAccount'],
   create(_properties, context) {
