@@ -6,6 +6,7 @@ import { DynamoDbStreams } from './dynamodb/streams';
 import { ShardPositions } from './lambda/shard-positions';
 import { ResourceTags } from './state/resource-tags';
 import { LogSubscriptions } from './logs/subscriptions';
+import { LogMetricFilters } from './logs/metric-filters';
 import { MetricAlarms } from './cloudwatch/alarms';
 import { Dashboards } from './cloudwatch/dashboards';
 import { TableStore } from './dynamodb/tables';
@@ -155,7 +156,11 @@ export class LocalCloud implements LocalServices {
     this.loadBalancers = new LoadBalancers(this);
     this.s3.onObjectEvent = (event) => notifyObjectEvent(this, event);
     const logSubscriptions = new LogSubscriptions(this);
-    this.logs.onEvents = (group, stream, events) => logSubscriptions.deliver(group, stream, events);
+    const logMetricFilters = new LogMetricFilters(this, (input) => this.customMetrics.put(input));
+    this.logs.onEvents = (group, stream, events) => {
+      logSubscriptions.deliver(group, stream, events);
+      logMetricFilters.record(group, events);
+    };
     const { dynamoDbStreams } = this;
     const dynamoDbDelivery = new ShardDelivery(this, dynamoDbStreams, new ShardPositions(this.dataDir, 'dynamodb'));
     const kinesisDelivery = new ShardDelivery(this, kinesisShardSource(this.kinesis), new ShardPositions(this.dataDir, 'kinesis'));

@@ -4,12 +4,15 @@ import { CreateStackCommand } from '@aws-sdk/client-cloudformation';
 import {
   CloudWatchLogsClient,
   CreateLogGroupCommand,
+  CreateLogStreamCommand,
+  PutLogEventsCommand,
   DeleteLogGroupCommand,
   DeleteMetricFilterCommand,
   DescribeLogGroupsCommand,
   DescribeMetricFiltersCommand,
   PutMetricFilterCommand,
 } from '@aws-sdk/client-cloudwatch-logs';
+import { CloudWatchClient, GetMetricStatisticsCommand } from '@aws-sdk/client-cloudwatch';
 import { failure, settle, startTestCloud, type TestCloud } from './helpers';
 
 const filters = suite<{ t: TestCloud; logs: CloudWatchLogsClient }>('CloudWatch Logs metric filters');
@@ -99,6 +102,25 @@ filters("a stack's AWS::Logs::MetricFilter is described beside the API's and can
   ]);
   const refused = await failure(logs.send(new DeleteMetricFilterCommand({ logGroupName: '/stack/app', filterName: 'stack-errors' })));
   assert.equal([refused?.name, refused?.message], ['InvalidParameterException', 'Metric filter stack-errors belongs to a stack: remove it from the template']);
+});
+
+filters('matching events publish the filter\'s metric: a number, or $.field of a JSON event with $.field dimensions; a batch that matches nothing its defaultValue', async ({ t, logs }) => {
+  await logs.send(new CreateLogGroupCommand({ logGroupName: '/app/published' }));
+  await logs.send(new CreateLogStreamCommand({ logGroupName: '/app/published', logStreamName: 's' }));
+  await logs.send(new PutMetricFilterCommand({ logGroupName: '/app/published', filterName: 'errors', filterPattern: 'ERROR', metricTransformations: [{ metricName: 'PublishedErrors', metricNamespace: 'Published', metricValue: '1', defaultValue: 0 }] }));
+  await logs.send(new PutMetricFilterCommand({ logGroupName: '/app/published', filterName: 'latency', filterPattern: '{ $.latency > 0 }', metricTransformations: [{ metricName: 'Latency', metricNamespace: 'Published', metricValue: '$.latency', unit: 'Milliseconds', dimensions: { Route: '$.route' } }] }));
+  const now = Date.now();
+  const put = (messages: string[]) => logs.send(new PutLogEventsCommand({ logGroupName: '/app/published', logStreamName: 's', logEvents: messages.map((message, index) => ({ timestamp: now + index, message })) }));
+  await put(['ERROR one', 'fine', 'ERROR two', '{"route":"/orders","latency":120}', '{"route":"/orders","latency":80}', '{"route":"/users","latency":5}']);
+  await put(['all good']);
+  const cloudwatch = new CloudWatchClient({ ...t.config, maxAttempts: 1 });
+  const statistics = async (MetricName: string, Dimensions?: { Name: string; Value: string }[]) =>
+    (await cloudwatch.send(new GetMetricStatisticsCommand({ Namespace: 'Published', MetricName, Dimensions, StartTime: new Date(now - 60_000), EndTime: new Date(now + 60_000), Period: 300, Statistics: ['Sum', 'SampleCount', 'Maximum'] }))).Datapoints!.map(({ Sum, SampleCount, Maximum, Unit }) => ({ Sum, SampleCount, Maximum, Unit }));
+  // Two matches (1 each) in the first batch, the second batch's default 0.
+  assert.equal(await statistics('PublishedErrors'), [{ Sum: 2, SampleCount: 3, Maximum: 1, Unit: 'None' }]);
+  assert.equal(await statistics('Latency', [{ Name: 'Route', Value: '/orders' }]), [{ Sum: 200, SampleCount: 2, Maximum: 120, Unit: 'Milliseconds' }]);
+  assert.equal(await statistics('Latency', [{ Name: 'Route', Value: '/users' }]), [{ Sum: 5, SampleCount: 1, Maximum: 5, Unit: 'Milliseconds' }]);
+  cloudwatch.destroy();
 });
 
 filters.run();

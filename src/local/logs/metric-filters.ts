@@ -1,12 +1,15 @@
 /**
  * CloudWatch Logs metric filters: those a stack declares (`AWS::Logs::MetricFilter`) and those
  * PutMetricFilter makes, kept as the same records beside the stacks' (`state/api-resources.json`),
- * as subscription filters are. Recorded and described; the metrics they name are not published.
+ * as subscription filters are. Each event a filter's pattern matches publishes its metric
+ * (LogMetricFilters): the metricValue a number, or `$.field` of a JSON event; a batch of events
+ * none of which matched publishes the defaultValue, when there is one.
  */
 import { AwsError } from '../protocol/errors';
 import type { ResourceRecord } from '../cloudformation/model';
 import type { DeployedResource, LocalServices } from '../service-interfaces';
-import { compileFilterPattern } from './filter-pattern';
+import { compileFilterPattern, type EventMatcher } from './filter-pattern';
+import type { LogEvent } from './store';
 
 export const METRIC_FILTER = 'AWS::Logs::MetricFilter';
 
@@ -129,4 +132,105 @@ export function deleteMetricFilter(cloud: LocalServices, input: Record<string, u
 /** A deleted log group takes the metric filters PutMetricFilter gave it along. */
 export function forgetMetricFilters(cloud: LocalServices, group: string): void {
   for (const { record } of metricFilters(cloud, group)) cloud.apiResources.remove(METRIC_FILTER, record.physicalId);
+}
+
+/** What a metric filter publishes: PutMetricData's input (CloudWatch's custom metrics). */
+export type MetricSink = (input: { Namespace: string; MetricData: Record<string, unknown>[] }) => void;
+
+interface CompiledFilter {
+  record: ResourceRecord;
+  matches: EventMatcher;
+}
+
+/** A `$.a.b` selector's value in a JSON event, or undefined. */
+function selected(message: string, selector: string): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(message);
+  } catch {
+    return undefined;
+  }
+  for (const key of selector.replace(/^\$\.?/, '').split('.').filter(Boolean)) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+/** Publishes the metrics of the metric filters of each group new events reach; read again after each stack or API change. */
+export class LogMetricFilters {
+  private byGroup?: Map<string, CompiledFilter[]>;
+  private readonly reported = new Set<string>();
+
+  constructor(
+    private readonly cloud: LocalServices,
+    private readonly publish: MetricSink,
+  ) {
+    cloud.onStackChange(() => {
+      this.byGroup = undefined;
+    });
+  }
+
+  private filters(group: string): CompiledFilter[] {
+    if (!this.byGroup) {
+      this.byGroup = new Map();
+      for (const { record } of this.cloud.resources(METRIC_FILTER)) {
+        const name = String(record.properties.LogGroupName);
+        let matches: EventMatcher;
+        try {
+          matches = compileFilterPattern(record.properties.FilterPattern as string | undefined);
+        } catch {
+          this.reportOnce(record, `Metric filter ${filterName(record)} on ${name} has a filter pattern the local cloud cannot read: it publishes nothing`);
+          continue;
+        }
+        this.byGroup.set(name, [...(this.byGroup.get(name) ?? []), { record, matches }]);
+      }
+    }
+    return this.byGroup.get(group) ?? [];
+  }
+
+  record(group: string, events: LogEvent[]): void {
+    if (events.length === 0) return;
+    for (const { record, matches } of this.filters(group)) {
+      for (const transformation of transformations(record)) {
+        const data: Record<string, unknown>[] = [];
+        for (const event of events) {
+          if (!matches(event.message)) continue;
+          const value = this.valueOf(record, String(transformation.metricValue), event.message);
+          if (value === undefined) continue;
+          data.push(this.datum(transformation, value, event.timestamp, event.message));
+        }
+        if (data.length === 0 && transformation.defaultValue !== undefined) data.push(this.datum(transformation, Number(transformation.defaultValue), events[events.length - 1].timestamp));
+        try {
+          for (let start = 0; start < data.length; start += 1000) this.publish({ Namespace: String(transformation.metricNamespace), MetricData: data.slice(start, start + 1000) });
+        } catch (error) {
+          this.reportOnce(record, `Metric filter ${filterName(record)} on ${group} could not publish ${String(transformation.metricName)}: ${(error as Error).message}`);
+        }
+      }
+    }
+  }
+
+  private valueOf(record: ResourceRecord, metricValue: string, message: string): number | undefined {
+    if (/^-?\d+(\.\d+)?$/.test(metricValue.trim())) return Number(metricValue);
+    if (metricValue.startsWith('$.')) {
+      const value = Number(selected(message, metricValue));
+      return Number.isFinite(value) ? value : undefined;
+    }
+    this.reportOnce(record, `not emulated: metric filter ${filterName(record)}'s metricValue ${metricValue} (the local cloud publishes numbers and $.field values of JSON events)`);
+    return undefined;
+  }
+
+  private datum(transformation: Record<string, unknown>, value: number, timestamp: number, message?: string): Record<string, unknown> {
+    const dimensions = Object.entries((transformation.dimensions as Record<string, string> | undefined) ?? {}).map(([Name, Value]) => ({
+      Name,
+      Value: Value.startsWith('$.') && message !== undefined ? String(selected(message, Value) ?? '') : Value,
+    }));
+    return { MetricName: String(transformation.metricName), Value: value, Timestamp: timestamp / 1000, ...(dimensions.length ? { Dimensions: dimensions } : {}), ...(transformation.unit ? { Unit: transformation.unit } : {}) };
+  }
+
+  private reportOnce(record: ResourceRecord, line: string): void {
+    if (this.reported.has(record.physicalId + line)) return;
+    this.reported.add(record.physicalId + line);
+    this.cloud.log(line);
+  }
 }
