@@ -1,6 +1,14 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
+  GetBucketAccelerateConfigurationCommand,
+  GetBucketInventoryConfigurationCommand,
+  GetBucketLoggingCommand,
+  GetBucketRequestPaymentCommand,
+  GetObjectLockConfigurationCommand,
+  PutBucketAccelerateConfigurationCommand,
+  PutBucketLoggingCommand,
+  PutBucketRequestPaymentCommand,
   CopyObjectCommand,
   CreateBucketCommand,
   CreateMultipartUploadCommand,
@@ -118,8 +126,8 @@ tagging('a subresource the local cloud does not serve is refused by name, never 
   await t.s3.send(new PutObjectCommand({ Bucket: 'tags', Key: 'plain.txt', Body: 'plain' }));
   const retention = await failure(t.s3.send(new GetObjectRetentionCommand({ Bucket: 'tags', Key: 'plain.txt' })));
   assert.equal([retention!.name, retention!.message, retention!.$metadata!.httpStatusCode], ['NotImplemented', 'not emulated: GetObjectRetention', 501]);
-  const replication = await failure(t.s3.send(new GetBucketReplicationCommand({ Bucket: 'tags' })));
-  assert.equal([replication!.name, replication!.message], ['NotImplemented', 'not emulated: GetBucketReplication']);
+  const inventory = await failure(t.s3.send(new GetBucketInventoryConfigurationCommand({ Bucket: 'tags', Id: 'all' })));
+  assert.equal([inventory!.name, inventory!.message], ['NotImplemented', 'not emulated: GetBucketInventoryConfiguration']);
   // Raw requests, as a hand-written client sends them: each must leave the object as it was.
   for (const [method, query] of [['DELETE', 'retention'], ['PUT', 'legal-hold'], ['DELETE', 'acl'], ['PUT', 'torrent'], ['POST', 'select']] as const) {
     const response = await signedLocalFetch(`${t.cloud.url}/tags/plain.txt?${query}`, { method, body: method === 'DELETE' ? undefined : '<x/>' }, ANY_LOCAL_CREDENTIALS);
@@ -148,6 +156,27 @@ tagging('bucket policies are kept and answered back; ACLs are the owner\'s only'
   await t.s3.send(new PutBucketAclCommand({ Bucket: 'tags', ACL: 'private' }));
   const publicRead = await failure(t.s3.send(new PutBucketAclCommand({ Bucket: 'tags', ACL: 'public-read' })));
   assert.equal([publicRead!.name, publicRead!.message], ['NotImplemented', 'not emulated: PutBucketAcl (the local cloud keeps every bucket and object private to its owner)']);
+});
+
+tagging('the configurations infrastructure tools read of every bucket answer as S3 does for a new bucket, and keep what is put', async ({ t }) => {
+  await t.s3.send(new CreateBucketCommand({ Bucket: 'configured' }));
+  assert.is((await t.s3.send(new GetBucketLoggingCommand({ Bucket: 'configured' }))).LoggingEnabled, undefined);
+  assert.is((await t.s3.send(new GetBucketAccelerateConfigurationCommand({ Bucket: 'configured' }))).Status, undefined);
+  assert.is((await t.s3.send(new GetBucketRequestPaymentCommand({ Bucket: 'configured' }))).Payer, 'BucketOwner');
+  const lock = await failure(t.s3.send(new GetObjectLockConfigurationCommand({ Bucket: 'configured' })));
+  assert.equal([lock!.name, lock!.message, lock!.$metadata!.httpStatusCode], ['ObjectLockConfigurationNotFoundError', 'Object Lock configuration does not exist for this bucket', 404]);
+  const replication = await failure(t.s3.send(new GetBucketReplicationCommand({ Bucket: 'configured' })));
+  assert.equal([replication!.name, replication!.message, replication!.$metadata!.httpStatusCode], ['ReplicationConfigurationNotFoundError', 'The replication configuration was not found', 404]);
+  await t.s3.send(new PutBucketLoggingCommand({ Bucket: 'configured', BucketLoggingStatus: { LoggingEnabled: { TargetBucket: 'logs', TargetPrefix: 'configured/' } } }));
+  assert.equal((await t.s3.send(new GetBucketLoggingCommand({ Bucket: 'configured' }))).LoggingEnabled, { TargetBucket: 'logs', TargetPrefix: 'configured/' });
+  await t.s3.send(new PutBucketAccelerateConfigurationCommand({ Bucket: 'configured', AccelerateConfiguration: { Status: 'Enabled' } }));
+  assert.is((await t.s3.send(new GetBucketAccelerateConfigurationCommand({ Bucket: 'configured' }))).Status, 'Enabled');
+  await t.s3.send(new PutBucketRequestPaymentCommand({ Bucket: 'configured', RequestPaymentConfiguration: { Payer: 'Requester' } }));
+  assert.is((await t.s3.send(new GetBucketRequestPaymentCommand({ Bucket: 'configured' }))).Payer, 'Requester');
+  // S3 has no DeleteBucketLogging: DELETE ?logging is refused, the configuration stays.
+  const deleted = await signedLocalFetch(`${t.cloud.url}/configured?logging`, { method: 'DELETE' }, ANY_LOCAL_CREDENTIALS);
+  assert.equal([deleted.status, /<Code>MethodNotAllowed<\/Code>/.test(await deleted.text())], [405, true]);
+  assert.is((await t.s3.send(new GetBucketLoggingCommand({ Bucket: 'configured' }))).LoggingEnabled?.TargetBucket, 'logs');
 });
 
 tagging.run();

@@ -8,7 +8,7 @@ import { readPrecondition, writePrecondition } from './conditions';
 import { MultipartUploads } from './multipart';
 import { checkPostForm, formMetadata, isFormUpload, parsePostForm } from './post-object';
 import type { Deleted, S3Store, StoredObject } from './store';
-import { checkConfiguration, DEFAULT_ENCRYPTION, KEPT_CONFIGURATIONS, subresourceOf, unservedSubresource } from './subresources';
+import { checkConfiguration, hasOperation, KEPT_CONFIGURATIONS, subresourceOf, unservedSubresource } from './subresources';
 import { parseTagging, parseTaggingHeader, taggingXml, type Tag } from './tagging';
 
 const NAMESPACE = 'http://s3.amazonaws.com/doc/2006-03-01/';
@@ -278,6 +278,7 @@ export class S3Api {
   /** Policy, lifecycle, website, public access block, ownership controls, encryption: kept as sent and answered back, not acted on. */
   private keptConfiguration(request: LocalRequest, name: string, subresource: string): LocalResponse {
     const { method } = request;
+    if (!hasOperation(method, subresource, 'bucket')) throw unservedSubresource(method, subresource, 'bucket');
     if (method === 'PUT') {
       const body = request.body.toString('utf8');
       checkConfiguration(subresource, body);
@@ -291,9 +292,10 @@ export class S3Api {
     if (method !== 'GET') throw unservedSubresource(method, subresource, 'bucket');
     const kept = this.store.bucket(name).configurations?.[subresource];
     if (kept !== undefined) return subresource === 'policy' ? { status: 200, headers: { 'content-type': 'application/json' }, body: kept } : xmlResponse(kept);
-    if (subresource === 'encryption') return xmlResponse(DEFAULT_ENCRYPTION);
-    const missing = KEPT_CONFIGURATIONS[subresource].missing();
-    throw new AwsError(missing.code, missing.message, missing.status, { BucketName: name });
+    const { fallback, missing } = KEPT_CONFIGURATIONS[subresource];
+    if (fallback !== undefined) return xmlResponse(fallback);
+    const error = missing!();
+    throw new AwsError(error.code, error.message, error.status, { BucketName: name });
   }
 
   /** PutBucketCors, GetBucketCors, DeleteBucketCors. */

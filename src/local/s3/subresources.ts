@@ -61,6 +61,11 @@ export function operationName(method: string, subresource: string, target: 'buck
   return table[subresource]?.[method] ?? `${method} ?${subresource} on ${target === 'bucket' ? 'a bucket' : 'an object'}`;
 }
 
+/** Whether S3 has an operation for a method on a subresource (DELETE ?logging it has not). */
+export function hasOperation(method: string, subresource: string, target: 'bucket' | 'object'): boolean {
+  return Boolean((target === 'bucket' ? BUCKET_SUBRESOURCES : OBJECT_SUBRESOURCES)[subresource]?.[method]);
+}
+
 /** What S3 answers a method a subresource has no operation for, and what the local cloud answers one it does not serve. */
 export function unservedSubresource(method: string, subresource: string, target: 'bucket' | 'object', why?: string): AwsError {
   const table = target === 'bucket' ? BUCKET_SUBRESOURCES : OBJECT_SUBRESOURCES;
@@ -68,23 +73,33 @@ export function unservedSubresource(method: string, subresource: string, target:
   return new AwsError('NotImplemented', `not emulated: ${operationName(method, subresource, target)}${why ? ` (${why})` : ''}`, 501);
 }
 
+const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';
+const S3_NAMESPACE = 'http://s3.amazonaws.com/doc/2006-03-01/';
+
 /**
  * Bucket configurations the local cloud keeps as sent and answers back, without acting on them
- * (nothing here enforces a policy, expires objects or serves a website), and what S3 answers
- * when there is none.
+ * (nothing here enforces a policy, expires objects, serves a website, writes access logs or
+ * replicates), and what S3 answers when there is none: an error, or the bucket's default document
+ * (what infrastructure tools read of every bucket: logging off, no acceleration, the owner pays,
+ * SSE-S3 encryption).
  */
-export const KEPT_CONFIGURATIONS: Record<string, { root: string; missing: () => AwsError }> = {
+export const KEPT_CONFIGURATIONS: Record<string, { root: string; missing?: () => AwsError; fallback?: string }> = {
   policy: { root: '{', missing: () => new AwsError('NoSuchBucketPolicy', 'The bucket policy does not exist', 404) },
   lifecycle: { root: 'LifecycleConfiguration', missing: () => new AwsError('NoSuchLifecycleConfiguration', 'The lifecycle configuration does not exist', 404) },
   website: { root: 'WebsiteConfiguration', missing: () => new AwsError('NoSuchWebsiteConfiguration', 'The specified bucket does not have a website configuration', 404) },
   publicAccessBlock: { root: 'PublicAccessBlockConfiguration', missing: () => new AwsError('NoSuchPublicAccessBlockConfiguration', 'The public access block configuration was not found', 404) },
   ownershipControls: { root: 'OwnershipControls', missing: () => new AwsError('OwnershipControlsNotFoundError', 'The bucket ownership controls were not found', 404) },
-  encryption: { root: 'ServerSideEncryptionConfiguration', missing: () => new AwsError('ServerSideEncryptionConfigurationNotFoundError', 'The server side encryption configuration was not found', 404) },
+  // S3 encrypts every bucket with SSE-S3 unless told otherwise (since January 2023).
+  encryption: {
+    root: 'ServerSideEncryptionConfiguration',
+    fallback: `${XML_HEAD}<ServerSideEncryptionConfiguration xmlns="${S3_NAMESPACE}"><Rule><ApplyServerSideEncryptionByDefault><SSEAlgorithm>AES256</SSEAlgorithm></ApplyServerSideEncryptionByDefault><BucketKeyEnabled>false</BucketKeyEnabled></Rule></ServerSideEncryptionConfiguration>`,
+  },
+  logging: { root: 'BucketLoggingStatus', fallback: `${XML_HEAD}<BucketLoggingStatus xmlns="${S3_NAMESPACE}"/>` },
+  accelerate: { root: 'AccelerateConfiguration', fallback: `${XML_HEAD}<AccelerateConfiguration xmlns="${S3_NAMESPACE}"/>` },
+  requestPayment: { root: 'RequestPaymentConfiguration', fallback: `${XML_HEAD}<RequestPaymentConfiguration xmlns="${S3_NAMESPACE}"><Payer>BucketOwner</Payer></RequestPaymentConfiguration>` },
+  'object-lock': { root: 'ObjectLockConfiguration', missing: () => new AwsError('ObjectLockConfigurationNotFoundError', 'Object Lock configuration does not exist for this bucket', 404) },
+  replication: { root: 'ReplicationConfiguration', missing: () => new AwsError('ReplicationConfigurationNotFoundError', 'The replication configuration was not found', 404) },
 };
-
-/** S3 encrypts every bucket with SSE-S3 unless told otherwise (since January 2023): what GetBucketEncryption answers by default. */
-export const DEFAULT_ENCRYPTION =
-  '<?xml version="1.0" encoding="UTF-8"?>\n<ServerSideEncryptionConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Rule><ApplyServerSideEncryptionByDefault><SSEAlgorithm>AES256</SSEAlgorithm></ApplyServerSideEncryptionByDefault><BucketKeyEnabled>false</BucketKeyEnabled></Rule></ServerSideEncryptionConfiguration>';
 
 /** Refuses a configuration document S3 would refuse for its shape: policies must be JSON objects, the rest XML with the right root. */
 export function checkConfiguration(subresource: string, body: string): void {
@@ -101,7 +116,7 @@ export function checkConfiguration(subresource: string, body: string): void {
     }
     return;
   }
-  if (!new RegExp(`<${root}[\\s>][\\s\\S]*</${root}>\\s*$`).test(body)) {
+  if (!new RegExp(`<${root}[\\s>][\\s\\S]*</${root}>\\s*$|<${root}(\\s[^>]*)?/>\\s*$`).test(body)) {
     throw new AwsError('MalformedXML', 'The XML you provided was not well-formed or did not validate against our published schema', 400);
   }
 }
