@@ -200,7 +200,7 @@ const DISPATCHED = [
   ['DynamoDB Streams', ['src/local/dynamodb/streams-api.ts']],
   ['ECR', ['src/local/ecr/service.ts']],
   ['EventBridge', ['src/local/eventbridge/service.ts', 'src/local/eventbridge/resources.ts']],
-  ['IAM (roles)', ['src/local/iam/roles.ts']],
+  ['IAM', ['src/local/iam/roles.ts', 'src/local/iam/users-and-policies.ts']],
   ['Kinesis', ['src/local/kinesis/api.ts']],
   ['KMS', ['src/local/kms/service.ts']],
   ['Secrets Manager', ['src/local/secretsmanager/service.ts']],

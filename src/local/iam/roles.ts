@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { AwsError } from '../protocol/errors';
 import type { QueryParams } from '../protocol/query';
 import { readJson, writeJsonAtomic } from '../state/files';
+import { IAM_USER_AND_POLICY_ACTIONS, UsersAndPolicies } from './users-and-policies';
 
 /**
  * IAM roles as the query API (version 2010-05-08) describes them: what functions' tests and
@@ -105,7 +106,10 @@ export class RoleStore {
   private readonly file: string;
   private readonly roles: Record<string, Role>;
 
+  private readonly usersAndPolicies: UsersAndPolicies;
+
   constructor(dataDir: string) {
+    this.usersAndPolicies = new UsersAndPolicies(dataDir);
     this.file = join(dataDir, 'state', 'iam-roles.json');
     this.roles = readJson<Record<string, Role>>(this.file, {});
   }
@@ -227,8 +231,11 @@ export class RoleStore {
         const attached = find(roleName(params)).AttachedPolicyArns.map((arn) => ({ PolicyName: arn.split('/').at(-1), PolicyArn: arn }));
         return page(attached, params, 'AttachedPolicies');
       }
-      default:
-        throw new AwsError('InvalidAction', `not emulated: IAM ${params.action} (the local cloud serves IAM roles: ${IAM_ACTIONS.join(', ')})`);
+      default: {
+        const other = this.usersAndPolicies.action(params, accountId, (items, name) => page(items, params, name));
+        if (other) return other;
+        throw new AwsError('InvalidAction', `not emulated: IAM ${params.action} (the local cloud serves IAM roles, users, access keys and managed policies: ${[...IAM_ACTIONS, ...IAM_USER_AND_POLICY_ACTIONS].sort().join(', ')})`);
+      }
     }
   }
 }
