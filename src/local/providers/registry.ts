@@ -5,7 +5,7 @@ import { s3BucketProvider } from './s3-bucket';
 import { secretProvider } from './secret';
 import { kmsAliasProvider, kmsKeyProvider } from './kms';
 import { sesConfigurationSetProvider, sesEmailIdentityProvider, sesTemplateProvider } from './ses';
-import { stateMachineProvider } from './state-machine';
+import { activityProvider, stateMachineProvider } from './state-machine';
 import * as cognito from './cognito';
 import * as gateway from './api-gateway';
 import * as lambda from './lambda';
@@ -41,6 +41,7 @@ const PROVIDERS: Record<string, ResourceProvider> = {
   'AWS::SES::Template': sesTemplateProvider,
   'AWS::SES::ConfigurationSet': sesConfigurationSetProvider,
   'AWS::StepFunctions::StateMachine': stateMachineProvider,
+  'AWS::StepFunctions::Activity': activityProvider,
   'AWS::Cognito::UserPool': cognito.userPoolProvider,
   'AWS::Cognito::UserPoolClient': cognito.userPoolClientProvider,
   'AWS::Cognito::UserPoolGroup': cognito.userPoolGroupProvider,

@@ -62,3 +62,16 @@ export const stateMachineProvider: ResourceProvider = {
     context.cloud.stepFunctions.delete(record.physicalId);
   },
 };
+
+/** An activity a stack declares (`AWS::StepFunctions::Activity`): Ref and Arn are its ARN, Name its name. */
+export const activityProvider: ResourceProvider = {
+  replaceOn: ['Name'],
+  create(properties, context: ProviderContext) {
+    const tags = Array.isArray(properties.Tags) ? (properties.Tags as { Key: string; Value: string }[]).map((tag) => ({ key: tag.Key, value: tag.Value })) : [];
+    const activity = context.cloud.stepFunctions.createActivity(String(properties.Name), tags, context.region, context.stackId);
+    return { physicalId: activity.activityArn, ref: activity.activityArn, attributes: { Arn: activity.activityArn, Name: activity.name } };
+  },
+  delete(previous, context) {
+    context.cloud.stepFunctions.deleteActivity(previous.physicalId);
+  },
+};

@@ -14,6 +14,8 @@ export interface ExecutionHost extends TaskServices {
   changed(): void;
   /** Registers a task token; the promise settles when SendTaskSuccess/Failure names it. */
   awaitToken(token: string, signal: AbortSignal, heartbeatSeconds?: number): Promise<unknown>;
+  /** Hands an activity task to a worker (now or when one polls); returns what withdraws it. */
+  scheduleActivity(activityArn: string, token: string, input: string, started: (workerName: string | undefined) => void): () => void;
 }
 
 /** The chain of events of one branch: each event's previousEventId is the one before it in its branch. */
@@ -245,7 +247,43 @@ export class Interpreter {
     return this.task(state, value, trail, context);
   }
 
-  private async task(state: State, value: unknown, trail: Trail, context: Record<string, unknown>): Promise<unknown> {
+/** An activity task: scheduled, started when a worker takes it (GetActivityTask), ended by SendTaskSuccess/Failure with its token. */
+  private async activity(
+    activityArn: string,
+    state: State,
+    parameters: unknown,
+    trail: Trail,
+    scoped: PathScope,
+    timed: <T>(work: Promise<T>) => Promise<T>,
+    timeoutField: { timeoutInSeconds?: number },
+  ): Promise<unknown> {
+    const heartbeat = typeof state.HeartbeatSecondsPath === 'string' ? Number(resolvePath(state.HeartbeatSecondsPath, scoped, 'HeartbeatSecondsPath')) : (state.HeartbeatSeconds as number | undefined);
+    const token = randomUUID();
+    this.emit(trail, 'ActivityScheduled', 'activityScheduledEventDetails', { resource: activityArn, input: json(parameters), inputDetails: details(parameters), ...timeoutField, ...(heartbeat !== undefined ? { heartbeatInSeconds: heartbeat } : {}) });
+    let withdraw = () => {};
+    try {
+      const answered = this.host.awaitToken(token, this.controller.signal, heartbeat);
+      // Observed below; a task that never reached a worker (the activity is gone) must not leave it unhandled.
+      answered.catch(() => {});
+      withdraw = this.host.scheduleActivity(activityArn, token, json(parameters), (workerName) => {
+        if (!this.controller.signal.aborted) this.emit(trail, 'ActivityStarted', 'activityStartedEventDetails', workerName !== undefined ? { workerName } : {});
+      });
+      const result = await timed(answered);
+      this.check(trail);
+      this.emit(trail, 'ActivitySucceeded', 'activitySucceededEventDetails', { output: json(result), outputDetails: details(result) });
+      return result;
+    } catch (thrown) {
+      if (thrown instanceof Aborted || this.controller.signal.aborted) throw new Aborted();
+      const error = asStatesError(thrown);
+      const timedOut = error.error === 'States.Timeout' || error.error === 'States.HeartbeatTimeout';
+      this.emit(trail, timedOut ? 'ActivityTimedOut' : 'ActivityFailed', timedOut ? 'activityTimedOutEventDetails' : 'activityFailedEventDetails', { error: error.error, cause: error.cause });
+      throw error;
+    } finally {
+      withdraw();
+    }
+  }
+
+    private async task(state: State, value: unknown, trail: Trail, context: Record<string, unknown>): Promise<unknown> {
     const resource = parseResource(String(state.Resource));
     const token = resource.kind === 'integration' && resource.pattern === 'waitForTaskToken' ? randomUUID() : undefined;
     const scoped: PathScope = { input: value, context: token ? { ...context, Task: { Token: token } } : context };
@@ -276,6 +314,7 @@ export class Interpreter {
         throw error;
       }
     }
+    if (resource.kind === 'activity') return this.activity(resource.activityArn, state, parameters, trail, scoped, timed, timeoutField);
     const names = { resourceType: resource.service, resource: resource.pattern ? `${resource.action}.${resource.pattern}` : resource.action };
     this.emit(trail, 'TaskScheduled', 'taskScheduledEventDetails', { ...names, region: this.host.region, parameters: json(parameters), ...timeoutField });
     this.emit(trail, 'TaskStarted', 'taskStartedEventDetails', names);

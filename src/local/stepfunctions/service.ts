@@ -148,8 +148,28 @@ export async function stepFunctionsApi(stepFunctions: StepFunctions, operation: 
       stepFunctions.settleToken(required(input, 'taskToken'), 'heartbeat');
       return respond({});
     case 'ListTagsForResource': {
-      const machine = stepFunctions.machine(required(input, 'resourceArn'));
-      return respond({ tags: machine.tags });
+      const arn = required(input, 'resourceArn');
+      return respond({ tags: arn.includes(':activity:') ? stepFunctions.activity(arn).tags : stepFunctions.machine(arn).tags });
+    }
+    case 'CreateActivity': {
+      const tags = Array.isArray(input.tags) ? (input.tags as { key: string; value: string }[]) : [];
+      const activity = stepFunctions.createActivity(required(input, 'name'), tags, region);
+      return respond({ activityArn: activity.activityArn, creationDate: activity.creationDate });
+    }
+    case 'DescribeActivity': {
+      const { activityArn, name, creationDate } = stepFunctions.activity(required(input, 'activityArn'));
+      return respond({ activityArn, name, creationDate });
+    }
+    case 'ListActivities': {
+      const { items, nextToken } = page(stepFunctions.store.activities().map(({ activityArn, name, creationDate }) => ({ activityArn, name, creationDate })), input);
+      return respond({ activities: items, nextToken });
+    }
+    case 'DeleteActivity':
+      stepFunctions.deleteActivity(required(input, 'activityArn'));
+      return respond({});
+    case 'GetActivityTask': {
+      const task = await stepFunctions.getActivityTask(required(input, 'activityArn'), input.workerName as string | undefined);
+      return respond(task);
     }
     default:
       throw new AwsError('UnknownOperationException', `not emulated: Step Functions ${operation}`);

@@ -3,7 +3,7 @@ import { AwsError } from '../protocol/errors';
 import { parseDefinition } from './definition';
 import { Aborted, ExecutionTimedOut, Interpreter } from './interpreter';
 import { StatesError } from './states-error';
-import { StepFunctionsStore, type ExecutionRecord, type StateMachineRecord, type StateMachineType } from './store';
+import { StepFunctionsStore, type ActivityRecord, type ExecutionRecord, type StateMachineRecord, type StateMachineType } from './store';
 import type { FunctionOutcome, TaskServices } from './task-services';
 
 /** What executions reach outside Step Functions (the composition root wires it). */
@@ -21,10 +21,28 @@ const now = () => Date.now() / 1000;
 
 export const invalidName = (name: string) => new AwsError('InvalidName', `Invalid Name: '${name}'`);
 export const machineNotFound = (arn: string) => new AwsError('StateMachineDoesNotExist', `State Machine Does Not Exist: '${arn}'`);
+export const activityNotFound = (arn: string) => new AwsError('ActivityDoesNotExist', `Activity Does Not Exist: '${arn}'`);
+
+/** How long GetActivityTask waits for a task before it answers without one (AWS: 60 s). */
+const ACTIVITY_POLL_MS = 60_000;
+
+/** A task of an activity, scheduled by an execution, waiting for a worker. */
+interface ActivityTask {
+  token: string;
+  input: string;
+  /** Tells the execution a worker took it (its ActivityStarted event). */
+  started(workerName: string | undefined): void;
+}
 export const executionNotFound = (arn: string) => new AwsError('ExecutionDoesNotExist', `Execution Does Not Exist: '${arn}'`);
 
-function checkArn(arn: unknown, kind: 'stateMachine' | 'execution'): string {
-  const pattern = kind === 'stateMachine' ? /^arn:aws[a-z-]*:states:[^:]+:\d{12}:stateMachine:[^:]+$/ : /^arn:aws[a-z-]*:states:[^:]+:\d{12}:(execution|express):[^:]+:[^:]+(:[^:]+)?$/;
+const ARN_PATTERNS = {
+  stateMachine: /^arn:aws[a-z-]*:states:[^:]+:\d{12}:stateMachine:[^:]+$/,
+  execution: /^arn:aws[a-z-]*:states:[^:]+:\d{12}:(execution|express):[^:]+:[^:]+(:[^:]+)?$/,
+  activity: /^arn:aws[a-z-]*:states:[^:]+:\d{12}:activity:[^:]+$/,
+};
+
+function checkArn(arn: unknown, kind: keyof typeof ARN_PATTERNS): string {
+  const pattern = ARN_PATTERNS[kind];
   if (typeof arn !== 'string' || !pattern.test(arn)) throw new AwsError('InvalidArn', `Invalid Arn: 'Resource type not valid in this context: ${String(arn).split(':')[5] ?? ''}'`);
   return arn;
 }
@@ -54,6 +72,9 @@ export class StepFunctions {
   readonly store: StepFunctionsStore;
   private readonly running = new Map<string, Running>();
   private readonly tokens = new Map<string, { resolve(value: unknown): void; reject(error: unknown): void; beat(): void }>();
+  /** Tasks of each activity no worker has taken yet, oldest first, and the workers waiting in GetActivityTask. */
+  private readonly activityTasks = new Map<string, ActivityTask[]>();
+  private readonly activityPollers = new Map<string, ((task: ActivityTask) => void)[]>();
   private closed = false;
   /** A JSON-protocol call to the local server (set by the server, which owns the APIs). */
   callApi: (target: string, input: Record<string, unknown>, region: string) => Promise<Record<string, unknown>> = async (target) => {
@@ -119,6 +140,65 @@ export class StepFunctions {
     this.store.deleteStateMachine(machine.stateMachineArn);
   }
 
+  /** CreateActivity: an activity of that name already made is answered again, as AWS does. */
+  createActivity(name: string, tags: ActivityRecord['tags'], region: string, stackId?: string): ActivityRecord {
+    if (!NAME.test(name)) throw invalidName(name);
+    const activityArn = `arn:aws:states:${region}:${this.services.accountId}:activity:${name}`;
+    const existing = this.store.activity(activityArn);
+    if (existing) return existing;
+    const activity: ActivityRecord = { activityArn, name, creationDate: now(), tags, ...(stackId ? { stackId } : {}) };
+    this.store.putActivity(activity);
+    return activity;
+  }
+
+  activity(arn: unknown): ActivityRecord {
+    const activity = this.store.activity(checkArn(arn, 'activity'));
+    if (!activity) throw activityNotFound(String(arn));
+    return activity;
+  }
+
+  deleteActivity(arn: unknown): void {
+    const activityArn = checkArn(arn, 'activity');
+    this.store.deleteActivity(activityArn);
+    this.activityTasks.delete(activityArn);
+  }
+
+  /** GetActivityTask: the oldest waiting task of the activity, or after 60 s without one, none. */
+  getActivityTask(arn: unknown, workerName: string | undefined, waitMs = ACTIVITY_POLL_MS): Promise<{ taskToken?: string; input?: string }> {
+    const activityArn = this.activity(arn).activityArn;
+    const take = (task: ActivityTask) => {
+      task.started(workerName);
+      return { taskToken: task.token, input: task.input };
+    };
+    const waiting = this.activityTasks.get(activityArn);
+    if (waiting?.length) return Promise.resolve(take(waiting.shift()!));
+    return new Promise((resolve) => {
+      const poller = (task: ActivityTask) => {
+        clearTimeout(timer);
+        resolve(take(task));
+      };
+      const timer = setTimeout(() => {
+        const pollers = this.activityPollers.get(activityArn) ?? [];
+        this.activityPollers.set(activityArn, pollers.filter((other) => other !== poller));
+        resolve({});
+      }, waitMs);
+      timer.unref();
+      this.activityPollers.set(activityArn, [...(this.activityPollers.get(activityArn) ?? []), poller]);
+    });
+  }
+
+  /** An execution's activity task: to a waiting worker, else queued. Returns what withdraws it (the task ended before a worker took it). */
+  private scheduleActivity(activityArn: string, task: ActivityTask): () => void {
+    if (!this.store.activity(activityArn)) throw new StatesError('States.Runtime', `Activity Does Not Exist: '${activityArn}'`);
+    const poller = this.activityPollers.get(activityArn)?.shift();
+    if (poller) {
+      poller(task);
+      return () => {};
+    }
+    this.activityTasks.set(activityArn, [...(this.activityTasks.get(activityArn) ?? []), task]);
+    return () => this.activityTasks.set(activityArn, (this.activityTasks.get(activityArn) ?? []).filter((queued) => queued !== task));
+  }
+
   execution(arn: unknown): ExecutionRecord {
     const execution = this.store.execution(checkArn(arn, 'execution'));
     if (!execution) throw executionNotFound(String(arn));
@@ -167,6 +247,7 @@ export class StepFunctions {
     };
     return {
       ...tasks,
+      scheduleActivity: (activityArn: string, token: string, input: string, started: (workerName: string | undefined) => void) => this.scheduleActivity(activityArn, { token, input, started }),
       changed: () => {
         if (!express && !this.closed) this.store.changed();
       },

@@ -46,9 +46,20 @@ export interface ExecutionRecord {
   events: HistoryEvent[];
 }
 
+/** An activity: tasks of state machines that workers poll for (GetActivityTask) and answer with the task token. */
+export interface ActivityRecord {
+  activityArn: string;
+  name: string;
+  /** Epoch seconds. */
+  creationDate: number;
+  tags: { key: string; value: string }[];
+  stackId?: string;
+}
+
 interface Saved {
   stateMachines: Record<string, StateMachineRecord>;
   executions: Record<string, ExecutionRecord>;
+  activities: Record<string, ActivityRecord>;
 }
 
 /** What a restart does to an execution that was running: it fails, saying why (its in-flight work was lost with the process). */
@@ -65,7 +76,7 @@ export class StepFunctionsStore {
 
   constructor(dataDir: string) {
     this.file = join(dataDir, 'state', 'stepfunctions.json');
-    this.saved = readJson<Saved>(this.file, { stateMachines: {}, executions: {} });
+    this.saved = { activities: {}, ...readJson<Omit<Saved, 'activities'> & Partial<Saved>>(this.file, { stateMachines: {}, executions: {} }) };
     let interrupted = false;
     for (const execution of Object.values(this.saved.executions)) {
       if (execution.status !== 'RUNNING') continue;
@@ -93,6 +104,24 @@ export class StepFunctionsStore {
 
   deleteStateMachine(arn: string): void {
     delete this.saved.stateMachines[arn];
+    this.flush();
+  }
+
+  activity(arn: string): ActivityRecord | undefined {
+    return this.saved.activities[arn];
+  }
+
+  activities(): ActivityRecord[] {
+    return Object.values(this.saved.activities);
+  }
+
+  putActivity(activity: ActivityRecord): void {
+    this.saved.activities[activity.activityArn] = activity;
+    this.flush();
+  }
+
+  deleteActivity(arn: string): void {
+    delete this.saved.activities[arn];
     this.flush();
   }
 

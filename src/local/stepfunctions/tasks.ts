@@ -7,6 +7,7 @@ import type { FunctionOutcome, TaskServices } from './task-services';
 /** How the history names a task: Lambda function ARNs have events of their own, integrations are `Task*` events. */
 export type TaskResource =
   | { kind: 'function'; functionArn: string }
+  | { kind: 'activity'; activityArn: string }
   | { kind: 'integration'; service: string; action: string; pattern?: 'waitForTaskToken' | 'sync' | 'sync:2' };
 
 /** The integrations the local cloud runs, by `service:action`, and the JSON target each calls. */
@@ -24,6 +25,7 @@ const INTEGRATIONS: Record<string, { target?: string; prefix: string; stringify?
 
 export function parseResource(resource: string): TaskResource {
   if (/^arn:aws[a-z-]*:lambda:[^:]+:\d+:function:[^:]+(:[^:]+)?$/.test(resource)) return { kind: 'function', functionArn: resource };
+  if (/^arn:aws[a-z-]*:states:[^:]+:\d+:activity:[^:]+$/.test(resource)) return { kind: 'activity', activityArn: resource };
   // AWS SDK integrations run request-response or `.waitForTaskToken`; they have no `.sync`.
   const sdk = /^arn:aws[a-z-]*:states:[^:]*:[^:]*:aws-sdk:([a-z0-9]+):([a-z][A-Za-z0-9]*)(?:\.(waitForTaskToken))?$/.exec(resource);
   if (sdk && isServedSdkIntegration(sdk[1], sdk[2])) return { kind: 'integration', service: `aws-sdk:${sdk[1]}`, action: sdk[2], pattern: sdk[3] as 'waitForTaskToken' | undefined };
