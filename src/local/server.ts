@@ -20,6 +20,7 @@ import { refuseUpgrade } from './websocket/websocket-apis';
 import { StorageFailure } from './state/storage-failure';
 import { dynamoDbApi, dynamoDbStreamsApi } from './dynamodb/service';
 import { ecrApi } from './ecr/service';
+import { schedulerApi } from './eventbridge/scheduler-api';
 import { eventBridgeApi } from './eventbridge/service';
 import { kinesisApi, refuseCbor } from './kinesis/service';
 import { SqsApi } from './sqs/service';
@@ -39,7 +40,7 @@ import { kmsApi } from './kms/service';
 import { stepFunctionsApi } from './stepfunctions/service';
 import type { StackRole } from './iam/roles';
 
-type Service = 'unserved' | 'cloudformation' | 'sts' | 'iam' | 'sns' | 'ses' | 'kms' | 'sqs' | 'lambda' | 'logs' | 'ssm' | 'secretsmanager' | 'states' | 'cognito-idp' | 'dynamodb' | 'dynamodbstreams' | 'ecr' | 'events' | 'apigateway' | 'kinesis' | 'monitoring' | 'gateway' | 's3';
+type Service = 'unserved' | 'cloudformation' | 'sts' | 'iam' | 'sns' | 'ses' | 'kms' | 'sqs' | 'lambda' | 'logs' | 'ssm' | 'secretsmanager' | 'states' | 'cognito-idp' | 'dynamodb' | 'dynamodbstreams' | 'ecr' | 'events' | 'apigateway' | 'kinesis' | 'monitoring' | 'scheduler' | 'gateway' | 's3';
 
 const QUERY_VERSIONS: Record<string, Service> = { '2010-05-15': 'cloudformation', '2011-06-15': 'sts', '2010-05-08': 'iam', '2010-03-31': 'sns', '2012-11-05': 'sqs', '2010-08-01': 'monitoring', '2010-12-01': 'ses' };
 
@@ -59,6 +60,7 @@ const SERVICE_NAMES: Record<string, string> = {
   email: 'SES',
   firehose: 'Firehose',
   route53: 'Route 53',
+  scheduler: 'EventBridge Scheduler',
   cloudfront: 'CloudFront',
   Firehose_20150804: 'Firehose',
   monitoring: 'CloudWatch',
@@ -71,7 +73,7 @@ const SERVICE_NAMES: Record<string, string> = {
 /** How long an idle keep-alive connection stays open (see the constructor). */
 const KEEP_ALIVE_MS = 65_000;
 
-const SIGNED_SERVICES = new Set<string>(['cloudformation', 'sts', 'iam', 'sns', 'ses', 'kms', 'sqs', 'logs', 'ssm', 'secretsmanager', 'states', 'cognito-idp', 'lambda', 'dynamodb', 'events', 'apigateway', 'kinesis', 'ecr', 's3', 'monitoring']);
+const SIGNED_SERVICES = new Set<string>(['cloudformation', 'sts', 'iam', 'sns', 'ses', 'kms', 'sqs', 'logs', 'ssm', 'secretsmanager', 'states', 'cognito-idp', 'lambda', 'dynamodb', 'events', 'apigateway', 'kinesis', 'ecr', 's3', 'monitoring', 'scheduler']);
 
 /**
  * Which AWS service a request is for, the way the SDK and the AWS CLI address
@@ -285,7 +287,7 @@ export class LocalServer {
         return s3Error(asAwsError(error), request.method);
       }
     }
-    const jsonContentType = service === 'lambda' || service === 'gateway' || service === 'apigateway' ? 'application/json' : service === 'dynamodb' || service === 'dynamodbstreams' || service === 'sqs' || service === 'monitoring' || service === 'states' ? 'application/x-amz-json-1.0' : undefined;
+    const jsonContentType = service === 'lambda' || service === 'gateway' || service === 'apigateway' || service === 'scheduler' ? 'application/json' : service === 'dynamodb' || service === 'dynamodbstreams' || service === 'sqs' || service === 'monitoring' || service === 'states' ? 'application/x-amz-json-1.0' : undefined;
     try {
       const response = await this.serveJson(service, request);
       if (response) return response;
@@ -305,6 +307,7 @@ export class LocalServer {
       return this.cognito.handle(operation, jsonInput(service, operation, request.body), request.region);
     }
     if (service === 'lambda') return lambdaApi(this.cloud, request);
+    if (service === 'scheduler') return schedulerApi(this.cloud, request);
     if (service === 'apigateway') {
       const records = (type: string) => this.cloud.resources(type).map(({ record }) => record);
       return this.restStages.handle(request) ?? httpApisApi(records, request) ?? apiGatewayApi(records, request);

@@ -4,9 +4,10 @@ import type { LocalCloud } from '../../src/local/cloud';
 import { Scheduler } from '../../src/local/eventbridge/scheduler';
 import { atInstant } from '../../src/local/eventbridge/schedule';
 import { CreateStackCommand } from '@aws-sdk/client-cloudformation';
-import { GetQueueUrlCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { CreateQueueCommand, GetQueueUrlCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { CreateScheduleCommand, DeleteScheduleCommand, GetScheduleCommand, ListSchedulesCommand, SchedulerClient, UpdateScheduleCommand } from '@aws-sdk/client-scheduler';
 import { LOCAL_CREDENTIALS, startTestCloud } from '../helpers/local-cloud';
-import { settle } from './helpers';
+import { failure, settle } from './helpers';
 import { matchesPattern } from '../../src/local/eventbridge/event-pattern';
 
 /** Just enough of the local cloud for the scheduler: rules and schedules to read, and a record of invocations and messages sent. */
@@ -127,6 +128,53 @@ scheduler('a stack\'s one-time schedule sends its Input to the stack\'s queue wh
     assert.equal(received.Messages?.map((message) => message.Body), ['{"job":"once"}']);
   } finally {
     sqs.destroy();
+    await t.stop();
+  }
+});
+
+scheduler('the EventBridge Scheduler API: a one-time schedule made at run time sends its Input when its time comes; Get, List, Update, Delete', async () => {
+  const t = await startTestCloud();
+  const config = { endpoint: t.cloud.url, region: 'us-east-1', credentials: LOCAL_CREDENTIALS, maxAttempts: 1 };
+  const sqs = new SQSClient(config);
+  const client = new SchedulerClient(config);
+  try {
+    const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: 'reminders' }));
+    const queueArn = 'arn:aws:sqs:us-east-1:000000000000:reminders';
+    const when = new Date(Date.now() + 2_000).toISOString().slice(0, 19);
+    const target = { Arn: queueArn, RoleArn: 'arn:aws:iam::000000000000:role/scheduler', Input: '{"remind":"call back"}' };
+    const { ScheduleArn } = await client.send(new CreateScheduleCommand({ Name: 'call-back', ScheduleExpression: `at(${when})`, FlexibleTimeWindow: { Mode: 'OFF' }, Target: target }));
+    assert.is(ScheduleArn, 'arn:aws:scheduler:us-east-1:000000000000:schedule/default/call-back');
+    const conflict = await failure(client.send(new CreateScheduleCommand({ Name: 'call-back', ScheduleExpression: 'rate(1 hour)', FlexibleTimeWindow: { Mode: 'OFF' }, Target: target })));
+    assert.equal([conflict?.name, conflict?.message], ['ConflictException', 'Schedule call-back already exists.']);
+    const invalid = await failure(client.send(new CreateScheduleCommand({ Name: 'bad', ScheduleExpression: 'every day', FlexibleTimeWindow: { Mode: 'OFF' }, Target: target })));
+    assert.equal([invalid?.name, invalid?.message], ['ValidationException', 'Invalid Schedule Expression every day.']);
+    const got = await client.send(new GetScheduleCommand({ Name: 'call-back' }));
+    assert.equal({ ...got, $metadata: undefined, CreationDate: got.CreationDate instanceof Date, LastModificationDate: got.LastModificationDate instanceof Date }, {
+      $metadata: undefined,
+      Arn: ScheduleArn,
+      Name: 'call-back',
+      GroupName: 'default',
+      ScheduleExpression: `at(${when})`,
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      Target: target,
+      State: 'ENABLED',
+      ActionAfterCompletion: 'NONE',
+      CreationDate: true,
+      LastModificationDate: true,
+    });
+    const received = await sqs.send(new ReceiveMessageCommand({ QueueUrl, WaitTimeSeconds: 10 }));
+    assert.equal(received.Messages?.map((message) => message.Body), ['{"remind":"call back"}']);
+
+    await client.send(new CreateScheduleCommand({ Name: 'hourly', ScheduleExpression: 'rate(1 hour)', FlexibleTimeWindow: { Mode: 'OFF' }, Target: target }));
+    await client.send(new UpdateScheduleCommand({ Name: 'hourly', ScheduleExpression: 'cron(0 9 * * ? *)', ScheduleExpressionTimezone: 'Europe/Paris', State: 'DISABLED', FlexibleTimeWindow: { Mode: 'OFF' }, Target: target }));
+    assert.equal((await client.send(new ListSchedulesCommand({ State: 'DISABLED' }))).Schedules!.map(({ Name, State, Target }) => ({ Name, State, Target })), [{ Name: 'hourly', State: 'DISABLED', Target: { Arn: queueArn } }]);
+    assert.equal((await client.send(new ListSchedulesCommand({ NamePrefix: 'call' }))).Schedules!.map((schedule) => schedule.Name), ['call-back']);
+    await client.send(new DeleteScheduleCommand({ Name: 'hourly' }));
+    const gone = await failure(client.send(new GetScheduleCommand({ Name: 'hourly' })));
+    assert.equal([gone?.name, gone?.message], ['ResourceNotFoundException', 'Schedule hourly does not exist.']);
+  } finally {
+    sqs.destroy();
+    client.destroy();
     await t.stop();
   }
 });
