@@ -1,15 +1,7 @@
 import type { TriggerServices } from '../service-interfaces';
 import { eventBridgeEvent } from './event';
 import { atInstant, cronMatches, rateInterval } from './schedule';
-import { atPath, parsedOrText, renderInputTemplate, type InputTransformer } from './input-transformer';
-
-interface Target {
-  Arn?: string;
-  Input?: string;
-  InputPath?: string;
-  InputTransformer?: InputTransformer;
-  Id?: string;
-}
+import { deliverToTarget, targetInput, type RuleTarget } from './targets';
 
 /** An EventBridge Scheduler target: one per schedule. */
 interface ScheduleTarget {
@@ -53,7 +45,7 @@ export class Scheduler {
       .map(({ stack, record }) => ({
         key: `${record.physicalId}|${JSON.stringify(record.properties)}`,
         expression: String(record.properties.ScheduleExpression),
-        fire: () => this.fireRule(String(record.attributes.Arn), stack.region, (record.properties.Targets as Target[]) ?? []),
+        fire: () => this.fireRule(String(record.attributes.Arn), stack.region, (record.properties.Targets as RuleTarget[]) ?? []),
       }));
     const schedules = this.cloud
       .resources('AWS::Scheduler::Schedule')
@@ -69,13 +61,11 @@ export class Scheduler {
     return [...rules, ...schedules];
   }
 
-  private fireRule(ruleArn: string, region: string, targets: Target[]): void {
+  private fireRule(ruleArn: string, region: string, targets: RuleTarget[]): void {
     for (const target of targets) {
       if (!target.Arn) continue;
       const event = eventBridgeEvent({ detailType: 'Scheduled Event', source: 'aws.events', account: this.cloud.accountId, region, resources: [ruleArn], detail: {} });
-      const rendered = target.InputTransformer ? renderInputTemplate(target.InputTransformer, event, { name: ruleArn.split('/').pop()!, arn: ruleArn }) : undefined;
-      const payload = rendered !== undefined ? parsedOrText(rendered) : target.Input ? (JSON.parse(target.Input) as unknown) : target.InputPath ? atPath(event, target.InputPath) : event;
-      this.deliver(target.Arn, payload, rendered ?? JSON.stringify(payload));
+      deliverToTarget(this.cloud, target.Arn, targetInput(target, event, { name: ruleArn.split('/').pop()!, arn: ruleArn }), 'schedule');
     }
   }
 
@@ -85,7 +75,11 @@ export class Scheduler {
     const input = target.Input ?? '{}';
     if (target.Arn.split(':')[2] === 'events') {
       const parameters = target.EventBridgeParameters ?? {};
-      this.send(target.Arn, input, { source: parameters.Source ?? 'aws.scheduler', detailType: parameters.DetailType ?? 'Scheduled Event', resources: [scheduleArn] });
+      try {
+        this.cloud.sendToDestination(target.Arn, input, undefined, { source: parameters.Source ?? 'aws.scheduler', detailType: parameters.DetailType ?? 'Scheduled Event', resources: [scheduleArn] });
+      } catch (error) {
+        this.cloud.log(`schedule target ${target.Arn} could not be reached: ${(error as Error).message}`);
+      }
       return;
     }
     let payload: unknown = input;
@@ -94,23 +88,7 @@ export class Scheduler {
     } catch {
       // Text, for a queue or a topic.
     }
-    this.deliver(target.Arn, payload, input);
-  }
-
-  /** A function is invoked with `payload`; a queue or topic gets `text`. */
-  private deliver(arn: string, payload: unknown, text: string): void {
-    const service = arn.split(':')[2];
-    if (service === 'lambda') this.cloud.functions.invokeAsync(arn, payload);
-    else if (service === 'sqs' || service === 'sns') this.send(arn, text);
-    else this.cloud.log(`schedule target ${arn}: not emulated (the local cloud's schedules reach functions, queues, topics and event buses)`);
-  }
-
-  private send(arn: string, message: string, event?: { source: string; detailType: string; resources: string[] }): void {
-    try {
-      this.cloud.sendToDestination(arn, message, undefined, event);
-    } catch (error) {
-      this.cloud.log(`schedule target ${arn} could not be reached: ${(error as Error).message}`);
-    }
+    deliverToTarget(this.cloud, target.Arn, { payload, text: input }, 'schedule');
   }
 
   sync(): void {

@@ -3,7 +3,7 @@ import { eventBridgeEvent } from './event';
 import { matchesPattern } from './event-pattern';
 import { jsonResponse, type LocalResponse } from '../http';
 import { busName, eventResourceOperation } from './resources';
-import { atPath, parsedOrText, renderInputTemplate, type InputTransformer } from './input-transformer';
+import { deliverToTarget, targetInput, type RuleTarget } from './targets';
 
 interface Entry {
   Source?: string;
@@ -12,13 +12,6 @@ interface Entry {
   EventBusName?: string;
   Resources?: string[];
   Time?: number;
-}
-
-interface Target {
-  Arn?: string;
-  Input?: string;
-  InputPath?: string;
-  InputTransformer?: InputTransformer;
 }
 
 /** A Detail must be a JSON object; anything else fails its entry alone. */
@@ -60,19 +53,8 @@ export function eventBridgeApi(cloud: LocalServices, operation: string, input: R
       if (!pattern || (record.properties.State ?? 'ENABLED') !== 'ENABLED' || busName(record.properties.EventBusName) !== busName(entry.EventBusName)) continue;
       const parsed = (typeof pattern === 'string' ? JSON.parse(pattern) : pattern) as Record<string, unknown>;
       if (!matchesPattern(parsed, event)) continue;
-      for (const target of (record.properties.Targets as Target[] | undefined) ?? []) {
-        if (!target.Arn) continue;
-        const rendered = target.InputTransformer ? renderInputTemplate(target.InputTransformer, event, { name: record.physicalId, arn: String(record.attributes.Arn) }) : undefined;
-        const payload = rendered !== undefined ? parsedOrText(rendered) : target.Input ? (JSON.parse(target.Input) as unknown) : target.InputPath ? atPath(event, target.InputPath) : event;
-        const service = target.Arn.split(':')[2];
-        if (service === 'lambda') cloud.functions.invokeAsync(target.Arn, payload);
-        else if (service === 'sqs' || service === 'sns') {
-          try {
-            cloud.sendToDestination(target.Arn, rendered ?? JSON.stringify(payload));
-          } catch (error) {
-            cloud.log(`EventBridge target ${target.Arn} could not be reached: ${(error as Error).message}`);
-          }
-        }
+      for (const target of (record.properties.Targets as RuleTarget[] | undefined) ?? []) {
+        if (target.Arn) deliverToTarget(cloud, target.Arn, targetInput(target, event, { name: record.physicalId, arn: String(record.attributes.Arn) }), 'EventBridge');
       }
     }
   }
