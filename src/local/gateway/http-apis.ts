@@ -1,4 +1,5 @@
 import { AwsError } from '../protocol/errors';
+import { lowerCamel, renameMembers } from '../protocol/member-names';
 import type { ResourceRecord } from '../cloudformation/model';
 import { jsonResponse, type LocalRequest, type LocalResponse } from '../http';
 
@@ -38,15 +39,6 @@ const CHILDREN: Record<string, { type: string; id: string; noun: string; shape: 
 
 const created = (record: ResourceRecord) => new Date(record.timestamp).toISOString();
 
-const lowerCamel = (name: string) => name[0].toLowerCase() + name.slice(1);
-
-/** A structure's members renamed as the API names them (CorsConfiguration's AllowOrigins is allowOrigins). */
-function lowerCamelMembers(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(lowerCamelMembers);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([key, member]) => [lowerCamel(key), lowerCamelMembers(member)]));
-}
-
 /** Maps whose keys are the user's (variables, parameters): kept as they are. */
 const USER_KEYED = new Set(['StageVariables', 'RequestParameters']);
 
@@ -54,7 +46,7 @@ const USER_KEYED = new Set(['StageVariables', 'RequestParameters']);
 function given(properties: Record<string, unknown>, names: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const name of names) {
-    if (properties[name] !== undefined) out[lowerCamel(name)] = USER_KEYED.has(name) ? properties[name] : lowerCamelMembers(properties[name]);
+    if (properties[name] !== undefined) out[lowerCamel(name)] = USER_KEYED.has(name) ? properties[name] : renameMembers(properties[name], lowerCamel);
   }
   return out;
 }

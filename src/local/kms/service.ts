@@ -16,6 +16,7 @@ import {
   type EncryptionContext,
 } from './cryptography';
 import { invalidState, type KeyStore, type KmsKey } from './keys';
+import { lowerCamel } from '../protocol/member-names';
 
 const JSON_11 = 'application/x-amz-json-1.1';
 const respond = (body: Record<string, unknown>) => jsonResponse(body, 200, JSON_11);
@@ -24,7 +25,7 @@ const validation = (message: string) => new AwsError('ValidationException', mess
 
 /** `1 validation error detected: …` for a member, named as KMS names it (camelCase). */
 function constraint(member: string, value: unknown, rule: string): AwsError {
-  const name = member[0].toLowerCase() + member.slice(1);
+  const name = lowerCamel(member);
   return validation(`1 validation error detected: Value ${value === undefined ? 'null' : `'${String(value)}'`} at '${name}' failed to satisfy constraint: ${rule}`);
 }
 
@@ -40,7 +41,7 @@ function blob(input: Record<string, unknown>, member: string, max: number): Buff
   if (value === undefined) throw constraint(member, undefined, 'Member must not be null');
   if (typeof value !== 'string') throw new AwsError('SerializationException', `${member} must be a base64 string`);
   const bytes = Buffer.from(value, 'base64');
-  const name = member[0].toLowerCase() + member.slice(1);
+  const name = lowerCamel(member);
   if (bytes.length === 0) throw validation(`1 validation error detected: Value at '${name}' failed to satisfy constraint: Member must have length greater than or equal to 1`);
   if (bytes.length > max) throw validation(`1 validation error detected: Value at '${name}' failed to satisfy constraint: Member must have length less than or equal to ${max}`);
   return bytes;

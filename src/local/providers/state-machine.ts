@@ -1,4 +1,5 @@
 import { AwsError } from '../protocol/errors';
+import { lowerCamel, renameMembers } from '../protocol/member-names';
 import { randomSuffix } from './names';
 import type { ProviderContext, Provisioned, ResourceProvider } from './provider';
 
@@ -24,16 +25,9 @@ function provisioned(arn: string, name: string): Provisioned {
   return { physicalId: arn, ref: arn, attributes: { Arn: arn, Name: name, StateMachineRevisionId: arn } };
 }
 
-/** CloudFormation's PascalCase property as the API's camelCase member (`Level` → `level`), at every depth. */
-function camelCase(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(camelCase);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key.charAt(0).toLowerCase() + key.slice(1), camelCase(inner)]));
-}
-
 function settings(properties: Record<string, unknown>) {
-  const logging = camelCase(properties.LoggingConfiguration ?? {}) as Record<string, unknown>;
-  const tracing = camelCase(properties.TracingConfiguration ?? {}) as Record<string, unknown>;
+  const logging = renameMembers(properties.LoggingConfiguration ?? {}, lowerCamel) as Record<string, unknown>;
+  const tracing = renameMembers(properties.TracingConfiguration ?? {}, lowerCamel) as Record<string, unknown>;
   return {
     definition: definitionText(properties),
     roleArn: String(properties.RoleArn ?? ''),

@@ -2,6 +2,7 @@ import { AwsError } from '../protocol/errors';
 import type { QueryParams } from '../protocol/query';
 import { flat } from '../protocol/xml';
 import { mergedTemplateData, sendEmail, type SesServices } from './sending';
+import { lowerCamel } from '../protocol/member-names';
 
 /** The quota an account in the SES sandbox has (reported, not enforced locally). */
 export const SANDBOX_QUOTA = { Max24HourSend: 200, MaxSendRate: 1 };
@@ -10,7 +11,7 @@ export const SANDBOX_QUOTA = { Max24HourSend: 200, MaxSendRate: 1 };
 function required(params: QueryParams, name: string): string {
   const value = params.string(name);
   if (value === undefined || value === '') {
-    const path = name.split('.').map((part) => part[0].toLowerCase() + part.slice(1)).join('.');
+    const path = name.split('.').map(lowerCamel).join('.');
     throw new AwsError('ValidationError', `1 validation error detected: Value null at '${path}' failed to satisfy constraint: Member must not be null`);
   }
   return value;

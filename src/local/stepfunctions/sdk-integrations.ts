@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AwsError } from '../protocol/errors';
 import { StatesError } from './states-error';
 import type { TaskServices } from './task-services';
+import { lowerCamel, renameMembers, upperCamel } from '../protocol/member-names';
 
 /**
  * AWS SDK service integrations (`arn:aws:states:::aws-sdk:<service>:<action>`): the action, camelCase,
@@ -56,18 +57,10 @@ export function isServedSdkIntegration(service: string, action: string): boolean
   return known.target !== undefined || (NON_JSON_ACTIONS[service] ?? []).includes(action);
 }
 
-const upper = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
-const lower = (name: string) => name.charAt(0).toLowerCase() + name.slice(1);
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** Renames every member recursively; a tag map's keys are the user's and stay as they are. */
-function renameMembers(value: unknown, rename: (name: string) => string): unknown {
-  if (Array.isArray(value)) return value.map((item) => renameMembers(item, rename));
-  if (!isObject(value)) return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => [rename(key), /^tags$/i.test(key) && isObject(item) ? item : renameMembers(item, rename)]),
-  );
-}
+/** A tag map's keys are the user's and stay as they are. */
+const tagMap = (name: string, member: unknown) => /^tags$/i.test(name) && isObject(member);
 
 /**
  * DynamoDB's AttributeValue in the SDK integration: the SDK model's member names (`Bool`, `Nul`, `Ss`,
@@ -126,9 +119,9 @@ export async function runSdkIntegration(services: TaskServices, service: string,
     if (service === 'sns') return { MessageId: services.publish(parameters).MessageId };
     let input: unknown = parameters;
     if (service === 'dynamodb') input = attributeNames(input, true);
-    if (known.camelCase) input = renameMembers(input, lower);
-    let answer: unknown = await services.callApi(`${known.target}.${upper(action)}`, input as Record<string, unknown>);
-    if (known.camelCase) answer = renameMembers(answer, upper);
+    if (known.camelCase) input = renameMembers(input, lowerCamel, tagMap);
+    let answer: unknown = await services.callApi(`${known.target}.${upperCamel(action)}`, input as Record<string, unknown>);
+    if (known.camelCase) answer = renameMembers(answer, upperCamel, tagMap);
     if (known.timestamps) answer = isoTimestamps(answer);
     if (service === 'dynamodb') answer = attributeNames(answer, false);
     return answer;

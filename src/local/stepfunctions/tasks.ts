@@ -3,6 +3,7 @@ import { AwsError } from '../protocol/errors';
 import { isServedSdkIntegration, runSdkIntegration, SDK_SERVED } from './sdk-integrations';
 import { StatesError } from './states-error';
 import type { FunctionOutcome, TaskServices } from './task-services';
+import { lowerCamel } from '../protocol/member-names';
 
 /** How the history names a task: Lambda function ARNs have events of their own, integrations are `Task*` events. */
 export type TaskResource =
@@ -91,7 +92,7 @@ export async function runIntegration(services: TaskServices, service: string, ac
   if (service.startsWith('aws-sdk:')) return runSdkIntegration(services, service.slice('aws-sdk:'.length), action, parameters);
   const integration = INTEGRATIONS[`${service}:${action}`];
   // Step Functions' own API is camelCase; its integration takes the SDK model's capitalized names.
-  const input = service === 'states' ? Object.fromEntries(Object.entries(parameters).map(([key, value]) => [key.charAt(0).toLowerCase() + key.slice(1), value])) : { ...parameters };
+  const input = service === 'states' ? Object.fromEntries(Object.entries(parameters).map(([key, value]) => [lowerCamel(key), value])) : { ...parameters };
   if (integration.stringify && input[integration.stringify] !== undefined) input[integration.stringify] = text(input[integration.stringify]);
   if (service === 'events' && Array.isArray(input.Entries)) input.Entries = input.Entries.map((entry: Record<string, unknown>) => (entry.Detail === undefined ? entry : { ...entry, Detail: text(entry.Detail) }));
   try {
