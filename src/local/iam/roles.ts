@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { AwsError } from '../protocol/errors';
 import type { QueryParams } from '../protocol/query';
 import { readJson, writeJsonAtomic } from '../state/files';
+import { iamId, policyArn, policyDocument } from './documents';
 import { IAM_USER_AND_POLICY_ACTIONS, UsersAndPolicies } from './users-and-policies';
 
 /**
@@ -36,24 +36,11 @@ export interface StackRole {
   properties: Record<string, unknown>;
 }
 
-const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-const roleId = () => `AROA${[...randomBytes(17)].map((byte) => ID_ALPHABET[byte % 32]).join('')}`;
 
 const noSuchRole = (name: string) => new AwsError('NoSuchEntity', `The role with name ${name} cannot be found.`, 404);
 const validation = (value: string, member: string, constraint: string) =>
   new AwsError('ValidationError', `1 validation error detected: Value '${value}' at '${member}' failed to satisfy constraint: ${constraint}`);
 
-/** A policy document must be JSON with a Statement (MalformedPolicyDocument otherwise, as IAM answers). */
-function policyDocument(text: string): string {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new AwsError('MalformedPolicyDocument', 'This policy contains invalid Json');
-  }
-  if (!parsed || typeof parsed !== 'object' || !('Statement' in parsed)) throw new AwsError('MalformedPolicyDocument', 'Syntax errors in policy.');
-  return text;
-}
 
 function roleName(params: QueryParams): string {
   const name = params.required('RoleName');
@@ -62,11 +49,6 @@ function roleName(params: QueryParams): string {
   return name;
 }
 
-function policyArn(params: QueryParams): string {
-  const arn = params.required('PolicyArn');
-  if (!/^arn:aws[\w-]*:iam::(\d{12}|aws):policy\/.+/.test(arn)) throw new AwsError('InvalidInput', `ARN ${arn} is not valid.`);
-  return arn;
-}
 
 /** The role as GetRole, CreateRole and ListRoles answer it. */
 function described(role: Role): Record<string, unknown> {
@@ -145,7 +127,7 @@ export class RoleStore {
         const role: Role = {
           Path: path,
           RoleName: name,
-          RoleId: roleId(),
+          RoleId: iamId('AROA'),
           Arn: `arn:aws:iam::${accountId}:role${path}${name}`,
           CreateDate: new Date().toISOString(),
           AssumeRolePolicyDocument: policyDocument(params.required('AssumeRolePolicyDocument')),

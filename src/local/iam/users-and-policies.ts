@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { AwsError } from '../protocol/errors';
 import type { QueryParams } from '../protocol/query';
 import { readJson, writeJsonAtomic } from '../state/files';
+import { iamId, policyArn, policyDocument } from './documents';
 
 /**
  * IAM users, their access keys and attached policies, and customer managed policies, as the query
@@ -46,8 +47,6 @@ interface State {
   policies: Record<string, Policy>;
 }
 
-const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-const id = (prefix: string, length = 17) => `${prefix}${[...randomBytes(length)].map((byte) => ID_ALPHABET[byte % 32]).join('')}`;
 
 const noSuchUser = (name: string) => new AwsError('NoSuchEntity', `The user with name ${name} cannot be found.`, 404);
 const noSuchPolicy = (arn: string) => new AwsError('NoSuchEntity', `Policy ${arn} does not exist or is not attachable.`, 404);
@@ -143,7 +142,7 @@ export class UsersAndPolicies {
         const userName = name(params, 'UserName', 'userName');
         if (Object.keys(this.state.users).some((existing) => existing.toLowerCase() === userName.toLowerCase())) throw new AwsError('EntityAlreadyExists', `User with name ${userName} already exists.`, 409);
         const userPath = path(params);
-        const user: User = { Path: userPath, UserName: userName, UserId: id('AIDA'), Arn: `arn:aws:iam::${accountId}:user${userPath}${userName}`, CreateDate: now(), Tags: tagsOf(params), AttachedPolicyArns: [] };
+        const user: User = { Path: userPath, UserName: userName, UserId: iamId('AIDA'), Arn: `arn:aws:iam::${accountId}:user${userPath}${userName}`, CreateDate: now(), Tags: tagsOf(params), AttachedPolicyArns: [] };
         this.state.users[userName] = user;
         this.save();
         return { User: described(user) };
@@ -169,7 +168,7 @@ export class UsersAndPolicies {
       case 'CreateAccessKey': {
         const user = this.user(params.required('UserName'));
         if (Object.values(this.state.accessKeys).filter((key) => key.UserName === user.UserName).length >= 2) throw new AwsError('LimitExceeded', 'Cannot exceed quota for AccessKeysPerUser: 2', 409);
-        const key: AccessKey = { UserName: user.UserName, AccessKeyId: id('AKIA', 16), Status: 'Active', CreateDate: now() };
+        const key: AccessKey = { UserName: user.UserName, AccessKeyId: iamId('AKIA', 16), Status: 'Active', CreateDate: now() };
         this.state.accessKeys[key.AccessKeyId] = key;
         this.save();
         return { AccessKey: { ...key, SecretAccessKey: randomBytes(30).toString('base64').slice(0, 40) } };
@@ -196,8 +195,7 @@ export class UsersAndPolicies {
       case 'AttachUserPolicy':
       case 'DetachUserPolicy': {
         const user = this.user(params.required('UserName'));
-        const arn = params.required('PolicyArn');
-        if (!/^arn:aws[\w-]*:iam::(\d{12}|aws):policy\/.+/.test(arn)) throw new AwsError('InvalidInput', `ARN ${arn} is not valid.`);
+        const arn = policyArn(params);
         if (params.action === 'AttachUserPolicy') {
           if (!arn.includes(':iam::aws:')) this.policy(arn);
           if (!user.AttachedPolicyArns.includes(arn)) user.AttachedPolicyArns.push(arn);
@@ -215,15 +213,8 @@ export class UsersAndPolicies {
         const policyPath = path(params);
         const arn = `arn:aws:iam::${accountId}:policy${policyPath}${policyName}`;
         if (this.state.policies[arn]) throw new AwsError('EntityAlreadyExists', `A policy called ${policyName} already exists. Duplicate names are not allowed.`, 409);
-        const document = params.required('PolicyDocument');
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(document);
-        } catch {
-          throw new AwsError('MalformedPolicyDocument', 'This policy contains invalid Json');
-        }
-        if (!parsed || typeof parsed !== 'object' || !('Statement' in parsed)) throw new AwsError('MalformedPolicyDocument', 'Syntax errors in policy.');
-        const policy: Policy = { PolicyName: policyName, PolicyId: id('ANPA'), Arn: arn, Path: policyPath, Description: params.string('Description'), Document: document, CreateDate: now(), Tags: tagsOf(params) };
+        const document = policyDocument(params.required('PolicyDocument'));
+        const policy: Policy = { PolicyName: policyName, PolicyId: iamId('ANPA'), Arn: arn, Path: policyPath, Description: params.string('Description'), Document: document, CreateDate: now(), Tags: tagsOf(params) };
         this.state.policies[arn] = policy;
         this.save();
         return { Policy: this.describedPolicy(policy) };
