@@ -174,6 +174,18 @@ function select(document: unknown, selector: string): unknown {
   return value;
 }
 
+/** What a `$.a.b[0]` selector names in a JSON event (what metric filters publish as a value or dimension), or undefined. */
+export function selectInEvent(message: string, selector: string): unknown {
+  let document: unknown;
+  try {
+    document = JSON.parse(message);
+  } catch {
+    return undefined;
+  }
+  const value = select(document, selector);
+  return value === MISSING ? undefined : value;
+}
+
 function jsonLeaf(cursor: Cursor): (document: unknown) => boolean {
   const selector = cursor.next();
   if (selector.type !== 'selector' || selector.text === '$') throw invalidFilterPattern();

@@ -8,7 +8,8 @@
 import { AwsError } from '../protocol/errors';
 import type { ResourceRecord } from '../cloudformation/model';
 import type { DeployedResource, LocalServices } from '../service-interfaces';
-import { compileFilterPattern, type EventMatcher } from './filter-pattern';
+import { compileFilterPattern, selectInEvent } from './filter-pattern';
+import { GroupFilters } from './group-filters';
 import type { LogEvent } from './store';
 
 export const METRIC_FILTER = 'AWS::Logs::MetricFilter';
@@ -137,61 +138,23 @@ export function forgetMetricFilters(cloud: LocalServices, group: string): void {
 /** What a metric filter publishes: PutMetricData's input (CloudWatch's custom metrics). */
 export type MetricSink = (input: { Namespace: string; MetricData: Record<string, unknown>[] }) => void;
 
-interface CompiledFilter {
-  record: ResourceRecord;
-  matches: EventMatcher;
-}
-
-/** A `$.a.b` selector's value in a JSON event, or undefined. */
-function selected(message: string, selector: string): unknown {
-  let value: unknown;
-  try {
-    value = JSON.parse(message);
-  } catch {
-    return undefined;
-  }
-  for (const key of selector.replace(/^\$\.?/, '').split('.').filter(Boolean)) {
-    if (value === null || typeof value !== 'object') return undefined;
-    value = (value as Record<string, unknown>)[key];
-  }
-  return value;
-}
-
 /** Publishes the metrics of the metric filters of each group new events reach; read again after each stack or API change. */
 export class LogMetricFilters {
-  private byGroup?: Map<string, CompiledFilter[]>;
+  private readonly filters: GroupFilters;
   private readonly reported = new Set<string>();
 
   constructor(
     private readonly cloud: LocalServices,
     private readonly publish: MetricSink,
   ) {
-    cloud.onStackChange(() => {
-      this.byGroup = undefined;
-    });
-  }
-
-  private filters(group: string): CompiledFilter[] {
-    if (!this.byGroup) {
-      this.byGroup = new Map();
-      for (const { record } of this.cloud.resources(METRIC_FILTER)) {
-        const name = String(record.properties.LogGroupName);
-        let matches: EventMatcher;
-        try {
-          matches = compileFilterPattern(record.properties.FilterPattern as string | undefined);
-        } catch {
-          this.reportOnce(record, `Metric filter ${filterName(record)} on ${name} has a filter pattern the local cloud cannot read: it publishes nothing`);
-          continue;
-        }
-        this.byGroup.set(name, [...(this.byGroup.get(name) ?? []), { record, matches }]);
-      }
-    }
-    return this.byGroup.get(group) ?? [];
+    this.filters = new GroupFilters(cloud, METRIC_FILTER, (record, group) =>
+      this.reportOnce(record, `Metric filter ${filterName(record)} on ${group} has a filter pattern the local cloud cannot read: it publishes nothing`),
+    );
   }
 
   record(group: string, events: LogEvent[]): void {
     if (events.length === 0) return;
-    for (const { record, matches } of this.filters(group)) {
+    for (const { record, matches } of this.filters.of(group)) {
       for (const transformation of transformations(record)) {
         const data: Record<string, unknown>[] = [];
         for (const event of events) {
@@ -213,7 +176,7 @@ export class LogMetricFilters {
   private valueOf(record: ResourceRecord, metricValue: string, message: string): number | undefined {
     if (/^-?\d+(\.\d+)?$/.test(metricValue.trim())) return Number(metricValue);
     if (metricValue.startsWith('$.')) {
-      const value = Number(selected(message, metricValue));
+      const value = Number(selectInEvent(message, metricValue));
       return Number.isFinite(value) ? value : undefined;
     }
     this.reportOnce(record, `not emulated: metric filter ${filterName(record)}'s metricValue ${metricValue} (the local cloud publishes numbers and $.field values of JSON events)`);
@@ -223,7 +186,7 @@ export class LogMetricFilters {
   private datum(transformation: Record<string, unknown>, value: number, timestamp: number, message?: string): Record<string, unknown> {
     const dimensions = Object.entries((transformation.dimensions as Record<string, string> | undefined) ?? {}).map(([Name, Value]) => ({
       Name,
-      Value: Value.startsWith('$.') && message !== undefined ? String(selected(message, Value) ?? '') : Value,
+      Value: Value.startsWith('$.') && message !== undefined ? String(selectInEvent(message, Value) ?? '') : Value,
     }));
     return { MetricName: String(transformation.metricName), Value: value, Timestamp: timestamp / 1000, ...(dimensions.length ? { Dimensions: dimensions } : {}), ...(transformation.unit ? { Unit: transformation.unit } : {}) };
   }

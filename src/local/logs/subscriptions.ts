@@ -10,7 +10,7 @@ import { gzipSync } from 'node:zlib';
 import type { ResourceRecord } from '../cloudformation/model';
 import { functionNameOf } from '../runtime/functions';
 import type { LocalServices } from '../service-interfaces';
-import { compileFilterPattern, type EventMatcher } from './filter-pattern';
+import { GroupFilters } from './group-filters';
 import { LogStore, type LogEvent } from './store';
 
 export const SUBSCRIPTION_FILTER = 'AWS::Logs::SubscriptionFilter';
@@ -28,45 +28,22 @@ export function subscriptionEvent(delivery: SubscriptionDelivery): { awslogs: { 
   return { awslogs: { data: gzipSync(JSON.stringify({ messageType: 'DATA_MESSAGE', ...delivery })).toString('base64') } };
 }
 
-interface Filter {
-  record: ResourceRecord;
-  matches: EventMatcher;
-}
-
 /** The subscription filters of every log group, read again after each stack or API change. */
 export class LogSubscriptions {
-  private byGroup?: Map<string, Filter[]>;
+  private readonly filters: GroupFilters;
   /** Filters already reported as delivering a function's own logs to itself. */
   private readonly reported = new Set<string>();
 
   constructor(private readonly cloud: LocalServices) {
-    cloud.onStackChange(() => {
-      this.byGroup = undefined;
-    });
-  }
-
-  private filters(group: string): Filter[] {
-    if (!this.byGroup) {
-      this.byGroup = new Map();
-      for (const { record } of this.cloud.resources(SUBSCRIPTION_FILTER)) {
-        const name = String(record.properties.LogGroupName);
-        let matches: EventMatcher;
-        try {
-          matches = compileFilterPattern(record.properties.FilterPattern as string | undefined);
-        } catch {
-          this.cloud.log(`Subscription filter ${String(record.properties.FilterName ?? record.physicalId)} on ${name} has a filter pattern the local cloud cannot read: it delivers nothing`);
-          continue;
-        }
-        this.byGroup.set(name, [...(this.byGroup.get(name) ?? []), { record, matches }]);
-      }
-    }
-    return this.byGroup.get(group) ?? [];
+    this.filters = new GroupFilters(cloud, SUBSCRIPTION_FILTER, (record, group) =>
+      cloud.log(`Subscription filter ${String(record.properties.FilterName ?? record.physicalId)} on ${group} has a filter pattern the local cloud cannot read: it delivers nothing`),
+    );
   }
 
   /** New events of a stream: each filter of its group sends the ones its pattern matches to its function. */
   deliver(group: string, stream: string, events: LogEvent[]): void {
     if (events.length === 0) return;
-    for (const { record, matches } of this.filters(group)) {
+    for (const { record, matches } of this.filters.of(group)) {
       const destination = String(record.properties.DestinationArn ?? '');
       const filterName = String(record.properties.FilterName ?? record.physicalId);
       if (destination.split(':')[2] !== 'lambda') {
