@@ -92,12 +92,17 @@ export class InvocationMetrics {
     if (functionName !== undefined && wanted === undefined) return [];
     const found: InvocationSample[] = [];
     for (let n = 0; n < this.size; n++) {
-      const index = (this.next - this.size + n + SAMPLES_KEPT) % SAMPLES_KEPT;
+      const index = this.slot(n);
       const timestamp = this.timestamps[index];
       if (timestamp < start || timestamp >= end || (wanted !== undefined && this.functions[index] !== wanted)) continue;
       found.push(this.sampleAt(index));
     }
     return found;
+  }
+
+  /** Where the ring holds its n-th sample, the oldest being the 0th. */
+  private slot(n: number): number {
+    return (this.next - this.size + n + SAMPLES_KEPT) % SAMPLES_KEPT;
   }
 
   private sampleAt(index: number): InvocationSample {
@@ -129,7 +134,7 @@ export class InvocationMetrics {
   /** The file with the kept samples only, replacing the one grown to twice as many lines. */
   private rewrite(): void {
     const lines: string[] = [];
-    for (let n = 0; n < this.size; n++) lines.push(JSON.stringify(this.sampleAt((this.next - this.size + n + SAMPLES_KEPT) % SAMPLES_KEPT)));
+    for (let n = 0; n < this.size; n++) lines.push(JSON.stringify(this.sampleAt(this.slot(n))));
     writeFileAtomic(this.file, lines.length ? `${lines.join('\n')}\n` : '');
   }
 

@@ -1,6 +1,7 @@
 import { AwsError } from '../protocol/errors';
 import type { ResourceRecord } from '../cloudformation/model';
 import { jsonResponse, type LocalRequest, type LocalResponse } from '../http';
+import { tagMap } from '../state/resource-tags';
 
 /**
  * The part of API Gateway's management API (REST JSON, credential scope
@@ -85,11 +86,6 @@ function usagePlansAndDomains(records: (type: string) => ResourceRecord[], reque
     return jsonResponse(domainName(found));
   }
   return undefined;
-}
-
-/** A template's `{ Key, Value }` tags as API Gateway's tag map. */
-function tagMap(tags: unknown): Record<string, string> {
-  return Object.fromEntries(((tags as { Key?: unknown; Value?: unknown }[] | undefined) ?? []).map((tag) => [String(tag.Key), String(tag.Value)]));
 }
 
 function usagePlan(record: ResourceRecord): Record<string, unknown> {
